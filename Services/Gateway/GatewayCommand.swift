@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Majordomo
+import ServiceLifecycle
+import ServiceSupport
+import ZeroMQ
+
+@main
+struct GatewayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "Majordomo (7/MDP) broker that routes JSON-RPC requests to workers by service name.",
+        discussion: """
+        With no settings at all it binds ipc://<runtime dir>/gateway.ipc, where the
+        runtime dir is POSTS_RUNTIME_DIR, else $XDG_RUNTIME_DIR/posts, else
+        /tmp/posts-<uid> (created with mode 0700).
+
+        Every flag has an environment variable; a flag wins over its variable:
+          --bind                POSTS_GATEWAY_BIND (comma-separated), else POSTS_GATEWAY
+          --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+          --heartbeat-liveness  POSTS_HEARTBEAT_LIVENESS   default 3
+          --queue-wait          POSTS_QUEUE_WAIT           default 5s
+          --queue-limit         POSTS_QUEUE_LIMIT          default 10000
+          --client-limit        POSTS_CLIENT_LIMIT         default 1000
+          --max-message-size    POSTS_MAX_MESSAGE_SIZE     default 16777216
+          --log-level           POSTS_LOG_LEVEL            default info
+
+        Durations take ms, s or m (2500ms, 2.5s, 1m); a bare number is ms.
+        SIGTERM or SIGINT: stop taking requests, send DISCONNECT to workers, exit 0.
+        Protocol and introspection (mmi.service, mmi.status, mmi.services,
+        mmi.workers): docs/PROTOCOL.md.
+        """
+    )
+
+    @Option(name: .customLong("bind"), help: ArgumentHelp("Endpoint to bind; repeat for several.", valueName: "endpoint"))
+    var bind: [String] = []
+
+    @Option(help: ArgumentHelp("How often heartbeats are sent.", valueName: "duration"))
+    var heartbeatInterval: String?
+
+    @Option(help: ArgumentHelp("Missed heartbeats before a worker is expired.", valueName: "count"))
+    var heartbeatLiveness: Int?
+
+    @Option(help: ArgumentHelp("How long a request waits for a worker before 'service unavailable'.", valueName: "duration"))
+    var queueWait: String?
+
+    @Option(help: ArgumentHelp("Requests one service may have waiting before 'busy'.", valueName: "count"))
+    var queueLimit: Int?
+
+    @Option(help: ArgumentHelp("Requests one client may have outstanding before 'busy'.", valueName: "count"))
+    var clientLimit: Int?
+
+    @Option(help: ArgumentHelp("Largest message accepted, in bytes; a sender of a larger one is disconnected.", valueName: "bytes"))
+    var maxMessageSize: Int?
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String?
+
+    func run() async throws {
+        let settings = Settings()
+        ParentWatch.startIfRequested(environment: settings.environment)
+        let options: Broker.Options
+        do {
+            options = try brokerOptions(settings)
+            LogSetup.bootstrap(level: try settings.logLevel(logLevel))
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+        let logger = Logger(label: "gateway")
+        let broker = Broker(options: options, replies: JSONRPCBrokerReplies(), context: try Context(), logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: BrokerService(broker: broker, logger: logger))],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        do {
+            try await group.run()
+        } catch let error as ZMQError {
+            FileHandle.standardError.write(Data("gateway: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    private func brokerOptions(_ settings: Settings) throws -> Broker.Options {
+        let environment = settings.environment
+        let endpoints = bind.isEmpty ? Endpoints.gatewayBind(environment: environment) : bind
+        for endpoint in endpoints { try Endpoints.validate(endpoint) }
+        if endpoints.contains(where: { $0 == Endpoints.gateway(environment: environment) && $0.hasPrefix("ipc://") }) {
+            try RuntimeDirectory.prepare(environment: environment)
+        }
+        var options = Broker.Options(endpoints: endpoints)
+        var configuration = BrokerConfiguration()
+        configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
+        configuration.heartbeatLiveness = try settings.integer(heartbeatLiveness, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
+        configuration.queueWait = try settings.duration(queueWait, env: "POSTS_QUEUE_WAIT", default: configuration.queueWait)
+        configuration.queueLimit = try settings.integer(queueLimit, env: "POSTS_QUEUE_LIMIT", default: configuration.queueLimit)
+        configuration.clientLimit = try settings.integer(clientLimit, env: "POSTS_CLIENT_LIMIT", default: configuration.clientLimit)
+        options.configuration = configuration
+        options.maxMessageSize = Int64(try settings.integer(maxMessageSize, env: "POSTS_MAX_MESSAGE_SIZE", default: Int(options.maxMessageSize), minimum: 1024))
+        return options
+    }
+}
+
+/// Runs the broker under swift-service-lifecycle: SIGTERM/SIGINT become a
+/// graceful stop (DISCONNECT to workers), after which the process exits 0.
+struct BrokerService: Service {
+    let broker: Broker
+    let logger: Logger
+
+    func run() async throws {
+        let endpoints = try await broker.start()
+        logger.info("gateway listening", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
+        await withGracefulShutdownHandler {
+            await broker.waitUntilStopped()
+        } onGracefulShutdown: {
+            broker.stop()
+        }
+        logger.info("gateway stopped")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+import Synchronization
+import ZeroMQ
+
+/// A 7/MDP broker: one ROUTER socket that clients and workers both connect
+/// to, run by `BrokerCore` on a thread of its own.
+///
+/// Thread rules: the ROUTER socket is created, used and closed on the
+/// broker's thread only. `start`, `stop` and `waitUntilStopped` may be called
+/// from anywhere.
+public final class Broker: Sendable {
+    public struct Options: Sendable {
+        public var endpoints: [String]
+        public var configuration = BrokerConfiguration()
+        /// Largest message accepted, in bytes; larger ones cost the sender its connection.
+        public var maxMessageSize: Int64 = 16 << 20
+
+        public init(endpoints: [String]) { self.endpoints = endpoints }
+    }
+
+    private let options: Options
+    private let replies: any BrokerReplies
+    private let context: Context
+    private let logger: Logger
+    private let waker = Waker()
+    private let stopping = Atomic<Bool>(false)
+    private let bound = Completion<Result<[String], ZMQError>>()
+    private let finished = Completion<Void>()
+
+    public init(options: Options, replies: any BrokerReplies, context: Context, logger: Logger) {
+        self.options = options
+        self.replies = replies
+        self.context = context
+        self.logger = logger
+    }
+
+    /// Starts the broker's thread; returns the endpoints bound (wildcard ports
+    /// resolved) once it is listening, or throws if an endpoint cannot be bound.
+    @discardableResult
+    public func start() async throws -> [String] {
+        let thread = Thread { [self] in run() }
+        thread.name = "mdp-broker"
+        thread.start()
+        return try await bound.value.get()
+    }
+
+    /// Stops taking requests, sends DISCONNECT to every worker and closes. Any thread.
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        waker.wake()
+    }
+
+    public func waitUntilStopped() async {
+        await finished.value
+    }
+
+    private func run() {
+        defer { finished.complete(()) }
+        let socket: Socket
+        var endpoints: [String] = []
+        do {
+            socket = try Socket(context, .router)
+            try socket.set(.routerMandatory, true)
+            // Per-client replies are bounded by clientLimit, so no high-water
+            // mark is needed, and none can silently drop a reply.
+            try socket.set(.sendHighWaterMark, 0)
+            try socket.set(.maxMessageSize, options.maxMessageSize)
+            for endpoint in options.endpoints {
+                try socket.bind(endpoint)
+                endpoints.append(socket.lastEndpoint ?? endpoint)
+            }
+        } catch let error as ZMQError {
+            bound.complete(.failure(error))
+            return
+        } catch {
+            bound.complete(.failure(ZMQError(code: -1, operation: "\(error)")))
+            return
+        }
+        bound.complete(.success(endpoints))
+        serve(socket)
+        socket.close()
+        removeSocketFiles(of: endpoints)
+    }
+
+    /// libzmq removes an ipc:// file only when its I/O thread gets round to
+    /// it, which a process that exits right after may never see; we bound
+    /// these files, so we remove them, and a stopped gateway leaves none behind.
+    private func removeSocketFiles(of endpoints: [String]) {
+        for endpoint in endpoints where endpoint.hasPrefix("ipc://") {
+            let path = String(endpoint.dropFirst("ipc://".count))
+            if !path.hasPrefix("@") { _ = unlink(path) }
+        }
+    }
+
+    private func serve(_ socket: Socket) {
+        let clock = ContinuousClock()
+        var core = BrokerCore(configuration: options.configuration, replies: replies, now: clock.now)
+        var poller = Poller()
+        let socketIndex = poller.addReadable(socket)
+        let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
+        while !stopping.load(ordering: .acquiring) {
+            let now = clock.now
+            do {
+                try poller.poll(timeout: now < core.nextDeadline ? now.duration(to: core.nextDeadline) : .zero)
+                if poller.isReadable(wakerIndex) { waker.drain() }
+                if poller.isReadable(socketIndex) {
+                    // A bounded batch, so timers still run under a flood.
+                    for _ in 0..<512 {
+                        guard let frames = try socket.receive(wait: false) else { break }
+                        core.handle(frames, now: clock.now)
+                    }
+                }
+            } catch let error as ZMQError where error.isTerminated {
+                break
+            } catch {
+                logger.error("broker loop failed", metadata: ["error": "\(error)"])
+                break
+            }
+            let later = clock.now
+            if later >= core.nextDeadline { core.tick(now: later) }
+            flush(&core, to: socket)
+        }
+        logger.info("broker stopping: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
+        core.disconnectAll()
+        flush(&core, to: socket)
+    }
+
+    private func flush(_ core: inout BrokerCore, to socket: Socket) {
+        for message in core.takeOutbox() {
+            do {
+                if try !socket.send(message, wait: false) {
+                    logger.warning("peer at high-water mark; message dropped", metadata: ["peer": "\(message[0])"])
+                }
+            } catch let error as ZMQError where error.isHostUnreachable {
+                logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
+            } catch {
+                logger.warning("send failed", metadata: ["peer": "\(message[0])", "error": "\(error)"])
+            }
+        }
+        for event in core.takeEvents() { log(event) }
+    }
+
+    private func log(_ event: BrokerEvent) {
+        switch event {
+        case .workerRegistered(let identity, let service):
+            logger.info("worker ready", metadata: ["worker": "\(identity)", "service": "\(service)"])
+        case .workerLeft(let identity, let service):
+            logger.info("worker disconnected", metadata: ["worker": "\(identity)", "service": "\(service)"])
+        case .workerExpired(let identity, let service):
+            logger.warning("worker expired (silent)", metadata: ["worker": "\(identity)", "service": "\(service)"])
+        case .requestRequeued(let service):
+            logger.info("request handed to another worker", metadata: ["service": "\(service)"])
+        case .protocolViolation(let identity, let reason):
+            logger.warning("protocol violation; DISCONNECT sent", metadata: ["peer": "\(identity)", "reason": "\(reason)"])
+        case .malformed(let sender, let reason):
+            logger.warning("malformed message dropped", metadata: ["peer": "\(sender)", "reason": "\(reason)"])
+        case .refused(let client, let refusal):
+            logger.notice("request refused", metadata: ["client": "\(client)", "refusal": "\(refusal)"])
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ZeroMQ
+
+/// Tunables of the broker. Defaults follow 7/MDP's reference values.
+public struct BrokerConfiguration: Sendable, Equatable {
+    /// How often the broker and workers send HEARTBEAT when nothing else flows.
+    public var heartbeatInterval: Duration = .milliseconds(2500)
+    /// Missed heartbeats after which a peer counts as dead.
+    public var heartbeatLiveness: Int = 3
+    /// How long a request may wait for a worker before the client is told
+    /// "service unavailable".
+    public var queueWait: Duration = .seconds(5)
+    /// Requests a service may have waiting; past it clients are told "busy".
+    public var queueLimit: Int = 10_000
+    /// Requests one client may have queued or in progress; past it the
+    /// client is told "busy" instead of losing replies at a high-water mark.
+    public var clientLimit: Int = 1_000
+    /// Frames one message may have.
+    public var maxFrames: Int = 64
+
+    public init() {}
+
+    /// Silence after which a worker is expired.
+    public var workerExpiry: Duration { heartbeatInterval * heartbeatLiveness }
+}
+
+/// Why the broker answered a request itself instead of a worker.
+public enum BrokerRefusal: Sendable, Equatable {
+    /// No worker took the request within the queue wait.
+    case serviceUnavailable(service: String, waited: Duration)
+    /// The client already has `limit` requests outstanding.
+    case clientLimit(service: String, limit: Int)
+    /// The service already has `limit` requests waiting.
+    case queueFull(service: String, limit: Int)
+}
+
+/// What the broker needs from the layer that knows the message format
+/// (JSON-RPC, in this product): error replies and introspection documents.
+/// The broker itself stays format-agnostic, as 7/MDP is.
+public protocol BrokerReplies: Sendable {
+    /// The body sent to a client whose request the broker refuses.
+    func refusal(_ refusal: BrokerRefusal, request body: [Frame]) -> [Frame]
+    /// The body answering a request to an internal `mmi.*` service other than
+    /// `mmi.service`, or nil when there is no such service (answered "501").
+    func introspection(service: String, request body: [Frame], snapshot: BrokerSnapshot) -> [Frame]?
+}

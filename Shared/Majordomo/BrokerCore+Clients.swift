@@ -1,0 +1,66 @@
+import ZeroMQ
+
+extension BrokerCore {
+    mutating func handleClientRequest(from client: Frame, service name: String, body: [Frame], now: Instant) {
+        totals.requests += 1
+        if name.hasPrefix(MDP.mmiPrefix) {
+            answerInternal(client: client, service: name, body: body, now: now)
+            return
+        }
+        if outstanding[client, default: 0] >= configuration.clientLimit {
+            refuse(client: client, body: body, .clientLimit(service: name, limit: configuration.clientLimit))
+            services[name]?.refused += 1
+            return
+        }
+        var service = services[name] ?? Service()
+        service.requests += 1
+        guard service.queue.count < configuration.queueLimit else {
+            service.refused += 1
+            services[name] = service
+            refuse(client: client, body: body, .queueFull(service: name, limit: configuration.queueLimit))
+            return
+        }
+        let deadline = now + configuration.queueWait
+        service.queue.append(Request(client: client, body: body, received: now, deadline: deadline))
+        services[name] = service
+        outstanding[client, default: 0] += 1
+        lowerDeadline(to: deadline)
+        dispatch(name)
+    }
+
+    /// Hands queued requests of a service to its idle workers, least recently used first.
+    mutating func dispatch(_ name: String) {
+        guard var service = services[name] else { return }
+        while !service.queue.isEmpty, let identity = service.idle.popFirst() {
+            let request = service.queue.removeFirst()
+            workers[identity]?.current = request
+            outbox.append([identity, MDP.empty, MDP.workerHeader, MDP.Command.request.frame, request.client, MDP.empty] + request.body)
+        }
+        services[name] = service
+    }
+
+    /// Sends a worker's reply to the client that asked.
+    mutating func deliver(reply body: [Frame], to client: Frame, service name: String, request: Request, now: Instant) {
+        outbox.append([client, MDP.empty, MDP.clientHeader, Frame(name)] + body)
+        finish(client: client)
+        totals.replies += 1
+        services[name]?.replies += 1
+        services[name]?.latency.record(request.received.duration(to: now))
+    }
+
+    mutating func refuse(client: Frame, body: [Frame], _ refusal: BrokerRefusal) {
+        totals.refused += 1
+        events.append(.refused(client: client, refusal: refusal))
+        let service: String
+        switch refusal {
+        case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _):
+            service = name
+        }
+        outbox.append([client, MDP.empty, MDP.clientHeader, Frame(service)] + replies.refusal(refusal, request: body))
+    }
+
+    mutating func finish(client: Frame) {
+        guard let count = outstanding[client] else { return }
+        outstanding[client] = count > 1 ? count - 1 : nil
+    }
+}

@@ -1,0 +1,82 @@
+import ZeroMQ
+
+extension BrokerCore {
+    mutating func handleWorkerCommand(from identity: Frame, _ command: InboundMessage, now: Instant) {
+        let expiry = now + configuration.workerExpiry
+        if workers[identity] != nil {
+            workers[identity]!.expiry = expiry
+            workers[identity]!.lastHeard = now
+        }
+        switch command {
+        case .ready(let service):
+            if workers[identity] != nil {
+                disconnectWorker(identity, reason: "second READY", now: now)
+            } else if service.hasPrefix(MDP.mmiPrefix) {
+                disconnectWorker(identity, reason: "READY for reserved service \(service)", now: now)
+            } else {
+                register(identity, service: service, expiry: expiry, now: now)
+            }
+        case .reply(let client, let body):
+            guard let worker = workers[identity] else {
+                // A worker we do not know (the broker restarted, or it was
+                // expired): DISCONNECT tells it to register again.
+                outbox.append([identity] + MDP.disconnect)
+                return
+            }
+            guard let request = worker.current, request.client == client else {
+                disconnectWorker(identity, reason: "REPLY without a matching REQUEST", now: now)
+                return
+            }
+            workers[identity]!.current = nil
+            workers[identity]!.handled += 1
+            deliver(reply: body, to: client, service: worker.service, request: request, now: now)
+            services[worker.service]?.idle.append(identity)
+            dispatch(worker.service)
+        case .heartbeat:
+            if workers[identity] == nil { outbox.append([identity] + MDP.disconnect) }
+        case .disconnect:
+            if let worker = workers[identity] {
+                events.append(.workerLeft(identity: identity, service: worker.service))
+                remove(identity, now: now)
+            }
+        case .clientRequest:
+            break
+        }
+    }
+
+    mutating func register(_ identity: Frame, service name: String, expiry: Instant, now: Instant) {
+        workers[identity] = Worker(identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now)
+        var service = services[name] ?? Service()
+        service.workers += 1
+        service.idle.append(identity)
+        services[name] = service
+        lowerDeadline(to: expiry)
+        events.append(.workerRegistered(identity: identity, service: name))
+        dispatch(name)
+    }
+
+    /// Answers a protocol violation: DISCONNECT, and forget the worker.
+    mutating func disconnectWorker(_ identity: Frame, reason: String, now: Instant) {
+        events.append(.protocolViolation(identity: identity, reason: reason))
+        outbox.append([identity] + MDP.disconnect)
+        remove(identity, now: now)
+    }
+
+    /// Forgets a worker; a request it had in hand goes back to the front of
+    /// its queue for another worker.
+    mutating func remove(_ identity: Frame, now: Instant) {
+        guard let worker = workers.removeValue(forKey: identity) else { return }
+        guard var service = services[worker.service] else { return }
+        service.workers -= 1
+        if let index = service.idle.firstIndex(of: identity) { service.idle.remove(at: index) }
+        if var request = worker.current {
+            request.deadline = now + configuration.queueWait
+            service.queue.prepend(request)
+            totals.requeued += 1
+            lowerDeadline(to: request.deadline)
+            events.append(.requestRequeued(service: worker.service))
+        }
+        services[worker.service] = service
+        dispatch(worker.service)
+    }
+}

@@ -1,0 +1,114 @@
+import DequeModule
+import ZeroMQ
+
+/// The broker's state machine, with no sockets and no clock of its own: it
+/// takes what arrived and the time, and leaves what to send in `outbox`
+/// (each message starting with the peer's routing id) and what happened in
+/// `events`. The socket loop (`Broker`) and the unit tests both drive it.
+struct BrokerCore {
+    typealias Instant = ContinuousClock.Instant
+
+    struct Request {
+        var client: Frame
+        var body: [Frame]
+        var received: Instant
+        var deadline: Instant
+    }
+
+    struct Worker {
+        var identity: Frame
+        var service: String
+        var expiry: Instant
+        var connected: Instant
+        var lastHeard: Instant
+        var current: Request?
+        var handled = 0
+    }
+
+    struct Service {
+        var queue = Deque<Request>()
+        /// Idle workers, longest idle first (least recently used).
+        var idle = Deque<Frame>()
+        var workers = 0
+        var requests = 0
+        var replies = 0
+        var refused = 0
+        var latency = LatencyWindow()
+    }
+
+    let configuration: BrokerConfiguration
+    let replies: any BrokerReplies
+    let started: Instant
+    var workers: [Frame: Worker] = [:]
+    var services: [String: Service] = [:]
+    /// Requests each client has queued or in progress.
+    var outstanding: [Frame: Int] = [:]
+    var totals = BrokerSnapshot.Totals()
+    var nextHeartbeat: Instant
+    /// The earliest moment `tick` may have work; never later than the truth.
+    private(set) var nextDeadline: Instant
+
+    var outbox: [[Frame]] = []
+    var events: [BrokerEvent] = []
+
+    init(configuration: BrokerConfiguration, replies: any BrokerReplies, now: Instant) {
+        self.configuration = configuration
+        self.replies = replies
+        started = now
+        nextHeartbeat = now + configuration.heartbeatInterval
+        nextDeadline = nextHeartbeat
+    }
+
+    /// Handles one message as received on the ROUTER socket (routing id first).
+    mutating func handle(_ frames: [Frame], now: Instant) {
+        guard let sender = frames.first else { return }
+        switch InboundMessage.parse(frames.dropFirst(), maxFrames: configuration.maxFrames) {
+        case .success(.clientRequest(let service, let body)):
+            handleClientRequest(from: sender, service: service, body: body, now: now)
+        case .success(let command):
+            handleWorkerCommand(from: sender, command, now: now)
+        case .failure(let problem):
+            totals.malformed += 1
+            let claimsToBeWorker = frames.count > 2 && frames[2] == MDP.workerHeader
+            if claimsToBeWorker {
+                disconnectWorker(sender, reason: problem.description, now: now)
+            } else {
+                events.append(.malformed(sender: sender, reason: problem.description))
+            }
+        }
+    }
+
+    mutating func takeOutbox() -> [[Frame]] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
+    }
+
+    mutating func takeEvents() -> [BrokerEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    mutating func lowerDeadline(to instant: Instant) {
+        if instant < nextDeadline { nextDeadline = instant }
+    }
+
+    mutating func recomputeDeadline() {
+        var earliest = nextHeartbeat
+        for worker in workers.values where worker.expiry < earliest { earliest = worker.expiry }
+        for service in services.values {
+            for request in service.queue where request.deadline < earliest { earliest = request.deadline }
+        }
+        nextDeadline = earliest
+    }
+}
+
+/// Something the broker did that is worth a log line.
+enum BrokerEvent: Equatable {
+    case workerRegistered(identity: Frame, service: String)
+    case workerLeft(identity: Frame, service: String)
+    case workerExpired(identity: Frame, service: String)
+    case requestRequeued(service: String)
+    case protocolViolation(identity: Frame, reason: String)
+    case malformed(sender: Frame, reason: String)
+    case refused(client: Frame, refusal: BrokerRefusal)
+}

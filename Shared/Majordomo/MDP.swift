@@ -1,0 +1,56 @@
+import ZeroMQ
+
+/// Constants of ZeroMQ RFC 7/MDP v0.1, named as the specification names them.
+public enum MDP {
+    /// Protocol header of client messages (7/MDP "MDPC01").
+    public static let clientHeader: Frame = "MDPC01"
+    /// Protocol header of worker messages (7/MDP "MDPW01").
+    public static let workerHeader: Frame = "MDPW01"
+    /// The empty delimiter frame.
+    public static let empty = Frame()
+
+    /// Worker command bytes.
+    public enum Command: UInt8, Sendable, CustomStringConvertible {
+        case ready = 0x01, request = 0x02, reply = 0x03, heartbeat = 0x04, disconnect = 0x05
+
+        public var frame: Frame { Command.frames[Int(rawValue)] }
+        private static let frames = (0...5).map { Frame(byte: UInt8($0)) }
+
+        public var description: String {
+            switch self {
+            case .ready: "READY"
+            case .request: "REQUEST"
+            case .reply: "REPLY"
+            case .heartbeat: "HEARTBEAT"
+            case .disconnect: "DISCONNECT"
+            }
+        }
+    }
+
+    /// Prefix reserved for broker-internal services (8/MMI).
+    public static let mmiPrefix = "mmi."
+    /// 8/MMI: asks whether a service has workers.
+    public static let mmiServiceName = "mmi.service"
+
+    // MARK: - Messages, as the sender writes them (a DEALER sends the empty delimiter itself)
+
+    /// Client → broker: "", MDPC01, service, body…
+    public static func clientRequest(service: Frame, body: [Frame]) -> [Frame] {
+        [empty, clientHeader, service] + body
+    }
+
+    /// Worker → broker: "", MDPW01, READY, service
+    public static func ready(service: Frame) -> [Frame] {
+        [empty, workerHeader, Command.ready.frame, service]
+    }
+
+    /// Worker → broker: "", MDPW01, REPLY, client, "", body…
+    public static func reply(client: Frame, body: [Frame]) -> [Frame] {
+        [empty, workerHeader, Command.reply.frame, client, empty] + body
+    }
+
+    /// Either direction: "", MDPW01, HEARTBEAT
+    public static let heartbeat: [Frame] = [empty, workerHeader, Command.heartbeat.frame]
+    /// Either direction: "", MDPW01, DISCONNECT
+    public static let disconnect: [Frame] = [empty, workerHeader, Command.disconnect.frame]
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The JSON-RPC 2.0 envelope every MDP body carries (docs/PROTOCOL.md).
+public enum JSONRPC {
+    public static let version = "2.0"
+
+    /// A request that cannot be served, and the id to answer it under.
+    public struct RequestFailure: Error, Sendable {
+        public let id: JSONRPCID
+        public let error: JSONRPCError
+    }
+
+    /// A request as a server receives it; `params` are decoded on demand.
+    public struct IncomingRequest: Sendable {
+        public let id: JSONRPCID
+        public let method: String
+        /// The whole request, kept to decode `params` into a typed value.
+        public let raw: Data
+
+        /// Decodes `params`; a mismatch is answered as invalid params.
+        public func params<Params: Decodable>(_ type: Params.Type) throws(JSONRPCError) -> Params {
+            do {
+                return try JSONDecoder().decode(ParamsEnvelope<Params>.self, from: raw).params
+            } catch let error as DecodingError {
+                throw JSONRPCError.invalidParams(field: error.fieldPath, error.rule)
+            } catch {
+                throw JSONRPCError(.invalidParams, "params: \(error)")
+            }
+        }
+    }
+
+    /// Reads a request, or says what error to answer with (and to which id).
+    public static func decodeRequest(_ data: Data) -> Result<IncomingRequest, RequestFailure> {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return .failure(RequestFailure(id: .null, error: .parseError("\(data.count) bytes that do not parse")))
+        }
+        guard let fields = object as? [String: Any] else {
+            return .failure(RequestFailure(id: .null, error: .invalidRequest("expected a JSON object")))
+        }
+        let id = (try? JSONDecoder().decode(IDEnvelope.self, from: data).id) ?? .null
+        guard fields["jsonrpc"] as? String == version else {
+            return .failure(RequestFailure(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\"")))
+        }
+        guard let method = fields["method"] as? String, !method.isEmpty else {
+            return .failure(RequestFailure(id: id, error: .invalidRequest("\"method\" must be a non-empty string")))
+        }
+        if let params = fields["params"], !(params is [String: Any] || params is [Any] || params is NSNull) {
+            return .failure(RequestFailure(id: id, error: .invalidRequest("\"params\" must be an object or an array")))
+        }
+        return .success(IncomingRequest(id: id, method: method, raw: data))
+    }
+
+    public static func encodeRequest<Params: Encodable>(id: JSONRPCID, method: String, params: Params?) throws -> Data {
+        try encoder.encode(RequestEnvelope(jsonrpc: version, id: id, method: method, params: params))
+    }
+
+    public static func encodeResult<Result: Encodable>(id: JSONRPCID, _ result: Result) throws -> Data {
+        try encoder.encode(ResultEnvelope(jsonrpc: version, id: id, result: result))
+    }
+
+    /// Never fails: an error reply must always be possible.
+    public static func encodeError(id: JSONRPCID, _ error: JSONRPCError) -> Data {
+        (try? encoder.encode(ErrorEnvelope(jsonrpc: version, id: id, error: error)))
+            ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}"#.utf8)
+    }
+
+    /// Reads a response: the result, or the error it carries.
+    public static func decodeResponse<Result: Decodable>(_ data: Data, as type: Result.Type) throws(JSONRPCError) -> Result {
+        let envelope: ResponseEnvelope<Result>
+        do {
+            envelope = try JSONDecoder().decode(ResponseEnvelope<Result>.self, from: data)
+        } catch {
+            throw JSONRPCError(.internalError, "reply is not a JSON-RPC 2.0 response: \(error)")
+        }
+        if let error = envelope.error { throw error }
+        guard let result = envelope.result else {
+            throw JSONRPCError(.internalError, "reply has neither result nor error")
+        }
+        return result
+    }
+
+    /// The id of a request or response, for matching replies to requests.
+    public static func id(in data: Data) -> JSONRPCID? {
+        try? JSONDecoder().decode(IDEnvelope.self, from: data).id
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+struct IDEnvelope: Decodable { let id: JSONRPCID? }
+struct ParamsEnvelope<Params: Decodable>: Decodable { let params: Params }
+struct RequestEnvelope<Params: Encodable>: Encodable {
+    let jsonrpc: String
+    let id: JSONRPCID
+    let method: String
+    let params: Params?
+}
+struct ResultEnvelope<Result: Encodable>: Encodable {
+    let jsonrpc: String
+    let id: JSONRPCID
+    let result: Result
+}
+struct ErrorEnvelope: Encodable {
+    let jsonrpc: String
+    let id: JSONRPCID
+    let error: JSONRPCError
+}
+struct ResponseEnvelope<Result: Decodable>: Decodable {
+    let id: JSONRPCID?
+    let result: Result?
+    let error: JSONRPCError?
+}
+
+extension DecodingError {
+    /// The dotted path of the field a decoding error is about ("params.post.title").
+    var fieldPath: String {
+        let path: [any CodingKey]
+        switch self {
+        case .keyNotFound(let key, let context): path = context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): path = context.codingPath
+        @unknown default: path = []
+        }
+        let names = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+        return names.isEmpty ? "params" : names.joined(separator: ".")
+    }
+
+    var rule: String {
+        switch self {
+        case .keyNotFound: "is required"
+        case .typeMismatch(let type, _): "must be of type \(type)"
+        case .valueNotFound(let type, _): "must be a \(type), not null"
+        case .dataCorrupted(let context): "is invalid: \(context.debugDescription)"
+        @unknown default: "is invalid"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A JSON-RPC 2.0 request id: a string, a number, or null.
+public enum JSONRPCID: Sendable, Hashable, Codable, CustomStringConvertible {
+    case string(String)
+    case number(Int64)
+    case null
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let number = try? container.decode(Int64.self) {
+            self = .number(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+
+    /// One text per id, used to match replies to requests: `"abc"` and `7`
+    /// never collide because strings keep their quotes.
+    public var correlationKey: String? {
+        switch self {
+        case .string(let value): "\"\(value)\""
+        case .number(let value): "\(value)"
+        case .null: nil
+        }
+    }
+
+    public var description: String { correlationKey ?? "null" }
+}

@@ -1,0 +1,44 @@
+import CZeroMQ
+
+/// A libzmq context: owns the I/O threads and every socket made from it.
+///
+/// Thread rules: libzmq documents contexts as thread-safe, so a `Context` may be
+/// shared freely. `shutdown()` may be called from any thread: every blocking
+/// call on its sockets then fails with ETERM (`ZMQError.isTerminated`), which
+/// the loops in this package treat as a clean stop. The context is terminated
+/// when the last reference goes away; sockets keep their context alive, so
+/// termination never waits on a socket that is still open.
+public final class Context: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    public init(ioThreads: Int32 = 1) throws {
+        guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
+        if zmq_ctx_set(handle, ZMQ_IO_THREADS, ioThreads) != 0 {
+            let error = ZMQError.last("set io threads \(ioThreads)")
+            zmq_ctx_term(handle)
+            throw error
+        }
+        self.handle = handle
+    }
+
+    /// Wakes every blocked call on this context's sockets with ETERM.
+    public func shutdown() {
+        _ = zmq_ctx_shutdown(handle)
+    }
+
+    deinit {
+        _ = retryingOnInterrupt { zmq_ctx_term(handle) }
+    }
+
+    /// The libzmq version this process runs against, e.g. (4, 3, 4).
+    public static var version: (major: Int32, minor: Int32, patch: Int32) {
+        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        zmq_version(&major, &minor, &patch)
+        return (major, minor, patch)
+    }
+
+    /// Whether libzmq was built with a capability, such as "curve" or "ipc".
+    public static func has(_ capability: String) -> Bool {
+        zmq_has(capability) != 0
+    }
+}

@@ -1,0 +1,120 @@
+import CZeroMQ
+import Synchronization
+
+/// One frame of a multipart message, held in a libzmq message (`zmq_msg_t`).
+///
+/// A frame is an immutable value. Receiving writes straight into the frame's
+/// `zmq_msg_t`; sending hands libzmq a `zmq_msg_copy` of it, which for
+/// payloads over 33 bytes shares libzmq's reference-counted buffer rather
+/// than copying bytes. So a broker forwards a request body it received
+/// without ever copying it.
+///
+/// Thread rules: the storage is never written after it is made, except that
+/// `zmq_msg_copy` marks a message as shared the first time it is copied;
+/// that call is serialised by a lock, so frames are safe to share across
+/// threads.
+public struct Frame: @unchecked Sendable {
+    final class Storage {
+        let message = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+        let copyLock = Mutex(())
+
+        init() { zmq_msg_init(message) }
+
+        init(count: Int) {
+            if zmq_msg_init_size(message, count) != 0 {
+                // Only fails when malloc fails; there is nothing sensible left to do.
+                preconditionFailure("zmq_msg_init_size(\(count)) failed: out of memory")
+            }
+        }
+
+        deinit {
+            zmq_msg_close(message)
+            message.deallocate()
+        }
+
+        /// Fills `target` (an initialised, empty zmq_msg_t) with a copy that libzmq may consume.
+        func copy(into target: UnsafeMutablePointer<zmq_msg_t>) {
+            copyLock.withLock { _ in _ = zmq_msg_copy(target, message) }
+        }
+    }
+
+    let storage: Storage
+
+    init(storage: Storage) { self.storage = storage }
+
+    /// An empty frame (the MDP delimiter, for instance).
+    public init() { storage = Storage() }
+
+    public init(_ buffer: UnsafeRawBufferPointer) {
+        storage = Storage(count: buffer.count)
+        if let base = buffer.baseAddress, buffer.count > 0 {
+            zmq_msg_data(storage.message).copyMemory(from: base, byteCount: buffer.count)
+        }
+    }
+
+    public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        if let frame = bytes.withContiguousStorageIfAvailable({ Frame(UnsafeRawBufferPointer($0)) }) {
+            self = frame
+        } else {
+            self = Array(bytes).withUnsafeBytes { Frame($0) }
+        }
+    }
+
+    public init(_ string: String) {
+        var string = string
+        self = string.withUTF8 { Frame(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A one-byte frame, such as an MDP command.
+    public init(byte: UInt8) {
+        self = Swift.withUnsafeBytes(of: byte) { Frame($0) }
+    }
+
+    public var count: Int { zmq_msg_size(storage.message) }
+    public var isEmpty: Bool { count == 0 }
+
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: zmq_msg_data(storage.message), count: count))
+    }
+
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// The frame as UTF-8 text, or nil when it is not valid UTF-8.
+    public var string: String? {
+        withUnsafeBytes { String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) }
+    }
+
+    /// The only byte of a one-byte frame.
+    public var singleByte: UInt8? { count == 1 ? withUnsafeBytes { $0[0] } : nil }
+}
+
+extension Frame: Equatable, Hashable {
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in a.elementsEqual(b) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+}
+
+extension Frame: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self.init(value) }
+}
+
+extension Frame: CustomStringConvertible {
+    /// Printable text as is; anything else as hex, so logs never hold raw bytes.
+    public var description: String {
+        if let text = string, text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+            return text.count > 80 ? "\(text.prefix(80))… (\(count) bytes)" : text
+        }
+        let hex = withUnsafeBytes { $0.prefix(32).map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+        return count > 32 ? "0x\(hex)… (\(count) bytes)" : "0x\(hex)"
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,53 @@
+import CZeroMQ
+
+/// Waits on several sockets (and plain file descriptors) at once: `zmq_poll`.
+///
+/// Thread rules: like the sockets it holds, a poller belongs to one thread.
+public struct Poller {
+    private var items: [zmq_pollitem_t] = []
+    private var sockets: [Socket?] = []
+
+    public init() {}
+
+    /// Watches a socket for incoming messages; returns its index.
+    @discardableResult
+    public mutating func addReadable(_ socket: Socket) -> Int {
+        items.append(zmq_pollitem_t(socket: socket.handle, fd: -1, events: Int16(ZMQ_POLLIN), revents: 0))
+        sockets.append(socket)
+        return items.count - 1
+    }
+
+    /// Watches a file descriptor (a pipe or eventfd used as a wake-up) for input.
+    @discardableResult
+    public mutating func addReadable(fileDescriptor: Int32) -> Int {
+        items.append(zmq_pollitem_t(socket: nil, fd: fileDescriptor, events: Int16(ZMQ_POLLIN), revents: 0))
+        sockets.append(nil)
+        return items.count - 1
+    }
+
+    /// Blocks until something is readable or `timeout` passes (nil: no limit).
+    /// Returns how many items are ready.
+    @discardableResult
+    public mutating func poll(timeout: Duration?) throws -> Int {
+        let milliseconds = timeout.map(Self.milliseconds(rounding:)) ?? -1
+        for index in items.indices { items[index].revents = 0 }
+        let count = Int32(items.count)
+        let rc = items.withUnsafeMutableBufferPointer { buffer in
+            retryingOnInterrupt { zmq_poll(buffer.baseAddress, count, milliseconds) }
+        }
+        if rc == -1 { throw ZMQError.last("poll") }
+        return Int(rc)
+    }
+
+    public func isReadable(_ index: Int) -> Bool {
+        items[index].revents & Int16(ZMQ_POLLIN) != 0
+    }
+
+    /// Rounds up so a poll never wakes before a deadline it was given.
+    static func milliseconds(rounding duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int(min(milliseconds, Int64(Int32.max)))
+    }
+}

@@ -1,0 +1,115 @@
+import CZeroMQ
+
+/// A socket option with the Swift type of its value: `socket.set(.linger, 0)`.
+public struct SocketOption<Value: SocketOptionValue>: Sendable {
+    public let rawValue: Int32
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+}
+
+extension SocketOption where Value == Int32 {
+    /// Milliseconds unsent messages are kept after close; -1 keeps them forever.
+    public static var linger: Self { .init(ZMQ_LINGER) }
+    public static var sendHighWaterMark: Self { .init(ZMQ_SNDHWM) }
+    public static var receiveHighWaterMark: Self { .init(ZMQ_RCVHWM) }
+    public static var reconnectInterval: Self { .init(ZMQ_RECONNECT_IVL) }
+    public static var reconnectIntervalMax: Self { .init(ZMQ_RECONNECT_IVL_MAX) }
+    public static var handshakeInterval: Self { .init(ZMQ_HANDSHAKE_IVL) }
+}
+
+extension SocketOption where Value == Int64 {
+    /// Largest inbound message in bytes; a peer that sends more is disconnected. -1: no limit.
+    public static var maxMessageSize: Self { .init(ZMQ_MAXMSGSIZE) }
+}
+
+extension SocketOption where Value == Bool {
+    /// ROUTER: fail with EHOSTUNREACH, instead of dropping, when the peer is unknown.
+    public static var routerMandatory: Self { .init(ZMQ_ROUTER_MANDATORY) }
+    /// Queue messages only to completed connections.
+    public static var immediate: Self { .init(ZMQ_IMMEDIATE) }
+    public static var curveServer: Self { .init(ZMQ_CURVE_SERVER) }
+    public static var xpubVerbose: Self { .init(ZMQ_XPUB_VERBOSE) }
+    public static var receiveMore: Self { .init(ZMQ_RCVMORE) }
+}
+
+extension SocketOption where Value == [UInt8] {
+    /// The identity a ROUTER peer sees for this socket.
+    public static var routingID: Self { .init(ZMQ_ROUTING_ID) }
+    public static var subscribe: Self { .init(ZMQ_SUBSCRIBE) }
+    public static var unsubscribe: Self { .init(ZMQ_UNSUBSCRIBE) }
+}
+
+extension SocketOption where Value == String {
+    /// CURVE keys as 40-character Z85 text.
+    public static var curvePublicKey: Self { .init(ZMQ_CURVE_PUBLICKEY) }
+    public static var curveSecretKey: Self { .init(ZMQ_CURVE_SECRETKEY) }
+    public static var curveServerKey: Self { .init(ZMQ_CURVE_SERVERKEY) }
+    /// The endpoint last bound, with the port chosen for `tcp://*:*` filled in.
+    public static var lastEndpoint: Self { .init(ZMQ_LAST_ENDPOINT) }
+}
+
+/// A type that can be the value of a socket option.
+public protocol SocketOptionValue: Sendable {
+    static func set(_ value: Self, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32
+    static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Self?
+}
+
+extension Int32: SocketOptionValue {
+    public static func set(_ value: Int32, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
+        withUnsafeBytes(of: value) { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
+    }
+
+    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Int32? {
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        return zmq_getsockopt(handle, option, &value, &size) == 0 ? value : nil
+    }
+}
+
+extension Int64: SocketOptionValue {
+    public static func set(_ value: Int64, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
+        withUnsafeBytes(of: value) { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
+    }
+
+    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Int64? {
+        var value: Int64 = 0
+        var size = MemoryLayout<Int64>.size
+        return zmq_getsockopt(handle, option, &value, &size) == 0 ? value : nil
+    }
+}
+
+extension Bool: SocketOptionValue {
+    public static func set(_ value: Bool, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
+        Int32.set(value ? 1 : 0, option: option, on: handle)
+    }
+
+    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Bool? {
+        Int32.get(option: option, from: handle).map { $0 != 0 }
+    }
+}
+
+extension Array: SocketOptionValue where Element == UInt8 {
+    public static func set(_ value: [UInt8], option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
+        value.withUnsafeBytes { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
+    }
+
+    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        var size = buffer.count
+        guard zmq_getsockopt(handle, option, &buffer, &size) == 0 else { return nil }
+        return Array(buffer.prefix(size))
+    }
+}
+
+extension String: SocketOptionValue {
+    /// Sent with its terminating NUL, as libzmq expects for Z85 keys.
+    public static func set(_ value: String, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
+        value.withCString { zmq_setsockopt(handle, option, $0, value.utf8.count + 1) }
+    }
+
+    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        var size = buffer.count
+        guard zmq_getsockopt(handle, option, &buffer, &size) == 0 else { return nil }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Majordomo
+import ServiceLifecycle
+import ServiceSupport
+import Wire
+import ZeroMQ
+
+/// Test and benchmark fixture: an MDP worker that answers every JSON-RPC
+/// request with what it was sent, plus its service name and process id, so
+/// a test can tell which worker answered.
+@main
+struct EchoWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "echo-worker",
+        abstract: "MDP worker that echoes requests (a fixture for tests and benchmarks).",
+        discussion: "Connects to POSTS_GATEWAY (or --gateway). Replies {\"service\",\"pid\",\"method\",\"params\"}; with --raw, the body unchanged."
+    )
+
+    @Option(help: "Service name to register.") var service = "echo"
+    @Option(help: "Gateway endpoint (default: POSTS_GATEWAY or the ipc default).") var gateway: String?
+    @Option(help: "Time to spend on each request, e.g. 2s.") var delay: String?
+    @Option(help: "Heartbeat interval.") var heartbeatInterval: String?
+    @Flag(help: "Reply with the request body unchanged.") var raw = false
+
+    func run() async throws {
+        let settings = Settings()
+        ParentWatch.startIfRequested(environment: settings.environment)
+        LogSetup.bootstrap(level: try settings.logLevel(nil))
+        let logger = Logger(label: "echo-worker")
+        var configuration = MajordomoWorker.Configuration()
+        configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
+        let pause = try delay.map { try settings.duration($0, env: "-", default: .zero) }
+        let worker = MajordomoWorker(
+            endpoint: gateway ?? Endpoints.gateway(environment: settings.environment),
+            service: service, configuration: configuration, context: try Context(), logger: logger
+        )
+        let echo = Echo(service: service, raw: raw, pause: pause)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: WorkerService(worker: worker, handler: echo.reply))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        ))
+        try await group.run()
+    }
+}
+
+struct Echo: Sendable {
+    let service: String
+    let raw: Bool
+    let pause: Duration?
+
+    struct Reply: Encodable {
+        let service: String
+        let pid: Int32
+        let method: String
+        let params: JSONValue?
+    }
+
+    func reply(_ body: [Frame]) async -> [Frame] {
+        if let pause { try? await Task.sleep(for: pause) }
+        if raw { return body }
+        let data = body.first.map { Data($0.bytes) } ?? Data()
+        switch JSONRPC.decodeRequest(data) {
+        case .failure(let failure):
+            return [Frame(JSONRPC.encodeError(id: failure.id, failure.error))]
+        case .success(let request):
+            let params = try? request.params(JSONValue?.self)
+            let reply = Reply(service: service, pid: getpid(), method: request.method, params: params ?? nil)
+            let encoded = (try? JSONRPC.encodeResult(id: request.id, reply)) ?? JSONRPC.encodeError(id: request.id, JSONRPCError(.internalError, "encoding failed"))
+            return [Frame(encoded)]
+        }
+    }
+}
+
+struct WorkerService: Service {
+    let worker: MajordomoWorker
+    let handler: MajordomoWorker.Handler
+
+    func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await worker.run(handler)
+        } onGracefulShutdown: {
+            worker.stop()
+        }
+    }
+}

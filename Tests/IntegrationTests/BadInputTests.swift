@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import Wire
+import ZeroMQ
+
+@Suite("Gateway survives bad input", .serialized)
+struct BadInputTests {
+    /// Sends `frames` from a fresh raw peer, then proves the gateway still serves.
+    private func survives(_ frames: [Frame], harness: ProcessHarness, context: Context, client: GatewayClient) async throws {
+        let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        try peer.send(frames)
+        #expect(try await client.echo()["service"] == "echo", "after \(frames)")
+    }
+
+    @Test func test_malformedMessagesAreDropped_andTheGatewayKeepsAnswering() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--max-message-size", "65536"], context: context)
+        try await harness.startEcho("echo", context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+
+        let cases: [[Frame]] = [
+            ["MDPC01", "echo", "no delimiter"],
+            ["", "MDPC02", "echo", "a 0.2 client"],
+            ["", "XYZ123", "echo", "unknown header"],
+            ["", "MDPC01"],
+            ["", "MDPC01", "", "empty service"],
+            [Frame([0xde, 0xad, 0xbe, 0xef])],
+            ["", "MDPC01", "echo", Frame([UInt8](repeating: 0x41, count: 1 << 20))],
+        ]
+        for frames in cases { try await survives(frames, harness: harness, context: context, client: client) }
+        // Six are dropped by the broker; the oversized one never reaches it
+        // (libzmq disconnects a peer that passes the maximum message size).
+        #expect(try await client.status().totals.malformed == 6)
+
+        // Not ZMTP at all: libzmq may read it as legacy framing and hand the
+        // broker junk frames, which it drops like any other malformed message.
+        try writeGarbage(Array("GET / HTTP/1.1\r\n\r\n".utf8) + (0..<512).map { UInt8($0 % 256) },
+                         toUnixSocket: "\(harness.directory)/gateway.ipc")
+        #expect(try await client.echo()["service"] == "echo", "after raw garbage bytes")
+        #expect(harness.process("gateway")?.isRunning == true)
+    }
+
+    @Test func test_workerProtocolViolationsAreAnsweredWithDisconnect() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("echo", context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        let disconnect: [Frame] = ["", "MDPW01", Frame(byte: 5)]
+
+        let unknownCommand = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        try unknownCommand.send(["", "MDPW01", Frame(byte: 0x42)])
+        #expect(try unknownCommand.receive() == disconnect)
+
+        let twiceReady = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        try twiceReady.send(["", "MDPW01", Frame(byte: 1), "echo"])
+        try twiceReady.send(["", "MDPW01", Frame(byte: 1), "echo"])
+        var answer = try twiceReady.receive()
+        while answer == ["", "MDPW01", Frame(byte: 4)] { answer = try twiceReady.receive() }
+        #expect(answer == disconnect)
+
+        let strayReply = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        try strayReply.send(["", "MDPW01", Frame(byte: 3), "someone", "", "reply nobody asked for"])
+        #expect(try strayReply.receive() == disconnect)
+
+        #expect(try await client.echo()["service"] == "echo")
+        #expect(try await client.workers(of: "echo") == 1)
+    }
+
+    @Test func test_badSettingsAreRefusedWithAMessageNamingTheValue() throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let process = try harness.start("bad", "gateway", ["--heartbeat-interval", "soon"])
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(harness.log("bad").contains("'soon' is not a duration"))
+
+        let badEndpoint = try harness.start("bad-endpoint", "gateway", ["--bind", "htp://x"])
+        badEndpoint.waitUntilExit()
+        #expect(badEndpoint.terminationStatus != 0)
+        #expect(harness.log("bad-endpoint").contains("'htp://x'"))
+    }
+
+    @Test func test_helpExplainsEveryEnvironmentVariable() throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let process = try harness.start("help", "gateway", ["--help"])
+        process.waitUntilExit()
+        let help = harness.log("help")
+        #expect(process.terminationStatus == 0)
+        for variable in ["POSTS_GATEWAY_BIND", "POSTS_HEARTBEAT_INTERVAL", "POSTS_HEARTBEAT_LIVENESS", "POSTS_QUEUE_WAIT",
+                         "POSTS_QUEUE_LIMIT", "POSTS_CLIENT_LIMIT", "POSTS_MAX_MESSAGE_SIZE", "POSTS_LOG_LEVEL", "POSTS_RUNTIME_DIR"] {
+            #expect(help.contains(variable), "\(variable) missing from --help")
+        }
+    }
+}

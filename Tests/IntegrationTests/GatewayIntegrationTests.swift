@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import Wire
+import ZeroMQ
+
+/// The real `gateway` and `echo-worker` processes, talking over ipc://.
+/// Serialized: each test starts its own processes, and timing-sensitive
+/// ones should not share two cores with another test's processes.
+@Suite("Gateway with real processes", .serialized)
+struct GatewayIntegrationTests {
+    @Test func test_requestsAreRoutedByServiceName() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        let echoPid = try await harness.startEcho("echo", service: "echo", context: context)
+        let otherPid = try await harness.startEcho("other", service: "other", context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+
+        let viaEcho = try await client.echo("echo", params: ["text": "hi"])
+        let viaOther = try await client.echo("other")
+        #expect(viaEcho["service"] == "echo" && viaEcho.pid == echoPid)
+        #expect(viaEcho["params"] == ["text": "hi"])
+        #expect(viaOther["service"] == "other" && viaOther.pid == otherPid)
+    }
+
+    @Test func test_workIsSpreadOverEveryWorkerOfAService() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        let first = try await harness.startEcho("w1", ["--delay", "20ms"], context: context)
+        let second = try await harness.startEcho("w2", ["--delay", "20ms"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+
+        let pids = try await withThrowingTaskGroup(of: Int32?.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.echo().pid } }
+            return try await group.reduce(into: Set<Int32>()) { if let pid = $1 { $0.insert(pid) } }
+        }
+        #expect(pids == [first, second])
+    }
+
+    @Test func test_whenAWorkerIsKilledMidRequest_thenAnotherWorkerAnswers() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let heartbeat = ["--heartbeat-interval", "200ms"]
+        try await harness.startGateway(["--heartbeat-interval", "200ms"], context: context)
+        try await harness.startEcho("doomed", ["--delay", "30s"] + heartbeat, context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 3)
+
+        let answer = Task { try await client.echo() }
+        let busy = await eventually { (try? await client.status().workers.first?.state) == "busy" }
+        #expect(busy)
+        let survivor = try await harness.startEcho("survivor", heartbeat, context: context)
+        harness.kill("doomed")
+
+        #expect(try await answer.value.pid == survivor)
+        #expect(try await client.status().totals.workersExpired == 1)
+    }
+
+    @Test func test_whenTheGatewayRestarts_thenWorkersRegisterAgainWithinTwoHeartbeats() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let interval = Duration.seconds(1)
+        let settings = ["--heartbeat-interval", "1s"]
+        try await harness.startGateway(settings, context: context)
+        try await harness.startEcho("worker", settings, context: context)
+        harness.kill("gateway")
+
+        try await harness.startGateway(settings, name: "gateway-2", context: context)
+        let restarted = ContinuousClock.now
+        let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .milliseconds(200), retries: 0)
+        let registered = await eventually(within: interval * 4) { (try? await probe.mmiService("echo")) == "200" }
+        let took = restarted.duration(to: .now)
+        #expect(registered)
+        #expect(took <= interval * 2, "took \(took)")
+        #expect(try await probe.echo()["service"] == "echo")
+    }
+
+    @Test func test_whenNoWorkerServesAService_thenTheClientIsToldServiceUnavailable() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--queue-wait", "300ms"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+
+        let result = try await client.call(service: "nosuch", method: "anything")
+        guard case .failure(let error) = result else {
+            Issue.record("expected an error, got \(result)")
+            return
+        }
+        #expect(error.code == .serviceUnavailable)
+        #expect(error.message.contains("'nosuch'"))
+    }
+
+    @Test func test_whenAClientPassesItsOutstandingLimit_thenTheExtraRequestsAreToldBusy() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--client-limit", "3"], context: context)
+        try await harness.startEcho("slow", ["--delay", "200ms"], context: context)
+        let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+
+        for index in 0..<8 {
+            let request = try JSONRPC.encodeRequest(id: .number(Int64(index)), method: "echo", params: JSONValue?.none)
+            try peer.send(["", "MDPC01", "echo", Frame(request)])
+        }
+        var busy: Set<JSONRPCID> = []
+        var served: Set<JSONRPCID> = []
+        for _ in 0..<8 {
+            let reply = try #require(try peer.receive(), "every request gets an answer")
+            let data = Data(reply[3].bytes)
+            let id = try #require(JSONRPC.id(in: data))
+            do {
+                _ = try JSONRPC.decodeResponse(data, as: JSONValue.self)
+                served.insert(id)
+            } catch {
+                #expect(error.code == .busy)
+                busy.insert(id)
+            }
+        }
+        #expect(served == [.number(0), .number(1), .number(2)])
+        #expect(busy == Set((3..<8).map { JSONRPCID.number(Int64($0)) }))
+    }
+
+    @Test func test_onSIGTERM_theGatewayDisconnectsWorkers_removesItsSocket_andExitsZero() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("worker", context: context)
+        #expect(FileManager.default.fileExists(atPath: "\(harness.directory)/gateway.ipc"))
+
+        #expect(harness.terminate("gateway") == 0)
+        #expect(!FileManager.default.fileExists(atPath: "\(harness.directory)/gateway.ipc"))
+        #expect(await eventually { harness.log("worker").contains("broker sent DISCONNECT") })
+    }
+}

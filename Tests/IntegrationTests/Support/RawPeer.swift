@@ -1,0 +1,42 @@
+import Foundation
+import ZeroMQ
+
+/// A bare DEALER socket for sending the gateway exactly the frames a test
+/// wants, well-formed or not.
+final class RawPeer {
+    let socket: Socket
+
+    init(_ context: Context, endpoint: String) throws {
+        socket = try Socket(context, .dealer)
+        try socket.connect(endpoint)
+    }
+
+    func send(_ frames: [Frame]) throws { try socket.send(frames) }
+
+    func receive(within timeout: Duration = .seconds(3)) throws -> [Frame]? {
+        var poller = Poller()
+        poller.addReadable(socket)
+        guard try poller.poll(timeout: timeout) > 0 else { return nil }
+        return try socket.receive()
+    }
+}
+
+/// Connects to a Unix socket as a plain byte stream and writes `bytes`:
+/// what a confused program, not a ZeroMQ peer, would send.
+func writeGarbage(_ bytes: [UInt8], toUnixSocket path: String) throws {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (index, byte) in path.utf8.prefix(capacity - 1).enumerated() { buffer[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { throw HarnessError("connect \(path) failed: errno \(errno)") }
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    Thread.sleep(forTimeInterval: 0.05)
+}

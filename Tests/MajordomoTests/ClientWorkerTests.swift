@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+@testable import Majordomo
+import Synchronization
+import Testing
+import ZeroMQ
+
+let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// A broker on an ipc:// endpoint in a fresh private directory.
+func withBroker<Result>(
+    heartbeat: Duration = .milliseconds(100),
+    _ body: (Context, String) async throws -> Result
+) async throws -> Result {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mdp-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let context = try Context()
+    var options = Broker.Options(endpoints: ["ipc://\(directory)/b.ipc"])
+    options.configuration.heartbeatInterval = heartbeat
+    let broker = Broker(options: options, replies: PlainReplies(), context: context, logger: quiet)
+    let endpoint = try await broker.start()[0]
+    defer { broker.stop() }
+    return try await body(context, endpoint)
+}
+
+func workerConfiguration(heartbeat: Duration = .milliseconds(100)) -> MajordomoWorker.Configuration {
+    var configuration = MajordomoWorker.Configuration()
+    configuration.heartbeatInterval = heartbeat
+    configuration.reconnectDelay = .milliseconds(50)
+    return configuration
+}
+
+/// Replies echo their body, so the body's text is the correlation id.
+let echoCorrelator: MajordomoClient.Correlator = { $0.first?.string }
+
+@Suite("Client and worker through a real broker", .serialized)
+struct ClientWorkerTests {
+    @Test func test_whenManyRequestsAreInFlight_thenEachCallerGetsItsOwnReply() async throws {
+        try await withBroker { context, endpoint in
+            let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task { try await worker.run { $0 } }
+            defer { worker.stop() }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            let replies = try await withThrowingTaskGroup(of: (String, String?).self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let body = try await client.request(service: "echo", body: [Frame("r\(index)")], correlationID: "r\(index)")
+                        return ("r\(index)", body.first?.string)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.count == 200)
+            #expect(replies.allSatisfy { $0.0 == $0.1 })
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_whenAHandlerRunsLongerThanTheLiveness_thenHeartbeatsKeepTheWorkerAlive() async throws {
+        try await withBroker { context, endpoint in
+            let calls = Atomic<Int>(0)
+            let worker = MajordomoWorker(endpoint: endpoint, service: "slow", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task {
+                try await worker.run { body in
+                    calls.add(1, ordering: .relaxed)
+                    try? await Task.sleep(for: .milliseconds(700))  // seven heartbeat intervals
+                    return body
+                }
+            }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            let reply = try await client.request(service: "slow", body: ["job"], correlationID: "job", timeout: .seconds(5))
+            #expect(reply == ["job"])
+            // Expired mid-request, the worker would have been handed the job again.
+            #expect(calls.load(ordering: .relaxed) == 1)
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_whenMMIServiceIsAsked_thenTheUncorrelatedAnswerReachesTheCaller() async throws {
+        try await withBroker { context, endpoint in
+            let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task { try await worker.run { $0 } }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: { _ in nil })
+            var answer: [Frame] = []
+            for _ in 0..<50 {
+                answer = try await client.request(service: "mmi.service", body: ["echo"], correlationID: nil)
+                if answer == ["200"] { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(answer == ["200"])
+            #expect(try await client.request(service: "mmi.service", body: ["none"], correlationID: nil) == ["404"])
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_whenNothingAnswers_thenTheRequestFailsWithATimeoutNamingTheAttempts() async throws {
+        let context = try Context()
+        var configuration = MajordomoClient.Configuration()
+        configuration.timeout = .milliseconds(100)
+        configuration.retries = 2
+        let client = try MajordomoClient(endpoint: "ipc:///tmp/mdp-nobody-\(getpid()).ipc", configuration: configuration,
+                                         context: context, logger: quiet, correlationID: echoCorrelator)
+        await #expect(throws: MajordomoClientError.timeout(service: "echo", endpoint: client.endpoint, attempts: 3, each: .milliseconds(100))) {
+            try await client.request(service: "echo", body: ["x"], correlationID: "x")
+        }
+    }
+
+    @Test func test_whenAReplyIsLost_thenTheClientRetriesOnAFreshSocket() async throws {
+        let context = try Context()
+        let endpoint = "ipc:///tmp/mdp-pirate-\(getpid()).ipc"
+        let fakeBroker = try Socket(context, .router)
+        try fakeBroker.bind(endpoint)
+        defer { fakeBroker.close() }
+        var configuration = MajordomoClient.Configuration()
+        configuration.timeout = .milliseconds(200)
+        let client = try MajordomoClient(endpoint: endpoint, configuration: configuration, context: context, logger: quiet, correlationID: echoCorrelator)
+        let reply = Task { try await client.request(service: "echo", body: ["x"], correlationID: "x") }
+        // Swallow the first attempt; answer the second.
+        let first = try #require(try fakeBroker.receive())
+        let second = try #require(try fakeBroker.receive())
+        #expect(first[0] != second[0], "the retry must come from a new socket")
+        #expect(Array(second.dropFirst()) == MDP.clientRequest(service: "echo", body: ["x"]))
+        try fakeBroker.send([second[0], "", MDP.clientHeader, "echo", "x"])
+        #expect(try await reply.value == ["x"])
+    }
+
+    @Test func test_whenTheCallerIsCancelled_thenTheRequestStopsWaiting() async throws {
+        let context = try Context()
+        let client = try MajordomoClient(endpoint: "ipc:///tmp/mdp-cancel-\(getpid()).ipc", context: context, logger: quiet, correlationID: echoCorrelator)
+        let waiting = Task { try await client.request(service: "echo", body: ["x"], correlationID: "x", timeout: .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
+    @Test func test_whenTheClientIsClosed_thenWaitingRequestsFailWithClosed() async throws {
+        let context = try Context()
+        let client = try MajordomoClient(endpoint: "ipc:///tmp/mdp-closed-\(getpid()).ipc", context: context, logger: quiet, correlationID: echoCorrelator)
+        let waiting = Task { try await client.request(service: "echo", body: ["x"], correlationID: "x", timeout: .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(50))
+        client.close()
+        await #expect(throws: MajordomoClientError.closed) { try await waiting.value }
+    }
+}

@@ -1,0 +1,43 @@
+@testable import Majordomo
+import Testing
+import ZeroMQ
+
+@Suite("7/MDP framing")
+struct FramingTests {
+    @Test func test_clientRequestFrames_followTheSpecification() {
+        #expect(MDP.clientRequest(service: "echo", body: ["a", "b"]) == ["", "MDPC01", "echo", "a", "b"])
+    }
+
+    @Test func test_workerCommandFrames_followTheSpecification() {
+        #expect(MDP.ready(service: "echo") == ["", "MDPW01", Frame(byte: 1), "echo"])
+        #expect(MDP.reply(client: "c", body: ["x"]) == ["", "MDPW01", Frame(byte: 3), "c", "", "x"])
+        #expect(MDP.heartbeat == ["", "MDPW01", Frame(byte: 4)])
+        #expect(MDP.disconnect == ["", "MDPW01", Frame(byte: 5)])
+    }
+
+    @Test func test_parsingWhatAWorkerSends_givesTheCommand() {
+        func parse(_ frames: [Frame]) -> InboundMessage? { try? InboundMessage.parse(frames[...], maxFrames: 64).get() }
+        #expect(parse(MDP.ready(service: "echo")) == .ready(service: "echo"))
+        #expect(parse(MDP.reply(client: "c", body: ["x", "y"])) == .reply(client: "c", body: ["x", "y"]))
+        #expect(parse(MDP.heartbeat) == .heartbeat)
+        #expect(parse(MDP.disconnect) == .disconnect)
+        #expect(parse(MDP.clientRequest(service: "s", body: [])) == .clientRequest(service: "s", body: []))
+    }
+
+    @Test func test_parsingWhatTheBrokerSendsAWorker_givesTheCommand() {
+        #expect(BrokerCommand(["", "MDPW01", Frame(byte: 2), "client", "", "body"]) == .request(client: "client", body: ["body"]))
+        #expect(BrokerCommand(MDP.heartbeat) == .heartbeat)
+        #expect(BrokerCommand(MDP.disconnect) == .disconnect)
+        #expect(BrokerCommand(["", "MDPW01", Frame(byte: 2), "client"]) == .malformed("REQUEST without client address and delimiter"))
+        #expect(BrokerCommand(["garbage"]) == .malformed("not an MDPW01 command"))
+    }
+
+    @Test func test_latencyPercentiles_useNearestRank() throws {
+        let summary = try #require(LatencySummary(nanoseconds: (1...100).map { Int64($0) * 1_000_000 }))
+        #expect(summary.p50 == .milliseconds(50))
+        #expect(summary.p90 == .milliseconds(90))
+        #expect(summary.p99 == .milliseconds(99))
+        #expect(summary.max == .milliseconds(100))
+        #expect(LatencySummary(nanoseconds: []) == nil)
+    }
+}

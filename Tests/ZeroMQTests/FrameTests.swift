@@ -1,0 +1,38 @@
+import Testing
+import ZeroMQ
+
+@Suite("Frame")
+struct FrameTests {
+    @Test func test_aFrameKeepsItsBytes() {
+        let bytes: [UInt8] = [0, 1, 2, 255]
+        #expect(Frame(bytes).bytes == bytes)
+        #expect(Frame("héllo").string == "héllo")
+        #expect(Frame().isEmpty)
+        #expect(Frame(byte: 5).singleByte == 5)
+        #expect(Frame("ab").singleByte == nil)
+    }
+
+    @Test func test_framesCompareAndHashByContent() {
+        #expect(Frame("abc") == Frame(Array("abc".utf8)))
+        #expect(Frame("abc") != Frame("abd"))
+        #expect(Set<Frame>(["a", "a", "b"]).count == 2)
+    }
+
+    @Test func test_invalidUTF8HasNoString_andPrintsAsHex() {
+        let frame = Frame([0xFF, 0x00])
+        #expect(frame.string == nil)
+        #expect(frame.description == "0xff00")
+        #expect(Frame("MDPC01").description == "MDPC01")
+    }
+
+    @Test func test_aLargeFrameSentTwiceArrivesWholeBothTimes() throws {
+        let context = try Context()
+        let (a, b) = try pair(context, .pair, .pair)
+        let payload = Frame((0..<100_000).map { UInt8($0 % 251) })
+        try a.send([payload])
+        try a.send([payload])
+        #expect(try b.receive() == [payload])
+        #expect(try b.receive() == [payload])
+        #expect(payload.count == 100_000)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Synchronization
+import Testing
+import ZeroMQ
+
+@Suite("Socket patterns")
+struct SocketPatternTests {
+    @Test func test_requestReply_roundTrips() throws {
+        let context = try Context()
+        let (server, client) = try pair(context, .reply, .request)
+        try client.send(["ping"])
+        #expect(try receive(server) == ["ping"])
+        try server.send(["pong"])
+        #expect(try receive(client) == ["pong"])
+    }
+
+    @Test func test_routerSeesTheDealersRoutingID_andRoutesTheReplyBack() throws {
+        let context = try Context()
+        let router = try Socket(context, .router)
+        let endpoint = "inproc://router-\(UUID().uuidString)"
+        try router.bind(endpoint)
+        let dealer = try Socket(context, .dealer)
+        try dealer.set(.routingID, Array("client-1".utf8))
+        try dealer.connect(endpoint)
+        try dealer.send(["", "a", "b"])
+        #expect(try receive(router) == ["client-1", "", "a", "b"])
+        try router.send(["client-1", "", "reply"])
+        #expect(try receive(dealer) == ["", "reply"])
+    }
+
+    @Test func test_subscriberGetsOnlyTopicsItSubscribedTo() throws {
+        let context = try Context()
+        let (publisher, subscriber) = try pair(context, .publish, .subscribe)
+        try subscriber.set(.subscribe, Array("posts".utf8))
+        // Subscriptions travel asynchronously; publish until one arrives.
+        var got: [Frame]? = nil
+        for _ in 0..<50 where got == nil {
+            try publisher.send(["other", "x"])
+            try publisher.send(["posts", "1"])
+            got = try receive(subscriber, within: .milliseconds(20))
+        }
+        #expect(got == ["posts", "1"])
+    }
+
+    @Test func test_xpubSeesSubscriptionsSentThroughXsub() throws {
+        let context = try Context()
+        let (xpub, subscriber) = try pair(context, .xpublish, .subscribe)
+        try subscriber.set(.subscribe, Array("posts".utf8))
+        #expect(try receive(xpub) == [Frame([1] + Array("posts".utf8))])
+        let (xsubBound, publisher) = try pair(context, .xsubscribe, .publish)
+        try xsubBound.send([Frame([1] + Array("t".utf8))])
+        var got: [Frame]? = nil
+        for _ in 0..<50 where got == nil {
+            try publisher.send(["t", "v"])
+            got = try receive(xsubBound, within: .milliseconds(20))
+        }
+        #expect(got == ["t", "v"])
+    }
+
+    @Test func test_pairSockets_carryMultipartMessagesWhole() throws {
+        let context = try Context()
+        let (a, b) = try pair(context, .pair, .pair)
+        try a.send([Frame(), "x", Frame([0, 1, 2])])
+        #expect(try receive(b) == [Frame(), "x", Frame([0, 1, 2])])
+    }
+}
+
+@Suite("Socket behaviour")
+struct SocketBehaviourTests {
+    @Test func test_receiveWithoutWaiting_returnsNilWhenNothingIsQueued() throws {
+        let context = try Context()
+        let (a, _) = try pair(context, .pair, .pair)
+        #expect(try a.receive(wait: false) == nil)
+    }
+
+    @Test func test_optionsReadBackWhatWasSet() throws {
+        let context = try Context()
+        let socket = try Socket(context, .dealer)
+        #expect(try socket.get(.linger) == 0)
+        try socket.set(.linger, 250)
+        try socket.set(.sendHighWaterMark, 10)
+        try socket.set(.receiveHighWaterMark, 20)
+        try socket.set(.maxMessageSize, 4096)
+        try socket.set(.routingID, [1, 2, 3])
+        #expect(try socket.get(.linger) == 250)
+        #expect(try socket.get(.sendHighWaterMark) == 10)
+        #expect(try socket.get(.receiveHighWaterMark) == 20)
+        #expect(try socket.get(.maxMessageSize) == 4096)
+        #expect(try socket.get(.routingID) == [1, 2, 3])
+    }
+
+    @Test func test_aBadEndpoint_failsWithErrnoAndLibzmqsText() throws {
+        let context = try Context()
+        let socket = try Socket(context, .router)
+        let error = try #require(throws: ZMQError.self) { try socket.bind("carrier-pigeon://nowhere") }
+        #expect(error.code == EPROTONOSUPPORT)
+        #expect(error.message == String(cString: strerror(EPROTONOSUPPORT)))
+        #expect(error.description.contains("bind carrier-pigeon://nowhere"))
+    }
+
+    @Test func test_aWildcardTCPPortIsResolvedInLastEndpoint() throws {
+        let context = try Context()
+        let socket = try Socket(context, .router)
+        try socket.bind("tcp://127.0.0.1:*")
+        let endpoint = try #require(socket.lastEndpoint)
+        #expect(endpoint.hasPrefix("tcp://127.0.0.1:"))
+        #expect(Int(endpoint.split(separator: ":").last ?? "") ?? 0 > 0)
+    }
+
+    @Test func test_aMessageOverTheMaximumSize_isNeverDelivered() throws {
+        let context = try Context()
+        let server = try Socket(context, .router)
+        try server.set(.maxMessageSize, 1024)
+        try server.bind("tcp://127.0.0.1:*")
+        let client = try Socket(context, .dealer)
+        try client.connect(try #require(server.lastEndpoint))
+        try client.send([Frame([UInt8](repeating: 7, count: 4096))])
+        #expect(try receive(server, within: .milliseconds(300)) == nil)
+        // A well-behaved peer still gets through.
+        let polite = try Socket(context, .dealer)
+        try polite.connect(try #require(server.lastEndpoint))
+        try polite.send(["small"])
+        #expect(try receive(server)?.last == "small")
+    }
+
+    @Test func test_shuttingTheContextDown_wakesABlockedReceiveWithETERM() throws {
+        let context = try Context()
+        let outcome = Mutex<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            defer { done.signal() }
+            guard let socket = try? Socket(context, .pair), (try? socket.bind("inproc://nobody-sends")) != nil else { return }
+            do {
+                _ = try socket.receive()
+                outcome.withLock { $0 = false }
+            } catch let error as ZMQError {
+                outcome.withLock { $0 = error.isTerminated }
+            } catch {}
+        }.start()
+        Thread.sleep(forTimeInterval: 0.1)
+        context.shutdown()
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(outcome.withLock { $0 } == true)
+    }
+
+    @Test func test_pollTimesOutWhenNothingArrives_andReportsReadableWhenSomethingDoes() throws {
+        let context = try Context()
+        let (a, b) = try pair(context, .pair, .pair)
+        var poller = Poller()
+        let index = poller.addReadable(b)
+        #expect(try poller.poll(timeout: .milliseconds(10)) == 0)
+        #expect(!poller.isReadable(index))
+        try a.send(["x"])
+        #expect(try poller.poll(timeout: .seconds(2)) == 1)
+        #expect(poller.isReadable(index))
+    }
+
+    @Test func test_curveEncryptedConnection_carriesMessages() throws {
+        try #require(Curve.isAvailable)
+        let server = try Curve.generateKeyPair()
+        let client = try Curve.generateKeyPair()
+        #expect(server.publicKey.count == 40 && server.secretKey.count == 40)
+        let context = try Context()
+        let router = try Socket(context, .router)
+        try router.set(.curveServer, true)
+        try router.set(.curveSecretKey, server.secretKey)
+        try router.bind("tcp://127.0.0.1:*")
+        let dealer = try Socket(context, .dealer)
+        try dealer.set(.curveServerKey, server.publicKey)
+        try dealer.set(.curvePublicKey, client.publicKey)
+        try dealer.set(.curveSecretKey, client.secretKey)
+        try dealer.connect(try #require(router.lastEndpoint))
+        try dealer.send(["secret"])
+        #expect(try receive(router)?.last == "secret")
+    }
+}

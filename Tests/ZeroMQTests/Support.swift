@@ -1,0 +1,20 @@
+import Foundation
+import ZeroMQ
+
+/// Two connected sockets on a fresh inproc endpoint.
+func pair(_ context: Context, _ bound: SocketType, _ connected: SocketType) throws -> (Socket, Socket) {
+    let endpoint = "inproc://test-\(UUID().uuidString)"
+    let a = try Socket(context, bound)
+    try a.bind(endpoint)
+    let b = try Socket(context, connected)
+    try b.connect(endpoint)
+    return (a, b)
+}
+
+/// Receives with a deadline, so a broken test fails instead of hanging.
+func receive(_ socket: Socket, within timeout: Duration = .seconds(2)) throws -> [Frame]? {
+    var poller = Poller()
+    poller.addReadable(socket)
+    guard try poller.poll(timeout: timeout) > 0 else { return nil }
+    return try socket.receive()
+}
