@@ -58,6 +58,35 @@ struct ClientWorkerTests {
         }
     }
 
+    @Test func test_whenAWorkerOpensSeveralSessions_thenItServesThatManyRequestsAtOnceAndNoMore() async throws {
+        try await withBroker { context, endpoint in
+            let inFlight = Atomic<Int>(0)
+            let most = Atomic<Int>(0)
+            var configuration = workerConfiguration()
+            configuration.sessions = 3
+            let worker = MajordomoWorker(endpoint: endpoint, service: "pool", configuration: configuration, context: context, logger: quiet)
+            let serving = Task {
+                try await worker.run { body in
+                    let now = inFlight.add(1, ordering: .relaxed).newValue
+                    most.max(now, ordering: .relaxed)
+                    try? await Task.sleep(for: .milliseconds(100))
+                    inFlight.subtract(1, ordering: .relaxed)
+                    return body
+                }
+            }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<9 {
+                    group.addTask { _ = try await client.request(service: "pool", body: [Frame("p\(index)")], correlationID: "p\(index)") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(most.load(ordering: .relaxed) == 3)
+            worker.stop()
+            try await serving.value
+        }
+    }
+
     @Test func test_whenAHandlerRunsLongerThanTheLiveness_thenHeartbeatsKeepTheWorkerAlive() async throws {
         try await withBroker { context, endpoint in
             let calls = Atomic<Int>(0)

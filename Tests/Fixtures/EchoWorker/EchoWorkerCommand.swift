@@ -22,15 +22,18 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     @Option(help: "Gateway endpoint (default: POSTS_GATEWAY or the ipc default).") var gateway: String?
     @Option(help: "Time to spend on each request, e.g. 2s.") var delay: String?
     @Option(help: "Heartbeat interval.") var heartbeatInterval: String?
+    @Option(help: "MDP connections to open; each serves one request at a time.") var sessions = 1
     @Flag(help: "Reply with the request body unchanged.") var raw = false
 
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
         LogSetup.bootstrap(level: try settings.logLevel(nil))
+        guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, not \(sessions)") }
         let logger = Logger(label: "echo-worker")
         var configuration = MajordomoWorker.Configuration()
         configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
+        configuration.sessions = sessions
         let pause = try delay.map { try settings.duration($0, env: "-", default: .zero) }
         let worker = MajordomoWorker(
             endpoint: gateway ?? Endpoints.gateway(environment: settings.environment),

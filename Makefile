@@ -1,0 +1,30 @@
+# The two commands in README: `make run` and `make test`.
+SWIFT ?= swift
+RELEASE_BIN := $(CURDIR)/.build/release
+
+.PHONY: setup build release run test bench clean
+
+setup:
+	@deploy/setup
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+# Starts everything in the Procfile; pass honcho options with ARGS, e.g.
+# make run ARGS="-c search=4"
+run: release
+	python3 -m honcho start -f Procfile $(ARGS)
+
+test: setup
+	$(SWIFT) test
+
+# Benchmarks through the real gateway; results go to stdout and bench-results/.
+bench: release
+	@mkdir -p bench-results
+	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) $(BENCH_ARGS) | tee bench-results/gateway.md
+
+clean:
+	rm -rf .build bench-results

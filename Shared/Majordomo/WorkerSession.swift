@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import Synchronization
+import ZeroMQ
+
+/// One MDP connection of a `MajordomoWorker`, run on a thread of its own.
+final class WorkerSession: Sendable {
+    let waker = Waker()
+    let finished = Completion<Void>()
+    private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
+
+    private enum End { case reconnectNow, reconnectAfterDelay, stopped, terminated }
+
+    func run(worker: MajordomoWorker, handler: @escaping MajordomoWorker.Handler, started: Completion<ZMQError?>) {
+        defer { finished.complete(()) }
+        let (configuration, context, logger) = worker.settings
+        var generation = 0
+        var delay = configuration.reconnectDelay
+        var reportedStart = false
+        while !worker.isStopping {
+            generation += 1
+            let socket: Socket
+            do {
+                socket = try Socket(context, .dealer)
+                try socket.connect(worker.endpoint)
+                try socket.send(MDP.ready(service: Frame(worker.service)))
+            } catch {
+                if !reportedStart { started.complete(error as? ZMQError ?? ZMQError(code: -1, operation: "\(error)")) }
+                return
+            }
+            if !reportedStart {
+                reportedStart = true
+                started.complete(nil)
+            }
+            logger.debug("worker session connecting", metadata: ["service": "\(worker.service)", "endpoint": "\(worker.endpoint)"])
+            let end = serve(socket, worker: worker, generation: generation, handler: handler, delay: &delay)
+            socket.close()
+            switch end {
+            case .reconnectNow:
+                continue
+            case .reconnectAfterDelay:
+                pause(delay)
+                delay = min(delay * 2, configuration.reconnectDelayMax)
+            case .stopped, .terminated:
+                return
+            }
+        }
+    }
+
+    /// One connection to the broker, from READY until it ends.
+    private func serve(_ socket: Socket, worker: MajordomoWorker, generation: Int,
+                       handler: @escaping MajordomoWorker.Handler, delay: inout Duration) -> End {
+        let (configuration, _, logger) = worker.settings
+        let clock = ContinuousClock()
+        let expiry = configuration.heartbeatInterval * configuration.heartbeatLiveness
+        var brokerExpiry = clock.now + expiry
+        var heartbeatAt = clock.now + configuration.heartbeatInterval
+        var client: Frame?
+        var poller = Poller()
+        let socketIndex = poller.addReadable(socket)
+        let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
+        do {
+            while true {
+                if worker.isStopping && client == nil {
+                    // Long enough to deliver DISCONNECT to a live broker; short
+                    // enough not to hold up exit when there is none.
+                    try? socket.set(.linger, 200)
+                    try socket.send(MDP.disconnect, wait: false)
+                    logger.debug("worker session stopped", metadata: ["service": "\(worker.service)"])
+                    return .stopped
+                }
+                try poller.poll(timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry)))
+                if poller.isReadable(wakerIndex) { waker.drain() }
+                for reply in mailbox.withLock({ box in defer { box.removeAll() }; return box }) where reply.generation == generation {
+                    if let to = client { try socket.send(MDP.reply(client: to, body: reply.body)) }
+                    client = nil
+                }
+                while poller.isReadable(socketIndex), let frames = try socket.receive(wait: false) {
+                    brokerExpiry = clock.now + expiry
+                    delay = configuration.reconnectDelay
+                    switch BrokerCommand(frames) {
+                    case .request(let from, let body):
+                        guard client == nil else {
+                            logger.warning("broker sent a REQUEST while one is in hand; ignored")
+                            continue
+                        }
+                        client = from
+                        Task { [self] in
+                            let reply = await handler(body)
+                            mailbox.withLock { $0.append((generation, reply)) }
+                            waker.wake()
+                        }
+                    case .heartbeat:
+                        break
+                    case .disconnect:
+                        logger.info("broker sent DISCONNECT; registering again", metadata: ["service": "\(worker.service)"])
+                        return .reconnectNow
+                    case .malformed(let reason):
+                        logger.warning("malformed message from broker dropped", metadata: ["reason": "\(reason)"])
+                    }
+                }
+                if clock.now >= brokerExpiry {
+                    logger.warning("broker silent; reconnecting", metadata: ["endpoint": "\(worker.endpoint)", "after": "\(delay)"])
+                    return .reconnectAfterDelay
+                }
+                if clock.now >= heartbeatAt {
+                    try socket.send(MDP.heartbeat)
+                    heartbeatAt = clock.now + configuration.heartbeatInterval
+                }
+            }
+        } catch let error as ZMQError where error.isTerminated {
+            return .terminated
+        } catch {
+            logger.error("worker socket failed; reconnecting", metadata: ["error": "\(error)"])
+            return .reconnectAfterDelay
+        }
+    }
+
+    /// Sleeps, but wakes early for `stop()`.
+    private func pause(_ duration: Duration) {
+        var poller = Poller()
+        poller.addReadable(fileDescriptor: waker.fileDescriptor)
+        _ = try? poller.poll(timeout: duration)
+    }
+}
+
+/// A message from the broker to a worker, parsed per 7/MDP.
+enum BrokerCommand: Equatable {
+    case request(client: Frame, body: [Frame])
+    case heartbeat
+    case disconnect
+    case malformed(String)
+
+    init(_ frames: [Frame]) {
+        guard frames.count >= 3, frames[0].isEmpty, frames[1] == MDP.workerHeader,
+              let byte = frames[2].singleByte, let command = MDP.Command(rawValue: byte)
+        else {
+            self = .malformed("not an MDPW01 command")
+            return
+        }
+        switch command {
+        case .request:
+            guard frames.count >= 5, frames[4].isEmpty else {
+                self = .malformed("REQUEST without client address and delimiter")
+                return
+            }
+            self = .request(client: frames[3], body: Array(frames[5...]))
+        case .heartbeat: self = .heartbeat
+        case .disconnect: self = .disconnect
+        case .ready, .reply: self = .malformed("\(command) is not sent by a broker")
+        }
+    }
+}

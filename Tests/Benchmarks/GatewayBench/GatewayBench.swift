@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Majordomo
+import ZeroMQ
+
+/// `make bench`: throughput and latency through the real gateway, each beside
+/// a raw libzmq DEALER-ROUTER echo measured in the same run.
+@main
+struct GatewayBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway-bench",
+        abstract: "Measures the gateway against a raw DEALER-ROUTER round trip; prints Markdown."
+    )
+
+    @Option(help: "Directory holding the gateway and echo-worker executables.")
+    var binaries: String = ".build/release"
+    @Option(help: "Requests per throughput run.") var requests = 200_000
+    @Option(help: "Requests in flight in pipelined runs (below the gateway's client limit).") var window = 500
+    @Option(help: "Round trips per latency run.") var samples = 20_000
+    @Option(help: "Body size in bytes.") var bodySize = 100
+    @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
+    @Option(help: "Internal: serve a raw ROUTER echo on this endpoint.") var rawEchoServer: String?
+
+    func run() async throws {
+        if let endpoint = rawEchoServer { return try RawEchoServer.serve(endpoint) }
+        let lab = try Lab(binaries: binaries)
+        defer { lab.shutdown() }
+        let context = try Context()
+        let body = Frame(String(repeating: "x", count: bodySize))
+        var rows: [Row] = []
+
+        let rawEndpoint = try lab.startRawEcho(self: CommandLine.arguments[0])
+        try lab.startGateway()
+        try lab.startEchoWorker(sessions: 1, context: context)
+        rows.append(try Row("raw DEALER-ROUTER", latency: Probe.latency(context, rawEndpoint, body: body, samples: samples, gateway: false)))
+        rows.append(try Row("gateway, 1 worker", latency: Probe.latency(context, lab.gatewayEndpoint, body: body, samples: samples, gateway: true)))
+
+        var rates: [(String, Double)] = []
+        func measure(_ name: String) throws {
+            rates.append((name, try Probe.throughput(context, lab.gatewayEndpoint, body: body, requests: requests, window: window, gateway: true)))
+        }
+        rates.append(("raw DEALER-ROUTER", try Probe.throughput(context, rawEndpoint, body: body, requests: requests, window: window, gateway: false)))
+        try measure("gateway, 1 worker × 1 session")
+        try lab.startEchoWorker(sessions: 1, context: context)
+        try measure("gateway, 2 workers × 1 session")
+        try lab.stopEchoWorkers(context: context)
+        try lab.startEchoWorker(sessions: sessions, context: context)
+        try measure("gateway, 1 worker × \(sessions) sessions")
+        try lab.startEchoWorker(sessions: sessions, context: context)
+        try measure("gateway, 2 workers × \(sessions) sessions")
+        rates.append(("gateway, 2 workers × \(sessions) sessions, async MajordomoClient",
+                      try await Probe.asyncThroughput(context, lab.gatewayEndpoint, body: body, requests: requests / 4, concurrency: window)))
+
+        print(Report(
+            command: CommandLine.arguments.joined(separator: " "), rows: rows,
+            throughput: rates,
+            settings: "body \(bodySize) B, window \(window), \(requests) requests per pipelined run, \(samples) sequential round trips, echo workers in --raw mode"
+        ).markdown)
+    }
+}

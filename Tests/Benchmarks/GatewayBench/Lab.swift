@@ -1,0 +1,103 @@
+import Foundation
+import Majordomo
+import ZeroMQ
+
+/// The processes under measurement, in a private runtime directory.
+final class Lab {
+    let binaries: String
+    let directory: String
+    private var processes: [Process] = []
+    private var workers: [Process] = []
+
+    init(binaries: String) throws {
+        self.binaries = binaries
+        var template = Array("/tmp/pb-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed") }
+        directory = String(cString: made)
+    }
+
+    var gatewayEndpoint: String { "ipc://\(directory)/gateway.ipc" }
+
+    func shutdown() {
+        for process in processes where process.isRunning { process.terminate() }
+        for process in processes { process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    @discardableResult
+    private func spawn(_ path: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["POSTS_RUNTIME_DIR"] = directory
+        environment["POSTS_LOG_LEVEL"] = "warning"
+        environment["POSTS_EXIT_WITH_PARENT"] = "1"
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        processes.append(process)
+        return process
+    }
+
+    func startRawEcho(self executable: String) throws -> String {
+        let endpoint = "ipc://\(directory)/raw.ipc"
+        try spawn(executable, ["--raw-echo-server", endpoint])
+        try waitFor { FileManager.default.fileExists(atPath: "\(self.directory)/raw.ipc") }
+        return endpoint
+    }
+
+    func startGateway() throws {
+        try spawn("\(binaries)/gateway", [])
+        try waitFor { FileManager.default.fileExists(atPath: "\(self.directory)/gateway.ipc") }
+    }
+
+    /// Starts an echo worker process with `sessions` MDP connections.
+    func startEchoWorker(sessions: Int, context: Context) throws {
+        let before = try registeredWorkers(context)
+        workers.append(try spawn("\(binaries)/echo-worker", ["--raw", "--sessions", "\(sessions)"]))
+        try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
+    }
+
+    /// Stops every echo worker and waits until the gateway has let them go.
+    func stopEchoWorkers(context: Context) throws {
+        for worker in workers { worker.terminate() }
+        for worker in workers { worker.waitUntilExit() }
+        workers.removeAll()
+        try waitFor { (try? self.registeredWorkers(context)) == 0 }
+    }
+
+    /// Workers the gateway knows, read from mmi.workers.
+    private func registeredWorkers(_ context: Context) throws -> Int {
+        let socket = try Socket(context, .dealer)
+        try socket.connect(gatewayEndpoint)
+        try socket.send(MDP.clientRequest(service: "mmi.workers", body: [Frame()]))
+        var poller = Poller()
+        poller.addReadable(socket)
+        guard try poller.poll(timeout: .seconds(1)) > 0, let reply = try socket.receive(), let text = reply.last?.string else { return 0 }
+        return text.components(separatedBy: "\"identity\"").count - 1
+    }
+
+    private func waitFor(_ condition: @escaping () -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw BenchError("a process did not come up within 10 s") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The baseline: a ROUTER that sends every message straight back.
+enum RawEchoServer {
+    static func serve(_ endpoint: String) throws {
+        let socket = try Socket(try Context(), .router)
+        try socket.set(.sendHighWaterMark, 0)
+        try socket.bind(endpoint)
+        while let message = try socket.receive() { try socket.send(message) }
+    }
+}
