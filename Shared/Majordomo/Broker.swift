@@ -39,9 +39,7 @@ public final class Broker: Sendable {
     /// resolved) once it is listening, or throws if an endpoint cannot be bound.
     @discardableResult
     public func start() async throws -> [String] {
-        let thread = Thread { [self] in run() }
-        thread.name = "mdp-broker"
-        thread.start()
+        startSocketThread(named: "mdp-broker") { [self] in run() }
         return try await bound.value.get()
     }
 

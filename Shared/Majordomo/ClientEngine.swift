@@ -51,9 +51,7 @@ final class ClientEngine: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "mdp-client"
-        thread.start()
+        startSocketThread(named: "mdp-client") { [self] in run() }
     }
 
     func close() {

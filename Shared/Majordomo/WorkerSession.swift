@@ -11,7 +11,7 @@ final class WorkerSession: Sendable {
 
     private enum End { case reconnectNow, reconnectAfterDelay, stopped, terminated }
 
-    func run(worker: MajordomoWorker, handler: @escaping MajordomoWorker.Handler, started: Completion<ZMQError?>) {
+    func run(worker: MajordomoWorker, handler: MajordomoWorker.Handling, started: Completion<ZMQError?>) {
         defer { finished.complete(()) }
         let (configuration, context, logger) = worker.settings
         var generation = 0
@@ -49,7 +49,7 @@ final class WorkerSession: Sendable {
 
     /// One connection to the broker, from READY until it ends.
     private func serve(_ socket: Socket, worker: MajordomoWorker, generation: Int,
-                       handler: @escaping MajordomoWorker.Handler, delay: inout Duration) -> End {
+                       handler: MajordomoWorker.Handling, delay: inout Duration) -> End {
         let (configuration, _, logger) = worker.settings
         let clock = ContinuousClock()
         let expiry = configuration.heartbeatInterval * configuration.heartbeatLiveness
@@ -84,11 +84,16 @@ final class WorkerSession: Sendable {
                             logger.warning("broker sent a REQUEST while one is in hand; ignored")
                             continue
                         }
-                        client = from
-                        Task { [self] in
-                            let reply = await handler(body)
-                            mailbox.withLock { $0.append((generation, reply)) }
-                            waker.wake()
+                        switch handler {
+                        case .synchronous(let handle):
+                            try socket.send(MDP.reply(client: from, body: handle(body)))
+                        case .async(let handle):
+                            client = from
+                            Task { [self] in
+                                let reply = await handle(body)
+                                mailbox.withLock { $0.append((generation, reply)) }
+                                waker.wake()
+                            }
                         }
                     case .heartbeat:
                         break

@@ -87,6 +87,17 @@ struct ClientWorkerTests {
         }
     }
 
+    @Test func test_aSynchronousHandlerServesRequestsOnTheSessionThread() async throws {
+        try await withBroker { context, endpoint in
+            let worker = MajordomoWorker(endpoint: endpoint, service: "upper", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task { try await worker.run(synchronous: { body in body.map { Frame(($0.string ?? "").uppercased()) } }) }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: { _ in nil })
+            #expect(try await client.request(service: "upper", body: ["abc"], correlationID: nil) == ["ABC"])
+            worker.stop()
+            try await serving.value
+        }
+    }
+
     @Test func test_whenAHandlerRunsLongerThanTheLiveness_thenHeartbeatsKeepTheWorkerAlive() async throws {
         try await withBroker { context, endpoint in
             let calls = Atomic<Int>(0)
@@ -124,6 +135,31 @@ struct ClientWorkerTests {
             worker.stop()
             try await serving.value
         }
+    }
+
+    @Test func test_whenTheBrokerFallsSilent_thenTheWorkerRegistersAgainOnANewSocket() async throws {
+        let context = try Context()
+        let endpoint = "ipc:///tmp/mdp-silent-\(getpid()).ipc"
+        let silentBroker = try Socket(context, .router)
+        try silentBroker.bind(endpoint)
+        defer { silentBroker.close() }
+        let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+        let serving = Task { try await worker.run { $0 } }
+        defer { worker.stop() }
+
+        var readies: [Frame] = []
+        var poller = Poller()
+        poller.addReadable(silentBroker)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while readies.count < 2, ContinuousClock.now < deadline {
+            guard try poller.poll(timeout: .milliseconds(100)) > 0, let message = try silentBroker.receive() else { continue }
+            if Array(message.dropFirst()) == MDP.ready(service: "echo") { readies.append(message[0]) }
+        }
+        // Heartbeats alone never get an answer here; after 3 × 100 ms the worker gives up on this socket.
+        #expect(readies.count == 2)
+        #expect(Set(readies).count == 2, "the second READY must come from a new socket")
+        worker.stop()
+        try await serving.value
     }
 
     @Test func test_whenNothingAnswers_thenTheRequestFailsWithATimeoutNamingTheAttempts() async throws {

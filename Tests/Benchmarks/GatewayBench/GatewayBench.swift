@@ -31,24 +31,34 @@ struct GatewayBench: AsyncParsableCommand {
 
         let rawEndpoint = try lab.startRawEcho(self: CommandLine.arguments[0])
         try lab.startGateway()
+        func latency(_ name: String, _ endpoint: String, gateway: Bool) throws {
+            rows.append(try Row(name, latency: Probe.latency(context, endpoint, body: body, samples: samples, gateway: gateway)))
+        }
+        try latency("raw DEALER-ROUTER", rawEndpoint, gateway: false)
         try lab.startEchoWorker(sessions: 1, context: context)
-        rows.append(try Row("raw DEALER-ROUTER", latency: Probe.latency(context, rawEndpoint, body: body, samples: samples, gateway: false)))
-        rows.append(try Row("gateway, 1 worker", latency: Probe.latency(context, lab.gatewayEndpoint, body: body, samples: samples, gateway: true)))
+        try latency("gateway, 1 worker, async handler", lab.gatewayEndpoint, gateway: true)
+        try lab.stopEchoWorkers(context: context)
+        try lab.startEchoWorker(sessions: 1, inline: true, context: context)
+        try latency("gateway, 1 worker, synchronous handler", lab.gatewayEndpoint, gateway: true)
 
         var rates: [(String, Double)] = []
         func measure(_ name: String) throws {
             rates.append((name, try Probe.throughput(context, lab.gatewayEndpoint, body: body, requests: requests, window: window, gateway: true)))
         }
         rates.append(("raw DEALER-ROUTER", try Probe.throughput(context, rawEndpoint, body: body, requests: requests, window: window, gateway: false)))
-        try measure("gateway, 1 worker × 1 session")
-        try lab.startEchoWorker(sessions: 1, context: context)
-        try measure("gateway, 2 workers × 1 session")
+        try measure("gateway, 1 worker × 1 session, synchronous handler")
+        try lab.startEchoWorker(sessions: 1, inline: true, context: context)
+        try measure("gateway, 2 workers × 1 session, synchronous handler")
         try lab.stopEchoWorkers(context: context)
-        try lab.startEchoWorker(sessions: sessions, context: context)
-        try measure("gateway, 1 worker × \(sessions) sessions")
-        try lab.startEchoWorker(sessions: sessions, context: context)
-        try measure("gateway, 2 workers × \(sessions) sessions")
-        rates.append(("gateway, 2 workers × \(sessions) sessions, async MajordomoClient",
+        try lab.startEchoWorker(sessions: 1, context: context)
+        try measure("gateway, 1 worker × 1 session, async handler")
+        try lab.stopEchoWorkers(context: context)
+        for _ in 0..<2 { try lab.startEchoWorker(sessions: sessions, context: context) }
+        try measure("gateway, 2 workers × \(sessions) sessions, async handler")
+        try lab.stopEchoWorkers(context: context)
+        for _ in 0..<2 { try lab.startEchoWorker(sessions: sessions, inline: true, context: context) }
+        try measure("gateway, 2 workers × \(sessions) sessions, synchronous handler")
+        rates.append(("same, through the async MajordomoClient",
                       try await Probe.asyncThroughput(context, lab.gatewayEndpoint, body: body, requests: requests / 4, concurrency: window)))
 
         print(Report(

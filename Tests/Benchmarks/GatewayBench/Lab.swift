@@ -53,9 +53,10 @@ final class Lab {
     }
 
     /// Starts an echo worker process with `sessions` MDP connections.
-    func startEchoWorker(sessions: Int, context: Context) throws {
+    func startEchoWorker(sessions: Int, inline: Bool = false, context: Context) throws {
         let before = try registeredWorkers(context)
-        workers.append(try spawn("\(binaries)/echo-worker", ["--raw", "--sessions", "\(sessions)"]))
+        let arguments = ["--raw", "--sessions", "\(sessions)"] + (inline ? ["--inline"] : [])
+        workers.append(try spawn("\(binaries)/echo-worker", arguments))
         try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
     }
 

@@ -24,6 +24,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     @Option(help: "Heartbeat interval.") var heartbeatInterval: String?
     @Option(help: "MDP connections to open; each serves one request at a time.") var sessions = 1
     @Flag(help: "Reply with the request body unchanged.") var raw = false
+    @Flag(help: "Answer on the session thread (a synchronous handler); ignores --delay.") var inline = false
 
     func run() async throws {
         let settings = Settings()
@@ -41,7 +42,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         )
         let echo = Echo(service: service, raw: raw, pause: pause)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: WorkerService(worker: worker, handler: echo.reply))],
+            services: [.init(service: WorkerService(worker: worker, handler: inline ? .synchronous(echo.replyNow) : .async(echo.reply)))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         try await group.run()
@@ -62,6 +63,10 @@ struct Echo: Sendable {
 
     func reply(_ body: [Frame]) async -> [Frame] {
         if let pause { try? await Task.sleep(for: pause) }
+        return replyNow(body)
+    }
+
+    func replyNow(_ body: [Frame]) -> [Frame] {
         if raw { return body }
         let data = body.first.map { Data($0.bytes) } ?? Data()
         switch JSONRPC.decodeRequest(data) {
@@ -77,12 +82,20 @@ struct Echo: Sendable {
 }
 
 struct WorkerService: Service {
+    enum Handler {
+        case async(MajordomoWorker.Handler)
+        case synchronous(MajordomoWorker.SynchronousHandler)
+    }
+
     let worker: MajordomoWorker
-    let handler: MajordomoWorker.Handler
+    let handler: Handler
 
     func run() async throws {
         try await withGracefulShutdownHandler {
-            try await worker.run(handler)
+            switch handler {
+            case .async(let handle): try await worker.run(handle)
+            case .synchronous(let handle): try await worker.run(synchronous: handle)
+            }
         } onGracefulShutdown: {
             worker.stop()
         }
