@@ -23,6 +23,14 @@ struct JSONRPCBrokerReplies: BrokerReplies {
             error = JSONRPCError(
                 .busy, "busy: service '\(service)' already has \(limit) requests waiting; try again shortly",
                 data: ["service": .string(service), "limit": .number(Double(limit))])
+        case .workersFailed(let service, let attempts):
+            error = JSONRPCError(
+                .internalError, "request failed: \(attempts) '\(service)' workers stopped responding while handling it",
+                data: ["service": .string(service), "attempts": .number(Double(attempts))])
+        case .shuttingDown(let service):
+            error = JSONRPCError(
+                .serviceUnavailable, "the gateway is shutting down; request for '\(service)' not taken, retry shortly",
+                data: ["service": .string(service)])
         }
         return [Frame(JSONRPC.encodeError(id: requestID(body), error))]
     }

@@ -43,7 +43,9 @@ public final class Broker: Sendable {
         return try await bound.value.get()
     }
 
-    /// Stops taking requests, sends DISCONNECT to every worker and closes. Any thread.
+    /// Stops taking requests (those waiting, and any that arrive, are told
+    /// so), waits up to `shutdownGrace` for requests already with workers,
+    /// then sends DISCONNECT to every worker and closes. Any thread.
     public func stop() {
         stopping.store(true, ordering: .releasing)
         waker.wake()
@@ -97,10 +99,20 @@ public final class Broker: Sendable {
         var poller = Poller()
         let socketIndex = poller.addReadable(socket)
         let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
-        while !stopping.load(ordering: .acquiring) {
+        var drainDeadline: ContinuousClock.Instant?
+        while true {
             let now = clock.now
+            if drainDeadline == nil, stopping.load(ordering: .acquiring) {
+                logger.info("broker stopping: refusing new requests, waiting for requests in progress",
+                            metadata: ["grace": "\(options.configuration.shutdownGrace)"])
+                core.beginDrain()
+                flush(&core, to: socket, now: now)
+                drainDeadline = now + options.configuration.shutdownGrace
+            }
+            if let deadline = drainDeadline, core.isDrained || now >= deadline { break }
             do {
-                try poller.poll(timeout: now < core.nextDeadline ? now.duration(to: core.nextDeadline) : .zero)
+                let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline)
+                try poller.poll(timeout: now < wake ? now.duration(to: wake) : .zero)
                 if poller.isReadable(wakerIndex) { waker.drain() }
                 if poller.isReadable(socketIndex) {
                     // A bounded batch, so timers still run under a flood.
@@ -117,23 +129,30 @@ public final class Broker: Sendable {
             }
             let later = clock.now
             if later >= core.nextDeadline { core.tick(now: later) }
-            flush(&core, to: socket)
+            flush(&core, to: socket, now: later)
         }
-        logger.info("broker stopping: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
+        logger.info("broker stopped: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
         core.disconnectAll()
-        flush(&core, to: socket)
+        flush(&core, to: socket, now: clock.now)
+        // Closing with linger 0 would discard the DISCONNECTs just queued.
+        try? socket.set(.linger, 500)
     }
 
-    private func flush(_ core: inout BrokerCore, to socket: Socket) {
-        for message in core.takeOutbox() {
-            do {
-                if try !socket.send(message, wait: false) {
-                    logger.warning("peer at high-water mark; message dropped", metadata: ["peer": "\(message[0])"])
+    /// Sends what the core produced. A peer the socket cannot reach is
+    /// reported back, which may produce more to send (its request, requeued).
+    private func flush(_ core: inout BrokerCore, to socket: Socket, now: ContinuousClock.Instant) {
+        while !core.outbox.isEmpty {
+            for message in core.takeOutbox() {
+                do {
+                    if try !socket.send(message, wait: false) {
+                        logger.warning("peer at high-water mark; message dropped", metadata: ["peer": "\(message[0])"])
+                    }
+                } catch let error as ZMQError where error.isHostUnreachable {
+                    logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
+                    core.peerUnreachable(message[0], now: now)
+                } catch {
+                    logger.warning("send failed", metadata: ["peer": "\(message[0])", "error": "\(error)"])
                 }
-            } catch let error as ZMQError where error.isHostUnreachable {
-                logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
-            } catch {
-                logger.warning("send failed", metadata: ["peer": "\(message[0])", "error": "\(error)"])
             }
         }
         for event in core.takeEvents() { log(event) }
@@ -147,6 +166,8 @@ public final class Broker: Sendable {
             logger.info("worker disconnected", metadata: ["worker": "\(identity)", "service": "\(service)"])
         case .workerExpired(let identity, let service):
             logger.warning("worker expired (silent)", metadata: ["worker": "\(identity)", "service": "\(service)"])
+        case .workerUnreachable(let identity, let service):
+            logger.warning("worker unreachable; forgotten", metadata: ["worker": "\(identity)", "service": "\(service)"])
         case .requestRequeued(let service):
             logger.info("request handed to another worker", metadata: ["service": "\(service)"])
         case .protocolViolation(let identity, let reason):

@@ -16,6 +16,11 @@ public struct BrokerConfiguration: Sendable, Equatable {
     public var clientLimit: Int = 1_000
     /// Frames one message may have.
     public var maxFrames: Int = 64
+    /// Workers that may die holding one request before the client is told
+    /// it failed (a request that crashes every worker is not passed on forever).
+    public var maxAttempts: Int = 3
+    /// On stop, how long to wait for requests already with workers.
+    public var shutdownGrace: Duration = .seconds(2)
 
     public init() {}
 
@@ -31,6 +36,18 @@ public enum BrokerRefusal: Sendable, Equatable {
     case clientLimit(service: String, limit: Int)
     /// The service already has `limit` requests waiting.
     case queueFull(service: String, limit: Int)
+    /// `attempts` workers died while holding the request.
+    case workersFailed(service: String, attempts: Int)
+    /// The broker is stopping and takes no more requests.
+    case shuttingDown(service: String)
+
+    public var service: String {
+        switch self {
+        case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _),
+             .workersFailed(let name, _), .shuttingDown(let name):
+            name
+        }
+    }
 }
 
 /// What the broker needs from the layer that knows the message format

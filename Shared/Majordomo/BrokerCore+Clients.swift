@@ -7,17 +7,17 @@ extension BrokerCore {
             answerInternal(client: client, service: name, body: body, now: now)
             return
         }
-        if outstanding[client, default: 0] >= configuration.clientLimit {
-            refuse(client: client, body: body, .clientLimit(service: name, limit: configuration.clientLimit))
-            services[name]?.refused += 1
-            return
-        }
         var service = services[name] ?? Service()
         service.requests += 1
-        guard service.queue.count < configuration.queueLimit else {
+        let refusal: BrokerRefusal? =
+            if draining { .shuttingDown(service: name) }
+            else if outstanding[client, default: 0] >= configuration.clientLimit { .clientLimit(service: name, limit: configuration.clientLimit) }
+            else if service.queue.count >= configuration.queueLimit { .queueFull(service: name, limit: configuration.queueLimit) }
+            else { nil }
+        if let refusal {
             service.refused += 1
             services[name] = service
-            refuse(client: client, body: body, .queueFull(service: name, limit: configuration.queueLimit))
+            refuse(client: client, body: body, refusal)
             return
         }
         let deadline = now + configuration.queueWait
@@ -32,7 +32,8 @@ extension BrokerCore {
     mutating func dispatch(_ name: String) {
         guard var service = services[name] else { return }
         while !service.queue.isEmpty, let identity = service.idle.popFirst() {
-            let request = service.queue.removeFirst()
+            var request = service.queue.removeFirst()
+            request.attempts += 1
             workers[identity]?.current = request
             outbox.append([identity, MDP.empty, MDP.workerHeader, MDP.Command.request.frame, request.client, MDP.empty] + request.body)
         }
@@ -48,15 +49,17 @@ extension BrokerCore {
         services[name]?.latency.record(request.received.duration(to: now))
     }
 
+    /// Answers a request the broker accepted but cannot complete.
+    mutating func reject(_ request: Request, of service: String, _ refusal: BrokerRefusal) {
+        finish(client: request.client)
+        services[service]?.refused += 1
+        refuse(client: request.client, body: request.body, refusal)
+    }
+
     mutating func refuse(client: Frame, body: [Frame], _ refusal: BrokerRefusal) {
         totals.refused += 1
         events.append(.refused(client: client, refusal: refusal))
-        let service: String
-        switch refusal {
-        case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _):
-            service = name
-        }
-        outbox.append([client, MDP.empty, MDP.clientHeader, Frame(service)] + replies.refusal(refusal, request: body))
+        outbox.append([client, MDP.empty, MDP.clientHeader, Frame(refusal.service)] + replies.refusal(refusal, request: body))
     }
 
     mutating func finish(client: Frame) {

@@ -4,14 +4,18 @@ extension BrokerCore {
     /// Time-driven work: expire silent workers, answer requests that waited
     /// too long, send heartbeats, and forget services nobody uses.
     mutating func tick(now: Instant) {
-        for (identity, worker) in workers where worker.expiry <= now {
+        // Every expired worker goes before any request is handed out again,
+        // so none is handed to a worker that is about to be expired too.
+        let expired = workers.values.filter { $0.expiry <= now }
+        for worker in expired {
             totals.workersExpired += 1
-            events.append(.workerExpired(identity: identity, service: worker.service))
-            remove(identity, now: now)
+            events.append(.workerExpired(identity: worker.identity, service: worker.service))
+            remove(worker.identity, now: now)
         }
+        for service in Set(expired.map(\.service)) { dispatch(service) }
         for name in Array(services.keys) {
             expireQueuedRequests(of: name, now: now)
-            if let service = services[name], service.workers == 0, service.queue.isEmpty {
+            if let service = services[name], !service.hadWorkers, service.queue.isEmpty {
                 services[name] = nil
             }
         }
@@ -20,7 +24,7 @@ extension BrokerCore {
             for identity in workers.keys { outbox.append([identity] + MDP.heartbeat) }
             nextHeartbeat = now + configuration.heartbeatInterval
         }
-        recomputeDeadline()
+        recomputeDeadline(now: now)
     }
 
     private mutating func expireQueuedRequests(of name: String, now: Instant) {
@@ -30,12 +34,9 @@ extension BrokerCore {
             if request.deadline <= now { expired.append(request) }
             return request.deadline <= now
         }
-        service.refused += expired.count
         services[name] = service
         for request in expired {
-            finish(client: request.client)
-            let waited = request.received.duration(to: now)
-            refuse(client: request.client, body: request.body, .serviceUnavailable(service: name, waited: waited))
+            reject(request, of: name, .serviceUnavailable(service: name, waited: request.received.duration(to: now)))
         }
     }
 

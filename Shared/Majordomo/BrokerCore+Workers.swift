@@ -38,6 +38,7 @@ extension BrokerCore {
             if let worker = workers[identity] {
                 events.append(.workerLeft(identity: identity, service: worker.service))
                 remove(identity, now: now)
+                dispatch(worker.service)
             }
         case .clientRequest:
             break
@@ -48,6 +49,7 @@ extension BrokerCore {
         workers[identity] = Worker(identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now)
         var service = services[name] ?? Service()
         service.workers += 1
+        service.hadWorkers = true
         service.idle.append(identity)
         services[name] = service
         lowerDeadline(to: expiry)
@@ -59,24 +61,43 @@ extension BrokerCore {
     mutating func disconnectWorker(_ identity: Frame, reason: String, now: Instant) {
         events.append(.protocolViolation(identity: identity, reason: reason))
         outbox.append([identity] + MDP.disconnect)
-        remove(identity, now: now)
+        if let service = workers[identity]?.service {
+            remove(identity, now: now)
+            dispatch(service)
+        }
     }
 
-    /// Forgets a worker; a request it had in hand goes back to the front of
-    /// its queue for another worker.
+    /// The socket could not deliver to this peer: if it was a worker, it is
+    /// gone, and its request goes to another worker now rather than after
+    /// the liveness timeout.
+    mutating func peerUnreachable(_ identity: Frame, now: Instant) {
+        guard let worker = workers[identity] else { return }
+        events.append(.workerUnreachable(identity: identity, service: worker.service))
+        remove(identity, now: now)
+        dispatch(worker.service)
+    }
+
+    /// Forgets a worker. A request it had in hand goes back to the front of
+    /// its queue, with a fresh queue wait, for another worker; unless it has
+    /// already cost `maxAttempts` workers, or the broker is draining, when
+    /// the client gets an error instead. The caller dispatches the service.
     mutating func remove(_ identity: Frame, now: Instant) {
         guard let worker = workers.removeValue(forKey: identity) else { return }
         guard var service = services[worker.service] else { return }
         service.workers -= 1
         if let index = service.idle.firstIndex(of: identity) { service.idle.remove(at: index) }
-        if var request = worker.current {
+        services[worker.service] = service
+        guard var request = worker.current else { return }
+        if draining {
+            reject(request, of: worker.service, .shuttingDown(service: worker.service))
+        } else if request.attempts >= configuration.maxAttempts {
+            reject(request, of: worker.service, .workersFailed(service: worker.service, attempts: request.attempts))
+        } else {
             request.deadline = now + configuration.queueWait
-            service.queue.prepend(request)
+            services[worker.service]?.queue.prepend(request)
             totals.requeued += 1
             lowerDeadline(to: request.deadline)
             events.append(.requestRequeued(service: worker.service))
         }
-        services[worker.service] = service
-        dispatch(worker.service)
     }
 }

@@ -13,6 +13,8 @@ struct BrokerCore {
         var body: [Frame]
         var received: Instant
         var deadline: Instant
+        /// Workers this request has been handed to.
+        var attempts = 0
     }
 
     struct Worker {
@@ -30,6 +32,9 @@ struct BrokerCore {
         /// Idle workers, longest idle first (least recently used).
         var idle = Deque<Frame>()
         var workers = 0
+        /// A service that ever had a worker is kept, with its counters, for
+        /// introspection; one only ever asked for is forgotten when idle.
+        var hadWorkers = false
         var requests = 0
         var replies = 0
         var refused = 0
@@ -47,6 +52,8 @@ struct BrokerCore {
     var nextHeartbeat: Instant
     /// The earliest moment `tick` may have work; never later than the truth.
     private(set) var nextDeadline: Instant
+    /// Set by `beginDrain`: requests are refused, replies still delivered.
+    private(set) var draining = false
 
     var outbox: [[Frame]] = []
     var events: [BrokerEvent] = []
@@ -92,14 +99,31 @@ struct BrokerCore {
         if instant < nextDeadline { nextDeadline = instant }
     }
 
-    mutating func recomputeDeadline() {
+    /// Ticks are at least this far apart, so a long queue whose requests
+    /// expire one by one is not scanned on every loop.
+    static let tickGranularity = Duration.milliseconds(5)
+
+    mutating func recomputeDeadline(now: Instant) {
         var earliest = nextHeartbeat
         for worker in workers.values where worker.expiry < earliest { earliest = worker.expiry }
         for service in services.values {
             for request in service.queue where request.deadline < earliest { earliest = request.deadline }
         }
-        nextDeadline = earliest
+        nextDeadline = max(earliest, now + Self.tickGranularity)
     }
+
+    /// Stop taking requests: refuse those waiting and any that arrive;
+    /// replies to requests already with workers are still delivered.
+    mutating func beginDrain() {
+        draining = true
+        for (name, service) in services {
+            for request in service.queue { reject(request, of: name, .shuttingDown(service: name)) }
+            services[name]?.queue.removeAll()
+        }
+    }
+
+    /// No worker holds a request any more.
+    var isDrained: Bool { workers.values.allSatisfy { $0.current == nil } }
 }
 
 /// Something the broker did that is worth a log line.
@@ -107,6 +131,7 @@ enum BrokerEvent: Equatable {
     case workerRegistered(identity: Frame, service: String)
     case workerLeft(identity: Frame, service: String)
     case workerExpired(identity: Frame, service: String)
+    case workerUnreachable(identity: Frame, service: String)
     case requestRequeued(service: String)
     case protocolViolation(identity: Frame, reason: String)
     case malformed(sender: Frame, reason: String)

@@ -4,7 +4,12 @@ import ZeroMQ
 extension ClientEngine {
     func run() {
         let clock = ContinuousClock()
-        var socket: Socket? = try? makeSocket()
+        var socket: Socket?
+        do {
+            socket = try makeSocket()
+        } catch {
+            logger.error("client cannot open its socket; failing requests", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
+        }
         var nextDeadline: Instant? = nil
         while let current = socket {
             var poller = Poller()
@@ -93,13 +98,16 @@ extension ClientEngine {
         let body = Array(frames[3...])
         let id = correlator(body)
         let request = state.withLock { state -> Pending? in
-            if let id, let key = state.byCorrelation[id] { return state.remove(key) }
-            // No usable id: the oldest request for that service, preferring one sent without an id.
+            if let id {
+                // A reply to a request already answered or given up on is dropped.
+                return state.byCorrelation[id].flatMap { state.remove($0) }
+            }
+            // No id (an 8/MMI answer, or an error about an unreadable request):
+            // the oldest request sent to that service, preferring one sent without an id.
             let candidates = state.pending.filter { $0.value.service == service && $0.value.deadline != nil }
-            let key = candidates.filter { $0.value.correlationID == nil }.keys.min() ?? (id == nil ? candidates.keys.min() : nil)
+            let key = candidates.filter { $0.value.correlationID == nil }.keys.min() ?? candidates.keys.min()
             return key.flatMap { state.remove($0) }
         }
-        // A reply to a request already answered or given up on is dropped.
         request?.continuation.resume(returning: body)
     }
 

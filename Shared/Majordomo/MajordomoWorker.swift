@@ -67,6 +67,9 @@ public final class MajordomoWorker: Sendable {
     }
 
     private func run(handling handler: Handling) async throws {
+        guard (1...255).contains(service.utf8.count), !service.hasPrefix(MDP.mmiPrefix) else {
+            throw WorkerError.invalidServiceName(service)
+        }
         let started = sessions.map { session in
             let ready = Completion<ZMQError?>()
             startSocketThread(named: "mdp-worker") { [self] in session.run(worker: self, handler: handler, started: ready) }
@@ -91,4 +94,15 @@ public final class MajordomoWorker: Sendable {
 
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
     var settings: (configuration: Configuration, context: Context, logger: Logger) { (configuration, context, logger) }
+}
+
+public enum WorkerError: Error, Equatable, CustomStringConvertible {
+    case invalidServiceName(String)
+
+    public var description: String {
+        switch self {
+        case .invalidServiceName(let name):
+            "service name '\(name)' must be 1-255 bytes and must not start with '\(MDP.mmiPrefix)' (reserved for the broker)"
+        }
+    }
 }

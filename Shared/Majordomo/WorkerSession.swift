@@ -9,14 +9,18 @@ final class WorkerSession: Sendable {
     let finished = Completion<Void>()
     private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
 
-    private enum End { case reconnectNow, reconnectAfterDelay, stopped, terminated }
+    private enum End { case reconnectNow, refused, reconnectAfterDelay, stopped, terminated }
 
     func run(worker: MajordomoWorker, handler: MajordomoWorker.Handling, started: Completion<ZMQError?>) {
-        defer { finished.complete(()) }
+        defer {
+            started.complete(nil)  // a no-op once reported; covers stop() before the first connect
+            finished.complete(())
+        }
         let (configuration, context, logger) = worker.settings
         var generation = 0
         var delay = configuration.reconnectDelay
         var reportedStart = false
+        var refusedBefore = false
         while !worker.isStopping {
             generation += 1
             let socket: Socket
@@ -37,9 +41,19 @@ final class WorkerSession: Sendable {
             socket.close()
             switch end {
             case .reconnectNow:
-                continue
+                refusedBefore = false
+            case .refused where !refusedBefore:
+                // DISCONNECT before anything else: a broker that is stopping,
+                // or one that will not have this worker. Try once at once...
+                refusedBefore = true
+            case .refused:
+                // ...but not again: retrying at once would only spin.
+                logger.warning("broker refused the worker again; backing off", metadata: ["service": "\(worker.service)", "after": "\(delay)"])
+                pause(delay, worker: worker)
+                delay = min(delay * 2, configuration.reconnectDelayMax)
             case .reconnectAfterDelay:
-                pause(delay)
+                refusedBefore = false
+                pause(delay, worker: worker)
                 delay = min(delay * 2, configuration.reconnectDelayMax)
             case .stopped, .terminated:
                 return
@@ -56,6 +70,7 @@ final class WorkerSession: Sendable {
         var brokerExpiry = clock.now + expiry
         var heartbeatAt = clock.now + configuration.heartbeatInterval
         var client: Frame?
+        var heardFromBroker = false
         var poller = Poller()
         let socketIndex = poller.addReadable(socket)
         let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
@@ -77,8 +92,12 @@ final class WorkerSession: Sendable {
                 }
                 while poller.isReadable(socketIndex), let frames = try socket.receive(wait: false) {
                     brokerExpiry = clock.now + expiry
-                    delay = configuration.reconnectDelay
-                    switch BrokerCommand(frames) {
+                    let command = BrokerCommand(frames)
+                    if command != .disconnect {
+                        heardFromBroker = true
+                        delay = configuration.reconnectDelay
+                    }
+                    switch command {
                     case .request(let from, let body):
                         guard client == nil else {
                             logger.warning("broker sent a REQUEST while one is in hand; ignored")
@@ -99,7 +118,7 @@ final class WorkerSession: Sendable {
                         break
                     case .disconnect:
                         logger.info("broker sent DISCONNECT; registering again", metadata: ["service": "\(worker.service)"])
-                        return .reconnectNow
+                        return heardFromBroker ? .reconnectNow : .refused
                     case .malformed(let reason):
                         logger.warning("malformed message from broker dropped", metadata: ["reason": "\(reason)"])
                     }
@@ -109,7 +128,9 @@ final class WorkerSession: Sendable {
                     return .reconnectAfterDelay
                 }
                 if clock.now >= heartbeatAt {
-                    try socket.send(MDP.heartbeat)
+                    // Never block here: a full queue means the broker is gone,
+                    // which the liveness check above handles.
+                    try socket.send(MDP.heartbeat, wait: false)
                     heartbeatAt = clock.now + configuration.heartbeatInterval
                 }
             }
@@ -121,11 +142,17 @@ final class WorkerSession: Sendable {
         }
     }
 
-    /// Sleeps, but wakes early for `stop()`.
-    private func pause(_ duration: Duration) {
+    /// Sleeps, but wakes early for `stop()` (not for a stale wake-up from a
+    /// handler of an earlier connection).
+    private func pause(_ duration: Duration, worker: MajordomoWorker) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + duration
         var poller = Poller()
         poller.addReadable(fileDescriptor: waker.fileDescriptor)
-        _ = try? poller.poll(timeout: duration)
+        while !worker.isStopping, clock.now < deadline {
+            _ = try? poller.poll(timeout: clock.now.duration(to: deadline))
+            waker.drain()
+        }
     }
 }
 

@@ -7,21 +7,33 @@ import ZeroMQ
 
 let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
-/// A broker on an ipc:// endpoint in a fresh private directory.
-func withBroker<Result>(
-    heartbeat: Duration = .milliseconds(100),
-    _ body: (Context, String) async throws -> Result
-) async throws -> Result {
+/// A fresh private directory for socket files, removed after `body`.
+func withDirectory<Value>(_ body: (String) async throws -> Value) async throws -> Value {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mdp-\(UUID().uuidString.prefix(8))").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let context = try Context()
-    var options = Broker.Options(endpoints: ["ipc://\(directory)/b.ipc"])
-    options.configuration.heartbeatInterval = heartbeat
-    let broker = Broker(options: options, replies: PlainReplies(), context: context, logger: quiet)
-    let endpoint = try await broker.start()[0]
-    defer { broker.stop() }
-    return try await body(context, endpoint)
+    return try await body(directory)
+}
+
+/// A broker on an ipc:// endpoint in a fresh private directory, stopped
+/// (and its socket file gone) before the directory is removed.
+func withBroker<Value>(
+    heartbeat: Duration = .milliseconds(100),
+    _ body: (Context, String) async throws -> Value
+) async throws -> Value {
+    try await withDirectory { directory in
+        let context = try Context()
+        var options = Broker.Options(endpoints: ["ipc://\(directory)/b.ipc"])
+        options.configuration.heartbeatInterval = heartbeat
+        options.configuration.shutdownGrace = .zero
+        let broker = Broker(options: options, replies: PlainReplies(), context: context, logger: quiet)
+        let endpoint = try await broker.start()[0]
+        let outcome: Result<Value, any Error>
+        do { outcome = .success(try await body(context, endpoint)) } catch { outcome = .failure(error) }
+        broker.stop()
+        await broker.waitUntilStopped()
+        return try outcome.get()
+    }
 }
 
 func workerConfiguration(heartbeat: Duration = .milliseconds(100)) -> MajordomoWorker.Configuration {
@@ -138,8 +150,11 @@ struct ClientWorkerTests {
     }
 
     @Test func test_whenTheBrokerFallsSilent_thenTheWorkerRegistersAgainOnANewSocket() async throws {
+        try await withDirectory { directory in try await silentBroker(endpoint: "ipc://\(directory)/silent.ipc") }
+    }
+
+    private func silentBroker(endpoint: String) async throws {
         let context = try Context()
-        let endpoint = "ipc:///tmp/mdp-silent-\(getpid()).ipc"
         let silentBroker = try Socket(context, .router)
         try silentBroker.bind(endpoint)
         defer { silentBroker.close() }
@@ -162,6 +177,72 @@ struct ClientWorkerTests {
         try await serving.value
     }
 
+    @Test func test_whenTheBrokerRefusesTheWorker_thenItRetriesWithBackoffInsteadOfSpinning() async throws {
+        try await withDirectory { directory in
+            let context = try Context()
+            let endpoint = "ipc://\(directory)/refusing.ipc"
+            let refusing = try Socket(context, .router)
+            try refusing.bind(endpoint)
+            defer { refusing.close() }
+            let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task { try await worker.run { $0 } }
+            var readies = 0
+            var poller = Poller()
+            poller.addReadable(refusing)
+            let end = ContinuousClock.now + .milliseconds(600)
+            while ContinuousClock.now < end {
+                guard try poller.poll(timeout: .milliseconds(20)) > 0, let message = try refusing.receive() else { continue }
+                if Array(message.dropFirst()) == MDP.ready(service: "echo") {
+                    readies += 1
+                    try refusing.send([message[0]] + MDP.disconnect)
+                }
+            }
+            // Back-off of 50, 100, 200, 400 ms allows about five; spinning would be hundreds.
+            #expect(readies >= 2 && readies <= 8, "\(readies) READY messages")
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_aWorkerForAReservedOrEmptyServiceName_isRefusedBeforeConnecting() async throws {
+        let context = try Context()
+        for name in ["", "mmi.service", String(repeating: "x", count: 256)] {
+            let worker = MajordomoWorker(endpoint: "ipc:///tmp/unused.ipc", service: name, context: context, logger: quiet)
+            await #expect(throws: WorkerError.invalidServiceName(name)) { try await worker.run { $0 } }
+        }
+    }
+
+    @Test func test_whenStoppedBeforeItStarts_thenRunStillReturns() async throws {
+        try await withBroker { context, endpoint in
+            let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+            worker.stop()
+            try await worker.run { $0 }
+        }
+    }
+
+    @Test func test_aLateReplyForAnAbandonedRequest_neverAnswersAnotherRequest() async throws {
+        try await withDirectory { directory in
+            let context = try Context()
+            let endpoint = "ipc://\(directory)/late.ipc"
+            let fakeBroker = try Socket(context, .router)
+            try fakeBroker.bind(endpoint)
+            defer { fakeBroker.close() }
+            // Only the stale reply carries an id; the other is an id-less (8/MMI-style) answer.
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet,
+                                             correlationID: { $0.first?.string == "old" ? "old" : nil })
+            let abandoned = Task { try await client.request(service: "echo", body: ["old"], correlationID: "old", timeout: .seconds(30)) }
+            let first = try #require(try fakeBroker.receive())
+            abandoned.cancel()
+            _ = try? await abandoned.value
+            let waiting = Task { try await client.request(service: "echo", body: ["new"], correlationID: nil, timeout: .seconds(5)) }
+            let second = try #require(try fakeBroker.receive())
+            // The reply to the cancelled request arrives first and must be dropped.
+            try fakeBroker.send([first[0], "", MDP.clientHeader, "echo", "old"])
+            try fakeBroker.send([second[0], "", MDP.clientHeader, "echo", "new"])
+            #expect(try await waiting.value == ["new"])
+        }
+    }
+
     @Test func test_whenNothingAnswers_thenTheRequestFailsWithATimeoutNamingTheAttempts() async throws {
         let context = try Context()
         var configuration = MajordomoClient.Configuration()
@@ -175,8 +256,11 @@ struct ClientWorkerTests {
     }
 
     @Test func test_whenAReplyIsLost_thenTheClientRetriesOnAFreshSocket() async throws {
+        try await withDirectory { directory in try await lazyPirate(endpoint: "ipc://\(directory)/pirate.ipc") }
+    }
+
+    private func lazyPirate(endpoint: String) async throws {
         let context = try Context()
-        let endpoint = "ipc:///tmp/mdp-pirate-\(getpid()).ipc"
         let fakeBroker = try Socket(context, .router)
         try fakeBroker.bind(endpoint)
         defer { fakeBroker.close() }

@@ -9,6 +9,8 @@ struct PlainReplies: BrokerReplies {
         case .serviceUnavailable: ["unavailable"]
         case .clientLimit: ["busy:client"]
         case .queueFull: ["busy:queue"]
+        case .workersFailed: ["failed"]
+        case .shuttingDown: ["stopping"]
         }
     }
 

@@ -1,0 +1,88 @@
+@testable import Majordomo
+import Testing
+import ZeroMQ
+
+@Suite("Broker when workers fail or it stops")
+struct BrokerFailureTests {
+    @Test func test_whenTwoWorkersExpireTogether_thenTheRequestSkipsTheDeadOne_andIsRequeuedOnce() {
+        var broker = Harness()
+        broker.ready("busy", service: "echo")
+        broker.request(from: "c", service: "echo")
+        broker.ready("idle", service: "echo")
+        broker.advance(.seconds(2))
+        broker.ready("alive", service: "echo")
+        let sent = broker.advance(.milliseconds(1100))
+        #expect(sent.contains(requestMessage(to: "alive", from: "c")))
+        #expect(!sent.contains(requestMessage(to: "idle", from: "c")))
+        #expect(broker.core.totals.requeued == 1)
+    }
+
+    @Test func test_whenARequestOutlivesMaxAttemptsWorkers_thenTheClientIsToldItFailed() {
+        var broker = Harness { $0.maxAttempts = 2 }
+        broker.ready("w1", service: "echo")
+        broker.request(from: "c", service: "echo")
+        #expect(broker.ready("w2", service: "echo").isEmpty)
+        #expect(broker.receive(from: "w1", MDP.disconnect) == [requestMessage(to: "w2", from: "c")])
+        #expect(broker.receive(from: "w2", MDP.disconnect) == [clientReply(to: "c", service: "echo", "failed")])
+        #expect(broker.core.outstanding["c"] == nil)
+    }
+
+    @Test func test_whenAWorkerCannotBeReached_thenItsRequestGoesToAnotherWorkerAtOnce() {
+        var broker = Harness()
+        broker.ready("gone", service: "echo")
+        broker.ready("w2", service: "echo")
+        broker.request(from: "c", service: "echo")
+        broker.core.peerUnreachable("gone", now: broker.now)
+        #expect(broker.core.takeOutbox() == [requestMessage(to: "w2", from: "c")])
+        #expect(broker.core.workers["gone"] == nil)
+    }
+
+    @Test func test_whenAClientCannotBeReached_thenNothingChangesForWorkers() {
+        var broker = Harness()
+        broker.ready("w1", service: "echo")
+        broker.core.peerUnreachable("some-client", now: broker.now)
+        #expect(broker.core.workers.count == 1)
+    }
+
+    @Test func test_whenDraining_thenWaitingAndNewRequestsAreRefused_butRepliesInProgressArrive() {
+        var broker = Harness()
+        broker.ready("w1", service: "echo")
+        broker.request(from: "c1", service: "echo", "in progress")
+        broker.request(from: "c2", service: "echo", "waiting")
+        broker.core.beginDrain()
+        #expect(broker.core.takeOutbox() == [clientReply(to: "c2", service: "echo", "stopping")])
+        #expect(!broker.core.isDrained)
+        #expect(broker.request(from: "c3", service: "echo") == [clientReply(to: "c3", service: "echo", "stopping")])
+        #expect(broker.reply(from: "w1", to: "c1", "done") == [clientReply(to: "c1", service: "echo", "done")])
+        #expect(broker.core.isDrained)
+    }
+
+    @Test func test_whenAServiceLosesItsWorkers_thenItsCountersAreKeptForIntrospection() {
+        var broker = Harness()
+        broker.ready("w1", service: "echo")
+        broker.request(from: "c", service: "echo")
+        broker.reply(from: "w1", to: "c")
+        broker.receive(from: "w1", MDP.disconnect)
+        broker.advance(.seconds(1))
+        let echo = broker.core.snapshot(now: broker.now).services.first { $0.name == "echo" }
+        #expect(echo?.workers == 0)
+        #expect(echo?.replies == 1)
+    }
+
+    @Test func test_refusedRequestsAreCountedAsRequestsOfTheirService() {
+        var broker = Harness { $0.clientLimit = 1 }
+        broker.ready("w1", service: "echo")
+        broker.request(from: "c", service: "echo")
+        broker.request(from: "c", service: "echo")
+        let echo = broker.core.snapshot(now: broker.now).services.first { $0.name == "echo" }
+        #expect(echo?.requests == 2)
+        #expect(echo?.refused == 1)
+    }
+
+    @Test func test_ticksAreNeverCloserThanTheGranularity() {
+        var broker = Harness { $0.queueWait = .milliseconds(1) }
+        broker.request(from: "c", service: "nosuch")
+        broker.advance(.milliseconds(2))
+        #expect(broker.core.nextDeadline >= broker.now + BrokerCore.tickGranularity)
+    }
+}
