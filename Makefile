@@ -16,7 +16,7 @@ release: setup
 # Starts everything in the Procfile; pass honcho options with ARGS, e.g.
 # make run ARGS="-c search=4"
 run: release
-	python3 -m honcho start -f Procfile $(ARGS)
+	@python3 -m honcho start -f Procfile $(ARGS) || [ $$? -eq 130 ]  # Ctrl-C is a normal stop
 
 test: setup
 	$(SWIFT) test

@@ -80,6 +80,7 @@ let package = Package(
             path: "Tests/MajordomoTests"
         ),
         .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
+        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport"],

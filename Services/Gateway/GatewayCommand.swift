@@ -23,11 +23,14 @@ struct GatewayCommand: AsyncParsableCommand {
           --queue-wait          POSTS_QUEUE_WAIT           default 5s
           --queue-limit         POSTS_QUEUE_LIMIT          default 10000
           --client-limit        POSTS_CLIENT_LIMIT         default 1000
-          --max-message-size    POSTS_MAX_MESSAGE_SIZE     default 16777216
+          --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216 (at least 1024)
+          --shutdown-grace      POSTS_SHUTDOWN_GRACE       default 2s
           --log-level           POSTS_LOG_LEVEL            default info
 
         Durations take ms, s or m (2500ms, 2.5s, 1m); a bare number is ms.
-        SIGTERM or SIGINT: stop taking requests, send DISCONNECT to workers, exit 0.
+        SIGTERM or SIGINT: stop taking requests (waiting ones are answered "service
+        unavailable"), wait up to the shutdown grace for requests already with
+        workers, send DISCONNECT to workers, exit 0.
         Protocol and introspection (mmi.service, mmi.status, mmi.services,
         mmi.workers): docs/PROTOCOL.md.
         """
@@ -51,8 +54,11 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests one client may have outstanding before 'busy'.", valueName: "count"))
     var clientLimit: Int?
 
-    @Option(help: ArgumentHelp("Largest message accepted, in bytes; a sender of a larger one is disconnected.", valueName: "bytes"))
-    var maxMessageSize: Int?
+    @Option(help: ArgumentHelp("Largest frame accepted, in bytes; a sender of a larger one is disconnected.", valueName: "bytes"))
+    var maxFrameSize: Int?
+
+    @Option(help: ArgumentHelp("On SIGTERM, how long to wait for requests already with workers.", valueName: "duration"))
+    var shutdownGrace: String?
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
@@ -86,9 +92,7 @@ struct GatewayCommand: AsyncParsableCommand {
         let environment = settings.environment
         let endpoints = bind.isEmpty ? Endpoints.gatewayBind(environment: environment) : bind
         for endpoint in endpoints { try Endpoints.validate(endpoint) }
-        if endpoints.contains(where: { $0 == Endpoints.gateway(environment: environment) && $0.hasPrefix("ipc://") }) {
-            try RuntimeDirectory.prepare(environment: environment)
-        }
+        try RuntimeDirectory.prepare(endpoints: endpoints, environment: environment)
         var options = Broker.Options(endpoints: endpoints)
         var configuration = BrokerConfiguration()
         configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
@@ -96,8 +100,9 @@ struct GatewayCommand: AsyncParsableCommand {
         configuration.queueWait = try settings.duration(queueWait, env: "POSTS_QUEUE_WAIT", default: configuration.queueWait)
         configuration.queueLimit = try settings.integer(queueLimit, env: "POSTS_QUEUE_LIMIT", default: configuration.queueLimit)
         configuration.clientLimit = try settings.integer(clientLimit, env: "POSTS_CLIENT_LIMIT", default: configuration.clientLimit)
+        configuration.shutdownGrace = try settings.duration(shutdownGrace, env: "POSTS_SHUTDOWN_GRACE", default: configuration.shutdownGrace)
         options.configuration = configuration
-        options.maxMessageSize = Int64(try settings.integer(maxMessageSize, env: "POSTS_MAX_MESSAGE_SIZE", default: Int(options.maxMessageSize), minimum: 1024))
+        options.maxFrameSize = Int64(try settings.integer(maxFrameSize, env: "POSTS_MAX_FRAME_SIZE", default: Int(options.maxFrameSize), minimum: 1024))
         return options
     }
 }

@@ -13,8 +13,9 @@ public final class Broker: Sendable {
     public struct Options: Sendable {
         public var endpoints: [String]
         public var configuration = BrokerConfiguration()
-        /// Largest message accepted, in bytes; larger ones cost the sender its connection.
-        public var maxMessageSize: Int64 = 16 << 20
+        /// Largest frame accepted, in bytes (libzmq's ZMQ_MAXMSGSIZE, which
+        /// applies to each frame); a larger one costs the sender its connection.
+        public var maxFrameSize: Int64 = 16 << 20
 
         public init(endpoints: [String]) { self.endpoints = endpoints }
     }
@@ -65,7 +66,7 @@ public final class Broker: Sendable {
             // Per-client replies are bounded by clientLimit, so no high-water
             // mark is needed, and none can silently drop a reply.
             try socket.set(.sendHighWaterMark, 0)
-            try socket.set(.maxMessageSize, options.maxMessageSize)
+            try socket.set(.maxMessageSize, options.maxFrameSize)
             for endpoint in options.endpoints {
                 try socket.bind(endpoint)
                 endpoints.append(socket.lastEndpoint ?? endpoint)

@@ -12,24 +12,34 @@ public enum RuntimeDirectory {
         return "/tmp/posts-\(getuid())"
     }
 
-    /// Creates the directory (and parents) with mode 0700, or tightens an
-    /// existing one of ours to 0700. Refuses one owned by someone else.
-    @discardableResult
-    public static func prepare(environment: [String: String]) throws -> String {
-        let path = path(environment: environment)
+    /// Makes sure the directory of every ipc:// endpoint exists. A missing
+    /// one is created with mode 0700. The runtime directory itself must
+    /// belong to us and is kept at 0700; other existing directories the
+    /// user named are left as they are.
+    public static func prepare(endpoints: [String], environment: [String: String]) throws {
+        let runtime = path(environment: environment)
+        for endpoint in endpoints where endpoint.hasPrefix("ipc://") {
+            let file = String(endpoint.dropFirst("ipc://".count))
+            guard !file.hasPrefix("@") else { continue }  // Linux abstract namespace: no file
+            let directory = (file as NSString).deletingLastPathComponent
+            try prepare(directory: directory.isEmpty ? "." : directory, isRuntime: directory == runtime)
+        }
+    }
+
+    static func prepare(directory path: String, isRuntime: Bool) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw ConfigurationError("runtime directory \(path) exists and is not a directory") }
-            let attributes = try manager.attributesOfItem(atPath: path)
-            if let owner = attributes[.ownerAccountID] as? NSNumber, owner.uint32Value != getuid() {
-                throw ConfigurationError("runtime directory \(path) belongs to another user; set POSTS_RUNTIME_DIR to a directory of yours")
-            }
-            try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-        } else {
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
             try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return
         }
-        return path
+        guard isDirectory.boolValue else { throw ConfigurationError("\(path) exists and is not a directory") }
+        guard isRuntime else { return }
+        let attributes = try manager.attributesOfItem(atPath: path)
+        if let owner = attributes[.ownerAccountID] as? NSNumber, owner.uint32Value != getuid() {
+            throw ConfigurationError("runtime directory \(path) belongs to another user; set POSTS_RUNTIME_DIR to a directory of yours")
+        }
+        try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
     }
 }
 

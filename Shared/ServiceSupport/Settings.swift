@@ -15,6 +15,9 @@ public struct Settings: Sendable {
         guard let value = Self.parseDuration(text), value > .zero else {
             throw ConfigurationError("\(name) / flag value '\(text)' is not a duration; write e.g. 2500ms, 2.5s or 1m")
         }
+        guard value <= Self.longestDuration else {
+            throw ConfigurationError("\(name) / flag value '\(text)' is longer than a day")
+        }
         return value
     }
 
@@ -41,16 +44,18 @@ public struct Settings: Sendable {
         return level
     }
 
-    /// "250ms", "2.5s", "1m"; a bare number is milliseconds.
+    static let longestDuration = Duration.seconds(86_400)
+
+    /// "250ms", "2.5s", "1m"; a bare number is milliseconds. Nil for
+    /// anything else, including values too large to be a sensible setting.
     public static func parseDuration(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("ms", 1e-3), ("s", 1), ("m", 60)]
-        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-            guard let number = Double(trimmed.dropLast(suffix.count)), number.isFinite, number >= 0 else { return nil }
-            return .nanoseconds(Int64((number * scale * 1e9).rounded()))
-        }
-        guard let milliseconds = Double(trimmed), milliseconds.isFinite, milliseconds >= 0 else { return nil }
-        return .nanoseconds(Int64((milliseconds * 1e6).rounded()))
+        let unit = units.first { trimmed.hasSuffix($0.0) } ?? ("", 1e-3)
+        guard let number = Double(trimmed.dropLast(unit.0.count)), number.isFinite, number >= 0 else { return nil }
+        let seconds = number * unit.1
+        guard seconds <= 1e9 else { return nil }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 }
 

@@ -17,7 +17,8 @@ extension SocketOption where Value == Int32 {
 }
 
 extension SocketOption where Value == Int64 {
-    /// Largest inbound message in bytes; a peer that sends more is disconnected. -1: no limit.
+    /// Largest inbound frame in bytes (libzmq checks each frame of a multipart
+    /// message); a peer that sends more is disconnected. -1: no limit.
     public static var maxMessageSize: Self { .init(ZMQ_MAXMSGSIZE) }
 }
 

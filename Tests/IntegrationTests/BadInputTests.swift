@@ -16,7 +16,7 @@ struct BadInputTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
-        try await harness.startGateway(["--max-message-size", "65536"], context: context)
+        try await harness.startGateway(["--max-frame-size", "65536"], context: context)
         try await harness.startEcho("echo", context: context)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
 
@@ -92,7 +92,8 @@ struct BadInputTests {
         let help = harness.log("help")
         #expect(process.terminationStatus == 0)
         for variable in ["POSTS_GATEWAY_BIND", "POSTS_HEARTBEAT_INTERVAL", "POSTS_HEARTBEAT_LIVENESS", "POSTS_QUEUE_WAIT",
-                         "POSTS_QUEUE_LIMIT", "POSTS_CLIENT_LIMIT", "POSTS_MAX_MESSAGE_SIZE", "POSTS_LOG_LEVEL", "POSTS_RUNTIME_DIR"] {
+                         "POSTS_QUEUE_LIMIT", "POSTS_CLIENT_LIMIT", "POSTS_MAX_FRAME_SIZE", "POSTS_SHUTDOWN_GRACE", "POSTS_LOG_LEVEL",
+                         "POSTS_RUNTIME_DIR"] {
             #expect(help.contains(variable), "\(variable) missing from --help")
         }
     }

@@ -129,6 +129,38 @@ struct GatewayIntegrationTests {
         #expect(busy == Set((3..<8).map { JSONRPCID.number(Int64($0)) }))
     }
 
+    @Test func test_onSIGTERM_theRequestInProgressIsAnswered_andTheWaitingOneIsToldUnavailable() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("slow", ["--delay", "1s"], context: context)
+        let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        for id in ["in-progress", "waiting"] {
+            let request = try JSONRPC.encodeRequest(id: .string(id), method: "echo", params: JSONValue?.none)
+            try peer.send(["", "MDPC01", "echo", Frame(request)])
+        }
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(await eventually { (try? await client.status().services.first { $0.name == "echo" }?.queued) == 1 })
+
+        let stopping = Task.detached { harness.terminate("gateway") }
+        var outcomes: [JSONRPCID: Result<JSONValue, JSONRPCError>] = [:]
+        for _ in 0..<2 {
+            let reply = try #require(try peer.receive(within: .seconds(5)))
+            let data = Data(reply[3].bytes)
+            let id = try #require(JSONRPC.id(in: data))
+            outcomes[id] = Result { () throws(JSONRPCError) in try JSONRPC.decodeResponse(data, as: JSONValue.self) }
+        }
+        #expect(await stopping.value == 0)
+        #expect((try? outcomes[.string("in-progress")]?.get())?["service"] == "echo")
+        guard case .failure(let error)? = outcomes[.string("waiting")] else {
+            Issue.record("the waiting request was not refused: \(String(describing: outcomes[.string("waiting")]))")
+            return
+        }
+        #expect(error.code == .serviceUnavailable)
+        #expect(error.message.contains("shutting down"))
+    }
+
     @Test func test_onSIGTERM_theGatewayDisconnectsWorkers_removesItsSocket_andExitsZero() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

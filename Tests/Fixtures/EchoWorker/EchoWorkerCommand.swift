@@ -34,8 +34,9 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         let logger = Logger(label: "echo-worker")
         var configuration = MajordomoWorker.Configuration()
         configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
+        configuration.heartbeatLiveness = try settings.integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
         configuration.sessions = sessions
-        let pause = try delay.map { try settings.duration($0, env: "-", default: .zero) }
+        let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let worker = MajordomoWorker(
             endpoint: gateway ?? Endpoints.gateway(environment: settings.environment),
             service: service, configuration: configuration, context: try Context(), logger: logger

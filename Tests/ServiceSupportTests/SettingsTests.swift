@@ -1,0 +1,77 @@
+import Foundation
+import ServiceSupport
+import Testing
+
+@Suite("Settings")
+struct SettingsTests {
+    @Test(arguments: [
+        ("2500ms", Duration.milliseconds(2500)), ("2.5s", .milliseconds(2500)), ("1m", .seconds(60)),
+        ("250", .milliseconds(250)), (" 3S ", .seconds(3)),
+    ])
+    func test_durationsReadInTheirUnits(_ text: String, _ expected: Duration) {
+        #expect(Settings.parseDuration(text) == expected)
+    }
+
+    @Test(arguments: ["soon", "", "-1s", "1e400s", "1e10s", "5h", "nan"])
+    func test_whatIsNotADurationIsRefused(_ text: String) {
+        #expect(Settings.parseDuration(text) == nil)
+    }
+
+    @Test func test_aFlagWinsOverItsVariable_whichWinsOverTheDefault() throws {
+        let settings = Settings(environment: ["POSTS_QUEUE_WAIT": "3s", "POSTS_QUEUE_LIMIT": "7"])
+        #expect(try settings.duration("1s", env: "POSTS_QUEUE_WAIT", default: .seconds(5)) == .seconds(1))
+        #expect(try settings.duration(nil, env: "POSTS_QUEUE_WAIT", default: .seconds(5)) == .seconds(3))
+        #expect(try settings.duration(nil, env: "UNSET", default: .seconds(5)) == .seconds(5))
+        #expect(try settings.integer(nil, env: "POSTS_QUEUE_LIMIT", default: 1) == 7)
+    }
+
+    @Test func test_aBadValueIsRefusedWithAMessageNamingIt() {
+        let settings = Settings(environment: ["POSTS_QUEUE_LIMIT": "many", "POSTS_QUEUE_WAIT": "2d"])
+        #expect(throws: ConfigurationError.self) { try settings.integer(nil, env: "POSTS_QUEUE_LIMIT", default: 1) }
+        let error = #expect(throws: ConfigurationError.self) { try settings.duration(nil, env: "POSTS_QUEUE_WAIT", default: .seconds(1)) }
+        #expect(error?.description.contains("POSTS_QUEUE_WAIT") == true)
+        #expect(error?.description.contains("'2d'") == true)
+        #expect(throws: ConfigurationError.self) { try settings.integer(0, env: "X", default: 1, minimum: 1) }
+        #expect(throws: ConfigurationError.self) { try settings.logLevel("loud") }
+    }
+}
+
+@Suite("Runtime directory and endpoints")
+struct RuntimeDirectoryTests {
+    @Test func test_theDefaultEndpointLivesInThePrivateRuntimeDirectory() {
+        #expect(Endpoints.gateway(environment: ["POSTS_RUNTIME_DIR": "/run/x"]) == "ipc:///run/x/gateway.ipc")
+        #expect(Endpoints.gateway(environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "ipc:///run/user/1/posts/gateway.ipc")
+        #expect(Endpoints.gateway(environment: [:]) == "ipc:///tmp/posts-\(getuid())/gateway.ipc")
+        #expect(Endpoints.gatewayBind(environment: ["POSTS_GATEWAY_BIND": "tcp://*:1, ipc:///a/b"]) == ["tcp://*:1", "ipc:///a/b"])
+    }
+
+    @Test func test_aMissingRuntimeDirectoryIsCreatedPrivate_andALooseOneIsTightened() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let runtime = base + "/posts"
+        try RuntimeDirectory.prepare(endpoints: ["ipc://\(runtime)/gateway.ipc"], environment: ["POSTS_RUNTIME_DIR": runtime])
+        #expect(try permissions(runtime) == 0o700)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: runtime)
+        try RuntimeDirectory.prepare(endpoints: ["ipc://\(runtime)/gateway.ipc"], environment: ["POSTS_RUNTIME_DIR": runtime])
+        #expect(try permissions(runtime) == 0o700)
+    }
+
+    @Test func test_anExistingDirectoryTheUserNamedIsLeftAsItIs() throws {
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("own-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        try RuntimeDirectory.prepare(endpoints: ["ipc://\(other)/g.ipc"], environment: ["POSTS_RUNTIME_DIR": "/nonexistent-rt"])
+        #expect(try permissions(other) == 0o755)
+    }
+
+    @Test func test_endpointsOfTheWrongFormAreRefusedByName() {
+        #expect(throws: ConfigurationError.self) { try Endpoints.validate("htp://x") }
+        #expect(throws: ConfigurationError.self) { try Endpoints.validate("tcp://") }
+        #expect(throws: ConfigurationError.self) { try Endpoints.validate("ipc:///" + String(repeating: "d", count: 120)) }
+        #expect(throws: Never.self) { try Endpoints.validate("ipc:///tmp/posts-0/gateway.ipc") }
+    }
+
+    private func permissions(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+}
