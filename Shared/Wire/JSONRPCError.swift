@@ -1,6 +1,6 @@
 /// The error object of a JSON-RPC 2.0 failure: code, a message for a
 /// person that names the value that was wrong, and optional data such as
-/// `{"field":"title"}`.
+/// `{"field":"params.title"}`.
 public struct JSONRPCError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     public var code: JSONRPCErrorCode
     public var message: String
