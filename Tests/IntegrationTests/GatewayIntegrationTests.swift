@@ -107,20 +107,14 @@ struct GatewayIntegrationTests {
         try await harness.startEcho("slow", ["--delay", "200ms"], context: context)
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
 
-        for index in 0..<8 {
-            let request = try JSONRPC.encodeRequest(id: .number(Int64(index)), method: "echo", params: JSONValue?.none)
-            try peer.send(["", "MDPC01", "echo", Frame(request)])
-        }
+        for index in 0..<8 { try peer.request("echo", id: .number(Int64(index))) }
         var busy: Set<JSONRPCID> = []
         var served: Set<JSONRPCID> = []
         for _ in 0..<8 {
-            let reply = try #require(try peer.receive(), "every request gets an answer")
-            let data = Data(reply[3].bytes)
-            let id = try #require(JSONRPC.id(in: data))
-            do {
-                _ = try JSONRPC.decodeResponse(data, as: JSONValue.self)
-                served.insert(id)
-            } catch {
+            let (id, outcome) = try peer.response()  // every request gets an answer
+            switch outcome {
+            case .success: served.insert(id)
+            case .failure(let error):
                 #expect(error.code == .busy)
                 busy.insert(id)
             }
@@ -136,20 +130,15 @@ struct GatewayIntegrationTests {
         try await harness.startGateway(context: context)
         try await harness.startEcho("slow", ["--delay", "1s"], context: context)
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
-        for id in ["in-progress", "waiting"] {
-            let request = try JSONRPC.encodeRequest(id: .string(id), method: "echo", params: JSONValue?.none)
-            try peer.send(["", "MDPC01", "echo", Frame(request)])
-        }
+        for id in ["in-progress", "waiting"] { try peer.request("echo", id: .string(id)) }
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(await eventually { (try? await client.status().services.first { $0.name == "echo" }?.queued) == 1 })
 
         let stopping = Task.detached { harness.terminate("gateway") }
         var outcomes: [JSONRPCID: Result<JSONValue, JSONRPCError>] = [:]
         for _ in 0..<2 {
-            let reply = try #require(try peer.receive(within: .seconds(5)))
-            let data = Data(reply[3].bytes)
-            let id = try #require(JSONRPC.id(in: data))
-            outcomes[id] = Result { () throws(JSONRPCError) in try JSONRPC.decodeResponse(data, as: JSONValue.self) }
+            let (id, outcome) = try peer.response()
+            outcomes[id] = outcome
         }
         #expect(await stopping.value == 0)
         #expect((try? outcomes[.string("in-progress")]?.get())?["service"] == "echo")

@@ -1,4 +1,6 @@
 import Foundation
+import Majordomo
+import Wire
 import ZeroMQ
 
 /// A bare DEALER socket for sending the gateway exactly the frames a test
@@ -18,6 +20,20 @@ final class RawPeer {
         poller.addReadable(socket)
         guard try poller.poll(timeout: timeout) > 0 else { return nil }
         return try socket.receive()
+    }
+
+    /// Sends a JSON-RPC request for `method` with the given id, as an MDP client.
+    func request(_ service: Frame, id: JSONRPCID, method: String = "echo") throws {
+        let body = try JSONRPC.encodeRequest(id: id, method: method, params: JSONValue?.none)
+        try send(["", MDP.clientHeader, service, Frame(body)])
+    }
+
+    /// Receives one MDP client reply and reads its JSON-RPC id and outcome.
+    func response(within timeout: Duration = .seconds(5)) throws -> (id: JSONRPCID, outcome: Result<JSONValue, JSONRPCError>) {
+        guard let reply = try receive(within: timeout), reply.count == 4 else { throw HarnessError("no MDP reply within \(timeout)") }
+        let data = Data(reply[3].bytes)
+        guard let id = JSONRPC.id(in: data) else { throw HarnessError("reply without an id: \(reply[3])") }
+        return (id, Result { () throws(JSONRPCError) in try JSONRPC.decodeResponse(data, as: JSONValue.self) })
     }
 }
 

@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+@testable import Majordomo
+import Synchronization
+import Testing
+import ZeroMQ
+
+let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// A fresh private directory for socket files, removed after `body`.
+func withDirectory<Value>(_ body: (String) async throws -> Value) async throws -> Value {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mdp-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    return try await body(directory)
+}
+
+/// A broker on an ipc:// endpoint in a fresh private directory, stopped
+/// (and its socket file gone) before the directory is removed.
+func withBroker<Value>(
+    heartbeat: Duration = .milliseconds(100),
+    _ body: (Context, String) async throws -> Value
+) async throws -> Value {
+    try await withDirectory { directory in
+        let context = try Context()
+        var options = Broker.Options(endpoints: ["ipc://\(directory)/b.ipc"])
+        options.configuration.heartbeatInterval = heartbeat
+        options.configuration.shutdownGrace = .zero
+        let broker = Broker(options: options, replies: PlainReplies(), context: context, logger: quiet)
+        let endpoint = try await broker.start()[0]
+        let outcome: Result<Value, any Error>
+        do { outcome = .success(try await body(context, endpoint)) } catch { outcome = .failure(error) }
+        broker.stop()
+        await broker.waitUntilStopped()
+        return try outcome.get()
+    }
+}
+
+func workerConfiguration(heartbeat: Duration = .milliseconds(100)) -> MajordomoWorker.Configuration {
+    var configuration = MajordomoWorker.Configuration()
+    configuration.heartbeatInterval = heartbeat
+    configuration.reconnectDelay = .milliseconds(50)
+    return configuration
+}
+
+/// Replies echo their body, so the body's text is the correlation id.
+let echoCorrelator: MajordomoClient.Correlator = { $0.first?.string }

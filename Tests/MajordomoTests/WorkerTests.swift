@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+@testable import Majordomo
+import Synchronization
+import Testing
+import ZeroMQ
+
+@Suite("Worker through a real broker", .serialized)
+struct WorkerTests {
+    @Test func test_whenAWorkerOpensSeveralSessions_thenItServesThatManyRequestsAtOnceAndNoMore() async throws {
+        try await withBroker { context, endpoint in
+            let inFlight = Atomic<Int>(0)
+            let most = Atomic<Int>(0)
+            var configuration = workerConfiguration()
+            configuration.sessions = 3
+            let worker = MajordomoWorker(endpoint: endpoint, service: "pool", configuration: configuration, context: context, logger: quiet)
+            let serving = Task {
+                try await worker.run { body in
+                    let now = inFlight.add(1, ordering: .relaxed).newValue
+                    most.max(now, ordering: .relaxed)
+                    try? await Task.sleep(for: .milliseconds(100))
+                    inFlight.subtract(1, ordering: .relaxed)
+                    return body
+                }
+            }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<9 {
+                    group.addTask { _ = try await client.request(service: "pool", body: [Frame("p\(index)")], correlationID: "p\(index)") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(most.load(ordering: .relaxed) == 3)
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_aSynchronousHandlerServesRequestsOnTheSessionThread() async throws {
+        try await withBroker { context, endpoint in
+            let worker = MajordomoWorker(endpoint: endpoint, service: "upper", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task { try await worker.run(synchronous: { body in body.map { Frame(($0.string ?? "").uppercased()) } }) }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: { _ in nil })
+            #expect(try await client.request(service: "upper", body: ["abc"], correlationID: nil) == ["ABC"])
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_whenAHandlerRunsLongerThanTheLiveness_thenHeartbeatsKeepTheWorkerAlive() async throws {
+        try await withBroker { context, endpoint in
+            let calls = Atomic<Int>(0)
+            let worker = MajordomoWorker(endpoint: endpoint, service: "slow", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task {
+                try await worker.run { body in
+                    calls.add(1, ordering: .relaxed)
+                    try? await Task.sleep(for: .milliseconds(700))  // seven heartbeat intervals
+                    return body
+                }
+            }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            let reply = try await client.request(service: "slow", body: ["job"], correlationID: "job", timeout: .seconds(5))
+            #expect(reply == ["job"])
+            // Expired mid-request, the worker would have been handed the job again.
+            #expect(calls.load(ordering: .relaxed) == 1)
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_whenTheBrokerFallsSilent_thenTheWorkerRegistersAgainOnANewSocket() async throws {
+        try await withDirectory { directory in try await silentBroker(endpoint: "ipc://\(directory)/silent.ipc") }
+    }
+
+    private func silentBroker(endpoint: String) async throws {
+        let context = try Context()
+        let silentBroker = try Socket(context, .router)
+        try silentBroker.bind(endpoint)
+        defer { silentBroker.close() }
+        let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+        let serving = Task { try await worker.run { $0 } }
+        defer { worker.stop() }
+
+        var readies: [Frame] = []
+        var poller = Poller()
+        poller.addReadable(silentBroker)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while readies.count < 2, ContinuousClock.now < deadline {
+            guard try poller.poll(timeout: .milliseconds(100)) > 0, let message = try silentBroker.receive() else { continue }
+            if Array(message.dropFirst()) == MDP.ready(service: "echo") { readies.append(message[0]) }
+        }
+        // Heartbeats alone never get an answer here; after 3 × 100 ms the worker gives up on this socket.
+        #expect(readies.count == 2)
+        #expect(Set(readies).count == 2, "the second READY must come from a new socket")
+        worker.stop()
+        try await serving.value
+    }
+
+    @Test func test_whenTheBrokerRefusesTheWorker_thenItRetriesWithBackoffInsteadOfSpinning() async throws {
+        try await withDirectory { directory in
+            let context = try Context()
+            let endpoint = "ipc://\(directory)/refusing.ipc"
+            let refusing = try Socket(context, .router)
+            try refusing.bind(endpoint)
+            defer { refusing.close() }
+            let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+            let serving = Task { try await worker.run { $0 } }
+            var readies = 0
+            var poller = Poller()
+            poller.addReadable(refusing)
+            let end = ContinuousClock.now + .milliseconds(600)
+            while ContinuousClock.now < end {
+                guard try poller.poll(timeout: .milliseconds(20)) > 0, let message = try refusing.receive() else { continue }
+                if Array(message.dropFirst()) == MDP.ready(service: "echo") {
+                    readies += 1
+                    try refusing.send([message[0]] + MDP.disconnect)
+                }
+            }
+            // Back-off of 50, 100, 200, 400 ms allows about five; spinning would be hundreds.
+            #expect(readies >= 2 && readies <= 8, "\(readies) READY messages")
+            worker.stop()
+            try await serving.value
+        }
+    }
+
+    @Test func test_aWorkerForAReservedOrEmptyServiceName_isRefusedBeforeConnecting() async throws {
+        let context = try Context()
+        for name in ["", "mmi.service", String(repeating: "x", count: 256)] {
+            let worker = MajordomoWorker(endpoint: "ipc:///tmp/unused.ipc", service: name, context: context, logger: quiet)
+            await #expect(throws: WorkerError.invalidServiceName(name)) { try await worker.run { $0 } }
+        }
+    }
+
+    @Test func test_whenStoppedBeforeItStarts_thenRunStillReturns() async throws {
+        try await withBroker { context, endpoint in
+            let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+            worker.stop()
+            try await worker.run { $0 }
+        }
+    }
+}
