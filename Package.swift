@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "gateway", targets: ["Gateway"]),
+        .executable(name: "posts-service", targets: ["PostsService"]),
+        .executable(name: "posts", targets: ["Client"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "gateway-bench", targets: ["GatewayBench"]),
     ],
@@ -17,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,10 +38,22 @@ let package = Package(
             ],
             path: "Shared/Majordomo"
         ),
-        .target(name: "Wire", path: "Shared/Wire"),
+        .target(name: "Domain", path: "Shared/Domain"),
+        .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire"),
+        .target(
+            name: "LocalPlatform",
+            dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Shared/LocalPlatform"
+        ),
+        .target(
+            name: "NetworkPlatform",
+            dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ"],
+            path: "Shared/NetworkPlatform"
+        ),
         .target(
             name: "ServiceSupport",
             dependencies: [
+                "Majordomo",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -53,6 +68,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/Gateway"
+        ),
+        .executableTarget(
+            name: "PostsService",
+            dependencies: [
+                "Domain", "LocalPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/PostsService"
+        ),
+        .executableTarget(
+            name: "Client",
+            dependencies: [
+                "Domain", "LocalPlatform", "NetworkPlatform", "ServiceSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Client"
         ),
         // Test fixture: an MDP worker that echoes, used by integration tests and benchmarks.
         .executableTarget(
@@ -79,11 +112,13 @@ let package = Package(
             dependencies: ["Majordomo", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
             path: "Tests/MajordomoTests"
         ),
-        .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "Domain"], path: "Tests/WireTests"),
+        .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
+        .testTarget(name: "LocalPlatformTests", dependencies: ["LocalPlatform", "Domain"], path: "Tests/LocalPlatformTests"),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport"],
+            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain"],
             path: "Tests/IntegrationTests"
         ),
     ]

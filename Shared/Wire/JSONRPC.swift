@@ -19,8 +19,17 @@ public enum JSONRPC {
 
         /// Decodes `params`; a mismatch is answered as invalid params.
         public func params<Params: Decodable>(_ type: Params.Type) throws(JSONRPCError) -> Params {
+            try decode(ParamsEnvelope<Params>.self).params
+        }
+
+        /// Decodes `params`, or gives `fallback` when there are none (absent or null).
+        public func params<Params: Decodable>(_ type: Params.Type, or fallback: Params) throws(JSONRPCError) -> Params {
+            try decode(OptionalParamsEnvelope<Params>.self).params ?? fallback
+        }
+
+        private func decode<Envelope: Decodable>(_ type: Envelope.Type) throws(JSONRPCError) -> Envelope {
             do {
-                return try JSONDecoder().decode(ParamsEnvelope<Params>.self, from: raw).params
+                return try JSONDecoder().decode(Envelope.self, from: raw)
             } catch let error as DecodingError {
                 throw JSONRPCError.invalidParams(field: error.fieldPath, error.rule)
             } catch {
@@ -93,6 +102,7 @@ public enum JSONRPC {
 
 struct IDEnvelope: Decodable { let id: JSONRPCID? }
 struct ParamsEnvelope<Params: Decodable>: Decodable { let params: Params }
+struct OptionalParamsEnvelope<Params: Decodable>: Decodable { let params: Params? }
 struct RequestEnvelope<Params: Encodable>: Encodable {
     let jsonrpc: String
     let id: JSONRPCID

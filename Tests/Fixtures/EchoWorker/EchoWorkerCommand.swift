@@ -81,24 +81,3 @@ struct Echo: Sendable {
         }
     }
 }
-
-struct WorkerService: Service {
-    enum Handler {
-        case async(MajordomoWorker.Handler)
-        case synchronous(MajordomoWorker.SynchronousHandler)
-    }
-
-    let worker: MajordomoWorker
-    let handler: Handler
-
-    func run() async throws {
-        try await withGracefulShutdownHandler {
-            switch handler {
-            case .async(let handle): try await worker.run(handle)
-            case .synchronous(let handle): try await worker.run(synchronous: handle)
-            }
-        } onGracefulShutdown: {
-            worker.stop()
-        }
-    }
-}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import Domain
+import Foundation
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import posts from a JSON or JSON Lines file.",
+        discussion: """
+        The file holds a JSON array of posts, or one post per line (JSON Lines).
+        A post is {"title", "content"}, optionally with "uid" (a UUID: importing
+        again updates instead of duplicating) and "createDate" (ISO 8601). The
+        common sample-data shape {"userId", "id", "title", "body"} works too.
+        Use - to read standard input. Nothing is written unless every entry is valid.
+        """)
+
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: ArgumentHelp("The file, or - for standard input.", valueName: "file")) var file: String
+    @Option(help: "Posts per request (1-1000).") var batch = 1000
+
+    func validate() throws {
+        guard (1...1000).contains(batch) else { throw ValidationError("--batch must be from 1 to 1000, not \(batch)") }
+    }
+
+    func run() async throws {
+        try await Failure.guarded {
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: file) else {
+                    throw PostsError.invalid(field: "file", rule: "cannot read '\(file)'")
+                }
+                data = contents
+            }
+            let posts = try ImportReader.posts(from: data)
+            let useCase = try connection.provider().makePostsUseCase()
+            var progress = Progress(total: posts.count, quiet: connection.json)
+            var saved = 0
+            for start in stride(from: 0, to: posts.count, by: batch) {
+                saved += try await useCase.save(Array(posts[start..<min(start + batch, posts.count)]))
+                progress.update(saved)
+            }
+            progress.finish()
+            if connection.json { Output.json(["imported": saved]) } else { print("Imported \(saved) posts.") }
+        }
+    }
+}
+
+/// Reads posts from the shapes `posts import` accepts, naming the entry
+/// that is wrong.
+enum ImportReader {
+    struct Entry: Decodable {
+        var uid: String?
+        var title: String?
+        var content: String?
+        var body: String?
+        var createDate: String?
+    }
+
+    static func posts(from data: Data) throws(PostsError) -> [Post] {
+        let text = String(decoding: data, as: UTF8.self)
+        let trimmed = text.drop { $0.isWhitespace }
+        var entries: [(label: String, data: Data)] = []
+        if trimmed.first == "[" {
+            guard let array = try? JSONSerialization.jsonObject(with: data) as? [Any] else {
+                throw .invalid(field: "file", rule: "starts like a JSON array but is not valid JSON")
+            }
+            for (index, element) in array.enumerated() {
+                guard JSONSerialization.isValidJSONObject(element), let item = try? JSONSerialization.data(withJSONObject: element) else {
+                    throw .invalid(field: "entry \(index + 1)", rule: "is not a JSON object")
+                }
+                entries.append(("entry \(index + 1)", item))
+            }
+        } else {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.allSatisfy(\.isWhitespace) {
+                entries.append(("line \(index + 1)", Data(line.utf8)))
+            }
+        }
+        var posts: [Post] = []
+        posts.reserveCapacity(entries.count)
+        let decoder = JSONDecoder()
+        for (label, item) in entries {
+            guard let entry = try? decoder.decode(Entry.self, from: item) else {
+                throw .invalid(field: label, rule: "is not a post object (expected {\"title\", \"content\"} or {\"title\", \"body\"})")
+            }
+            posts.append(try post(from: entry, label: label))
+        }
+        return posts
+    }
+
+    static func post(from entry: Entry, label: String) throws(PostsError) -> Post {
+        guard let title = entry.title else { throw .invalid(field: "\(label).title", rule: "is missing") }
+        var uid = UUID()
+        if let text = entry.uid {
+            guard let parsed = UUID(uuidString: text) else { throw .invalid(field: "\(label).uid", rule: "must be a UUID (got '\(text)')") }
+            uid = parsed
+        }
+        var created = Date()
+        if let text = entry.createDate {
+            let styles = [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()]
+            guard let date = styles.lazy.compactMap({ try? Date(text, strategy: $0) }).first else {
+                throw .invalid(field: "\(label).createDate", rule: "must be an ISO 8601 date (got '\(text)')")
+            }
+            created = date
+        }
+        let post = Post(uid: uid, title: title, content: entry.content ?? entry.body ?? "", createDate: created)
+        do {
+            return try PostRules.validated(post)
+        } catch {
+            if case .invalid(let field, let rule) = error { throw .invalid(field: "\(label).\(field)", rule: rule) }
+            throw error
+        }
+    }
+}
+
+/// A progress bar on a terminal, plain progress lines otherwise (on stderr,
+/// so standard output stays clean for scripts).
+struct Progress {
+    let total: Int
+    let quiet: Bool
+    private let bar = Output.errorIsTerminal
+    private var lastLine = 0
+
+    init(total: Int, quiet: Bool) {
+        self.total = total
+        self.quiet = quiet
+    }
+
+    mutating func update(_ done: Int) {
+        guard !quiet, total > 0 else { return }
+        if bar {
+            let width = 30
+            let filled = done * width / total
+            let line = "\rImporting [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done * 100 / total)% \(done)/\(total)"
+            FileHandle.standardError.write(Data(line.utf8))
+        } else if done == total || done - lastLine >= max(1, total / 10) {
+            lastLine = done
+            FileHandle.standardError.write(Data("imported \(done)/\(total)\n".utf8))
+        }
+    }
+
+    func finish() {
+        if bar, !quiet, total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

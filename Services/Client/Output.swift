@@ -1,0 +1,56 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Printing for people (tables, relative dates) and for scripts (JSON).
+enum Output {
+    static func json<Value: Encodable>(_ value: Value) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
+        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        print(line(header))
+        for row in rows { print(line(row)) }
+    }
+
+    /// "just now", "5 min ago", "3 h ago", "2 days ago", then the date.
+    static func relative(_ date: Date, now: Date = Date()) -> String {
+        let seconds = now.timeIntervalSince(date)
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(Int(seconds / 60)) min ago"
+        case ..<86_400: return "\(Int(seconds / 3600)) h ago"
+        case ..<(86_400 * 30): let days = Int(seconds / 86_400); return days == 1 ? "yesterday" : "\(days) days ago"
+        default: return date.formatted(Date.ISO8601FormatStyle().year().month().day())
+        }
+    }
+
+    static func shorten(_ text: String, to length: Int) -> String {
+        let line = text.replacingOccurrences(of: "\n", with: " ")
+        return line.count > length ? String(line.prefix(length - 1)) + "…" : line
+    }
+
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
+    static var inputIsTerminal: Bool { isatty(STDIN_FILENO) != 0 }
+    static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+}
+
+/// The JSON shape of a page, for `posts list --json`.
+struct PageOutput: Encodable {
+    let posts: [Post]
+    let nextCursor: String?
+}

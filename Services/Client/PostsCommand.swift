@@ -1,0 +1,44 @@
+import ArgumentParser
+import Domain
+import Foundation
+
+@main
+struct PostsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "posts",
+        abstract: "Manage posts: through the gateway, or on a SQLite file with --local.",
+        discussion: """
+        Talks to the gateway at POSTS_GATEWAY (default ipc://<runtime dir>/gateway.ipc;
+        start everything with `make run`). With --local PATH it runs the same use
+        cases on a SQLite file, with no services at all.
+
+        Exit codes: 0 done; 64 bad usage; 65 invalid input (an empty title, say);
+        3 not found; 4 unavailable (no gateway, no worker, busy, timed out);
+        1 anything else.
+        """,
+        subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
+                      DeleteCommand.self, StatusCommand.self, ImportCommand.self]
+    )
+}
+
+/// How a failure ends the process: a one-line message and an exit code.
+enum Failure {
+    static func exitCode(for error: PostsError) -> Int32 {
+        switch error {
+        case .invalid: 65
+        case .notFound: 3
+        case .unavailable, .busy, .timeout: 4
+        case .failed: 1
+        }
+    }
+
+    /// Runs a command body; a PostsError becomes its message and exit code.
+    static func guarded(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as PostsError {
+            FileHandle.standardError.write(Data("posts: \(error)\n".utf8))
+            throw ExitCode(exitCode(for: error))
+        }
+    }
+}

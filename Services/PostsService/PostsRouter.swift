@@ -1,0 +1,74 @@
+import Domain
+import Foundation
+import Logging
+import Wire
+import ZeroMQ
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Turns one JSON-RPC request into a use-case call and its reply. Every
+/// failure becomes the JSON-RPC error docs/PROTOCOL.md names for it.
+struct PostsRouter: Sendable {
+    let posts: any PostsUseCase
+    let changes: any PostChangesUseCase
+    let logger: Logger
+
+    func handle(_ body: [Frame]) async -> [Frame] {
+        guard body.count == 1, let frame = body.first else {
+            return [Frame(JSONRPC.encodeError(id: .null, .invalidRequest("expected one body frame, got \(body.count)")))]
+        }
+        let request: JSONRPC.IncomingRequest
+        switch JSONRPC.decodeRequest(frame.withUnsafeBytes { Data($0) }) {
+        case .failure(let failure): return [Frame(JSONRPC.encodeError(id: failure.id, failure.error))]
+        case .success(let decoded): request = decoded
+        }
+        do {
+            return [Frame(try await answer(request))]
+        } catch let error as JSONRPCError {
+            return [Frame(JSONRPC.encodeError(id: request.id, error))]
+        } catch let error as PostsError {
+            if case .failed = error { logger.error("request failed", metadata: ["method": "\(request.method)", "error": "\(error)"]) }
+            return [Frame(JSONRPC.encodeError(id: request.id, JSONRPCError(error)))]
+        } catch {
+            logger.error("request failed", metadata: ["method": "\(request.method)", "error": "\(error)"])
+            return [Frame(JSONRPC.encodeError(id: request.id, JSONRPCError(.internalError, "\(error)")))]
+        }
+    }
+
+    private func answer(_ request: JSONRPC.IncomingRequest) async throws -> Data {
+        let id = request.id
+        switch request.method {
+        case PostsMethod.list:
+            let params = try request.params(ListParams.self, or: ListParams())
+            let page = try await posts.posts(limit: try PostRules.validatedLimit(params.limit), cursor: params.cursor)
+            return try JSONRPC.encodeResult(id: id, PageResult(domain: page))
+        case PostsMethod.get:
+            let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
+            return try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.post(uid: uid)))
+        case PostsMethod.save:
+            let post = try request.params(SaveParams.self).post.toDomain()
+            return try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.save(post)))
+        case PostsMethod.saveMany:
+            let dtos = try request.params(SaveManyParams.self).posts
+            guard dtos.count <= PostsMethod.saveManyLimit else {
+                throw JSONRPCError(.tooLarge, "params.posts has \(dtos.count) posts; send at most \(PostsMethod.saveManyLimit) per call",
+                                   data: ["field": "params.posts", "limit": .number(Double(PostsMethod.saveManyLimit))])
+            }
+            var batch: [Post] = []
+            for (index, dto) in dtos.enumerated() { batch.append(try dto.toDomain(field: "posts[\(index)]")) }
+            return try JSONRPC.encodeResult(id: id, SaveManyResult(saved: try await posts.save(batch)))
+        case PostsMethod.delete:
+            let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
+            return try JSONRPC.encodeResult(id: id, DeleteResult(deleted: try await posts.delete(uid: uid)))
+        case PostsMethod.changes:
+            let params = try request.params(ChangesParams.self)
+            let page = try await changes.changes(after: params.after, limit: params.limit ?? PostRules.pageSize.upperBound)
+            return try JSONRPC.encodeResult(id: id, ChangesResult(domain: page))
+        case PostsMethod.health:
+            return try JSONRPC.encodeResult(id: id, HealthResult(status: "ok", service: PostsMethod.service, pid: getpid()))
+        default:
+            throw JSONRPCError.methodNotFound(request.method, service: PostsMethod.service)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Domain
+import Foundation
+import LocalPlatform
+import Logging
+import Majordomo
+import ServiceLifecycle
+import ServiceSupport
+import Wire
+import ZeroMQ
+
+@main
+struct PostsServiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "posts-service",
+        abstract: "MDP worker for service 'posts': owns the posts, in a SQLite file.",
+        discussion: """
+        Methods: posts.list, posts.get, posts.save, posts.saveMany, posts.delete,
+        posts.changes, posts.health (docs/PROTOCOL.md).
+
+        Every flag has an environment variable; a flag wins over its variable:
+          --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
+          --database            POSTS_DATABASE             default $XDG_DATA_HOME/posts/posts.sqlite
+                                (or POSTS_DATA_DIR/posts.sqlite, ~/.local/share/posts/posts.sqlite)
+          --sessions            POSTS_SESSIONS             default 4
+          --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+          --log-level           POSTS_LOG_LEVEL            default info
+        Several posts-service processes may share one database file.
+        SIGTERM: finish the requests in hand, tell the gateway DISCONNECT, exit 0.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Gateway endpoint to connect to.", valueName: "endpoint")) var gateway: String?
+    @Option(help: ArgumentHelp("SQLite database file.", valueName: "path")) var database: String?
+    @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) var sessions: Int?
+    @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) var heartbeatInterval: String?
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel: String?
+
+    func run() async throws {
+        let settings = Settings()
+        ParentWatch.startIfRequested(environment: settings.environment)
+        var configuration = MajordomoWorker.Configuration()
+        let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
+        do {
+            LogSetup.bootstrap(level: try settings.logLevel(logLevel))
+            try Endpoints.validate(endpoint)
+            configuration.sessions = try settings.integer(sessions, env: "POSTS_SESSIONS", default: 4)
+            configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
+            configuration.heartbeatLiveness = try settings.integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+        let logger = Logger(label: "posts-service")
+        let path = database ?? LocalUseCaseProvider.defaultPath(environment: settings.environment)
+        let provider: LocalUseCaseProvider
+        do {
+            provider = try LocalUseCaseProvider(path: path)
+        } catch {
+            FileHandle.standardError.write(Data("posts-service: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(), logger: logger)
+        let worker = MajordomoWorker(endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
+                                     context: try Context(), logger: logger)
+        logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: WorkerService(worker: worker, handler: .async(router.handle)))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        ))
+        try await group.run()
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What makes a post valid. Both platforms and the posts service check
+/// with these rules, so nothing reaches a store unvalidated.
+public enum PostRules {
+    public static let titleLength = 1...200
+    /// Content is limited in UTF-8 bytes.
+    public static let maxContentBytes = 100_000
+    public static let pageSize = 1...500
+    public static let defaultPageSize = 20
+
+    /// The post as it will be stored (title trimmed), or the first rule it breaks.
+    public static func validated(_ post: Post) throws(PostsError) -> Post {
+        var post = post
+        post.title = post.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard titleLength.contains(post.title.count) else {
+            throw post.title.isEmpty
+                ? .invalid(field: "title", rule: "must not be empty")
+                : .invalid(field: "title", rule: "must be at most \(titleLength.upperBound) characters (it has \(post.title.count))")
+        }
+        guard post.content.utf8.count <= maxContentBytes else {
+            throw .invalid(field: "content", rule: "must be at most \(maxContentBytes) bytes of UTF-8 (it has \(post.content.utf8.count))")
+        }
+        return post
+    }
+
+    public static func validatedLimit(_ limit: Int?) throws(PostsError) -> Int {
+        let limit = limit ?? defaultPageSize
+        guard pageSize.contains(limit) else {
+            throw .invalid(field: "limit", rule: "must be from \(pageSize.lowerBound) to \(pageSize.upperBound) (it is \(limit))")
+        }
+        return limit
+    }
+
+    public static func uid(_ text: String) throws(PostsError) -> UUID {
+        guard let uid = UUID(uuidString: text) else {
+            throw .invalid(field: "uid", rule: "must be a UUID such as 7F3C2A4E-0B6D-4C1A-9E55-3D2B1A0C9F11 (got '\(text)')")
+        }
+        return uid
+    }
+}

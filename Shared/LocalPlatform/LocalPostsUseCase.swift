@@ -1,0 +1,71 @@
+import Domain
+import Foundation
+import GRDB
+
+/// Domain.PostsUseCase on a SQLite file.
+struct LocalPostsUseCase: PostsUseCase {
+    let store: PostsStore
+
+    func posts(limit: Int, cursor: String?) async throws(PostsError) -> PostsPage {
+        let limit = try PostRules.validatedLimit(limit)
+        let after = try cursor.map { text throws(PostsError) in try PageCursor(text) }
+        return try await store.read { db in
+            // One extra row says whether there is a next page.
+            let records = try PostRecord.fetchAll(db, sql: """
+                SELECT * FROM post
+                WHERE ?1 IS NULL OR (createDate, uid) < (?1, ?2)
+                ORDER BY createDate DESC, uid DESC LIMIT ?3
+                """, arguments: [after?.createDate, after?.uid, limit + 1])
+            let page = records.prefix(limit)
+            let next = records.count > limit ? page.last.map { PageCursor(createDate: $0.createDate, uid: $0.uid).text } : nil
+            return PostsPage(posts: page.map { $0.toDomain() }, nextCursor: next)
+        }
+    }
+
+    func post(uid: UUID) async throws(PostsError) -> Post {
+        let record = try await store.read { db in try PostRecord.fetchOne(db, key: uid.uuidString) }
+        guard let record else { throw .notFound(uid: uid) }
+        return record.toDomain()
+    }
+
+    func save(_ post: Post) async throws(PostsError) -> Post {
+        let valid = try PostRules.validated(post)
+        return try await store.write { db in try Self.upsert(valid, now: Date(), db) }
+    }
+
+    func save(_ posts: [Post]) async throws(PostsError) -> Int {
+        var checked: [Post] = []
+        checked.reserveCapacity(posts.count)
+        for post in posts { checked.append(try PostRules.validated(post)) }
+        let valid = checked
+        let now = Date()
+        return try await store.write { db in
+            for post in valid { _ = try Self.upsert(post, now: now, db) }
+            return valid.count
+        }
+    }
+
+    func delete(uid: UUID) async throws(PostsError) -> Bool {
+        try await store.write { db in
+            guard try PostRecord.deleteOne(db, key: uid.uuidString) else { return false }
+            let sequence = try Schema.nextSequence(db)
+            try db.execute(sql: "INSERT OR REPLACE INTO tombstone (uid, sequence, deleteDate) VALUES (?, ?, ?)",
+                           arguments: [uid.uuidString, sequence, Date().timeIntervalSince1970])
+            return true
+        }
+    }
+
+    /// Insert, or update keeping the original create date; either way the
+    /// post takes the next change sequence, and any tombstone for it goes.
+    static func upsert(_ post: Post, now: Date, _ db: Database) throws -> Post {
+        let sequence = try Schema.nextSequence(db)
+        var stored = post
+        stored.updateDate = now
+        if let existing = try PostRecord.fetchOne(db, key: post.uid.uuidString) {
+            stored.createDate = Date(timeIntervalSince1970: existing.createDate)
+        }
+        try PostRecord(domain: stored, sequence: sequence).save(db)
+        try db.execute(sql: "DELETE FROM tombstone WHERE uid = ?", arguments: [post.uid.uuidString])
+        return PostRecord(domain: stored, sequence: sequence).toDomain()
+    }
+}

@@ -1,0 +1,27 @@
+import Domain
+import Foundation
+
+/// Where a page of posts (newest first) ends: the last post's create date
+/// and uid. Opaque to callers; exact, because the date's bits are kept.
+struct PageCursor: Equatable {
+    var createDate: Double
+    var uid: String
+
+    init(createDate: Double, uid: String) {
+        self.createDate = createDate
+        self.uid = uid
+    }
+
+    init(_ text: String) throws(PostsError) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "v1", let bits = UInt64(parts[1], radix: 16),
+              UUID(uuidString: String(parts[2])) != nil
+        else {
+            throw .invalid(field: "cursor", rule: "is not a cursor this store handed out ('\(text)')")
+        }
+        createDate = Double(bitPattern: bits)
+        uid = String(parts[2])
+    }
+
+    var text: String { "v1:\(String(createDate.bitPattern, radix: 16)):\(uid)" }
+}

@@ -1,0 +1,42 @@
+import GRDB
+
+/// The file's schema, as migrations. Every write takes the next value of
+/// `changeSequence` in its own transaction and stamps it on the post, or on
+/// a tombstone when the post is deleted: `posts.changes` reads them in order.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: posts, tombstones, change sequence") { db in
+            try db.create(table: "post") { table in
+                table.column("uid", .text).primaryKey()
+                table.column("title", .text).notNull()
+                table.column("content", .text).notNull()
+                table.column("createDate", .double).notNull()
+                table.column("updateDate", .double).notNull()
+                table.column("sequence", .integer).notNull().unique()
+            }
+            try db.create(index: "post_newest_first", on: "post", columns: ["createDate", "uid"])
+            try db.create(table: "tombstone") { table in
+                table.column("uid", .text).primaryKey()
+                table.column("sequence", .integer).notNull().unique()
+                table.column("deleteDate", .double).notNull()
+            }
+            try db.create(table: "changeSequence") { table in
+                table.column("id", .integer).primaryKey().check { $0 == 1 }
+                table.column("value", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO changeSequence (id, value) VALUES (1, 0)")
+        }
+        return migrator
+    }
+
+    /// The next change sequence; call inside the write that uses it.
+    static func nextSequence(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE changeSequence SET value = value + 1 WHERE id = 1")
+        return try head(db)
+    }
+
+    static func head(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM changeSequence WHERE id = 1") ?? 0
+    }
+}

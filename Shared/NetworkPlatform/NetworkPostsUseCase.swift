@@ -1,0 +1,65 @@
+import Domain
+import Foundation
+import Wire
+
+/// Domain.PostsUseCase as requests to the `posts` service.
+struct NetworkPostsUseCase: PostsUseCase {
+    let gateway: GatewayConnection
+
+    func posts(limit: Int, cursor: String?) async throws(PostsError) -> PostsPage {
+        try await gateway.call(PostsMethod.service, PostsMethod.list, ListParams(limit: limit, cursor: cursor), as: PageResult.self).toDomain()
+    }
+
+    func post(uid: UUID) async throws(PostsError) -> Post {
+        try await gateway.call(PostsMethod.service, PostsMethod.get, UIDParams(uid: uid.uuidString), as: PostDTO.self).toDomain()
+    }
+
+    func save(_ post: Post) async throws(PostsError) -> Post {
+        let valid = try PostRules.validated(post)
+        return try await gateway.call(PostsMethod.service, PostsMethod.save, SaveParams(post: PostDTO(domain: valid)), as: PostDTO.self).toDomain()
+    }
+
+    func save(_ posts: [Post]) async throws(PostsError) -> Int {
+        var saved = 0
+        for start in stride(from: 0, to: posts.count, by: PostsMethod.saveManyLimit) {
+            var batch: [PostDTO] = []
+            for post in posts[start..<min(start + PostsMethod.saveManyLimit, posts.count)] {
+                batch.append(PostDTO(domain: try PostRules.validated(post)))
+            }
+            saved += try await gateway.call(PostsMethod.service, PostsMethod.saveMany, SaveManyParams(posts: batch), as: SaveManyResult.self).saved
+        }
+        return saved
+    }
+
+    func delete(uid: UUID) async throws(PostsError) -> Bool {
+        try await gateway.call(PostsMethod.service, PostsMethod.delete, UIDParams(uid: uid.uuidString), as: DeleteResult.self).deleted
+    }
+}
+
+struct NetworkPostChangesUseCase: PostChangesUseCase {
+    let gateway: GatewayConnection
+
+    func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
+        try await gateway.call(PostsMethod.service, PostsMethod.changes, ChangesParams(after: sequence, limit: limit), as: ChangesResult.self).toDomain()
+    }
+}
+
+struct NetworkStatusUseCase: StatusUseCase {
+    let gateway: GatewayConnection
+
+    func status() async throws(PostsError) -> SystemStatus {
+        let status = try await gateway.call("mmi.status", "mmi.status", JSONValue?.none, as: GatewayStatus.self)
+        return SystemStatus(
+            source: gateway.endpoint, uptimeSeconds: status.uptimeSeconds,
+            services: status.services.map {
+                SystemStatus.Service(name: $0.name, workers: $0.workers, queued: $0.queued, requests: $0.requests,
+                                     errors: $0.refused, p50Milliseconds: $0.latency?.p50Ms, p99Milliseconds: $0.latency?.p99Ms)
+            },
+            workers: status.workers.map {
+                SystemStatus.Worker(service: $0.service, identity: $0.identity, busy: $0.state == "busy",
+                                    handled: $0.handled, lastHeardMilliseconds: $0.lastHeardMs)
+            },
+            posts: nil
+        )
+    }
+}

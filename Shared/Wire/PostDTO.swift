@@ -1,0 +1,43 @@
+import Domain
+import Foundation
+
+/// A post on the wire. Dates are ISO 8601 with milliseconds, in UTC.
+public struct PostDTO: Codable, Sendable, Equatable {
+    public var uid: String
+    public var title: String
+    public var content: String
+    public var createDate: String?
+    public var updateDate: String?
+
+    public init(uid: String, title: String, content: String, createDate: String? = nil, updateDate: String? = nil) {
+        (self.uid, self.title, self.content, self.createDate, self.updateDate) = (uid, title, content, createDate, updateDate)
+    }
+
+    public init(domain post: Post) {
+        self.init(uid: post.uid.uuidString, title: post.title, content: post.content,
+                  createDate: WireDate.format(post.createDate), updateDate: WireDate.format(post.updateDate))
+    }
+
+    /// The Domain post, or the field that is wrong. A missing create date
+    /// means "now" (the store keeps the first one it saw anyway).
+    public func toDomain(field prefix: String = "post") throws(PostsError) -> Post {
+        guard let uid = UUID(uuidString: uid) else {
+            throw .invalid(field: "\(prefix).uid", rule: "must be a UUID (got '\(self.uid)')")
+        }
+        let created = try createDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix).createDate") } ?? Date()
+        let updated = try updateDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix).updateDate") }
+        return Post(uid: uid, title: title, content: content, createDate: created, updateDate: updated)
+    }
+}
+
+public enum WireDate {
+    public static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    public static func parse(_ text: String, field: String) throws(PostsError) -> Date {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+        throw .invalid(field: field, rule: "must be an ISO 8601 date such as 2026-11-22T12:00:00Z (got '\(text)')")
+    }
+}

@@ -1,0 +1,101 @@
+import Domain
+import Foundation
+
+public struct ListParams: Codable, Sendable {
+    public var limit: Int?
+    public var cursor: String?
+    public init(limit: Int? = nil, cursor: String? = nil) { (self.limit, self.cursor) = (limit, cursor) }
+}
+
+public struct UIDParams: Codable, Sendable {
+    public var uid: String
+    public init(uid: String) { self.uid = uid }
+}
+
+public struct SaveParams: Codable, Sendable {
+    public var post: PostDTO
+    public init(post: PostDTO) { self.post = post }
+}
+
+public struct SaveManyParams: Codable, Sendable {
+    public var posts: [PostDTO]
+    public init(posts: [PostDTO]) { self.posts = posts }
+}
+
+public struct ChangesParams: Codable, Sendable {
+    public var after: Int64
+    public var limit: Int?
+    public init(after: Int64, limit: Int? = nil) { (self.after, self.limit) = (after, limit) }
+}
+
+public struct PageResult: Codable, Sendable, Equatable {
+    public var posts: [PostDTO]
+    public var nextCursor: String?
+    public init(posts: [PostDTO], nextCursor: String?) { (self.posts, self.nextCursor) = (posts, nextCursor) }
+}
+
+public struct DeleteResult: Codable, Sendable, Equatable {
+    public var deleted: Bool
+    public init(deleted: Bool) { self.deleted = deleted }
+}
+
+public struct SaveManyResult: Codable, Sendable, Equatable {
+    public var saved: Int
+    public init(saved: Int) { self.saved = saved }
+}
+
+public struct ChangeDTO: Codable, Sendable, Equatable {
+    public var sequence: Int64
+    public var uid: String
+    /// "upsert" or "delete".
+    public var kind: String
+    public var post: PostDTO?
+}
+
+public struct ChangesResult: Codable, Sendable, Equatable {
+    public var changes: [ChangeDTO]
+    public var head: Int64
+}
+
+public struct HealthResult: Codable, Sendable, Equatable {
+    public var status: String
+    public var service: String
+    public var pid: Int32
+    public init(status: String, service: String, pid: Int32) { (self.status, self.service, self.pid) = (status, service, pid) }
+}
+
+extension PageResult {
+    public init(domain page: PostsPage) { self.init(posts: page.posts.map(PostDTO.init(domain:)), nextCursor: page.nextCursor) }
+    public func toDomain() throws(PostsError) -> PostsPage {
+        var posts: [Post] = []
+        for dto in self.posts { posts.append(try dto.toDomain(field: "posts[]")) }
+        return PostsPage(posts: posts, nextCursor: nextCursor)
+    }
+}
+
+extension ChangesResult {
+    public init(domain changes: PostChanges) {
+        self.changes = changes.changes.map { change in
+            switch change.kind {
+            case .upsert(let post): ChangeDTO(sequence: change.sequence, uid: change.uid.uuidString, kind: "upsert", post: PostDTO(domain: post))
+            case .delete: ChangeDTO(sequence: change.sequence, uid: change.uid.uuidString, kind: "delete", post: nil)
+            }
+        }
+        head = changes.head
+    }
+
+    public func toDomain() throws(PostsError) -> PostChanges {
+        var result: [PostChange] = []
+        for change in changes {
+            guard let uid = UUID(uuidString: change.uid) else { throw .failed("change \(change.sequence) has a bad uid '\(change.uid)'") }
+            if change.kind == "delete" {
+                result.append(PostChange(sequence: change.sequence, uid: uid, kind: .delete))
+            } else if let post = change.post {
+                result.append(PostChange(sequence: change.sequence, uid: uid, kind: .upsert(try post.toDomain(field: "changes[].post"))))
+            } else {
+                throw .failed("change \(change.sequence) is an upsert without a post")
+            }
+        }
+        return PostChanges(changes: result, head: head)
+    }
+}

@@ -1,0 +1,80 @@
+import Domain
+import Foundation
+import LocalPlatform
+import Testing
+
+@Suite("Change sequence on a SQLite file")
+struct LocalChangesTests {
+    @Test func test_everyWriteTakesTheNextSequence_andChangesComeInOrder() async throws {
+        try await withDatabase { path in
+            let provider = try LocalUseCaseProvider(path: path)
+            let posts = provider.makePostsUseCase()
+            let a = try await posts.save(.stub(title: "a"))
+            let b = try await posts.save(.stub(title: "b"))
+            _ = try await posts.delete(uid: a.uid)
+            let page = try await provider.makePostChangesUseCase().changes(after: 0, limit: 100)
+            #expect(page.head == 3)
+            #expect(page.changes.map(\.sequence) == [2, 3])
+            #expect(page.changes.map(\.uid) == [b.uid, a.uid])
+            #expect(page.changes[1].kind == .delete)
+            guard case .upsert(let post) = page.changes[0].kind else {
+                Issue.record("expected an upsert")
+                return
+            }
+            #expect(post.title == "b")
+        }
+    }
+
+    @Test func test_changesArePagedAfterASequence() async throws {
+        try await withDatabase { path in
+            let provider = try LocalUseCaseProvider(path: path)
+            for index in 0..<7 { _ = try await provider.makePostsUseCase().save(.stub(title: "p\(index)")) }
+            let changes = provider.makePostChangesUseCase()
+            let first = try await changes.changes(after: 0, limit: 3)
+            let second = try await changes.changes(after: first.changes.last!.sequence, limit: 3)
+            let third = try await changes.changes(after: second.changes.last!.sequence, limit: 3)
+            #expect((first.changes + second.changes + third.changes).map(\.sequence) == Array(1...7))
+            #expect(try await changes.changes(after: 7, limit: 3).changes.isEmpty)
+        }
+    }
+
+    @Test func test_savingADeletedPostAgain_replacesItsTombstone() async throws {
+        try await withDatabase { path in
+            let provider = try LocalUseCaseProvider(path: path)
+            let posts = provider.makePostsUseCase()
+            let post = try await posts.save(.stub())
+            _ = try await posts.delete(uid: post.uid)
+            _ = try await posts.save(post)
+            let page = try await provider.makePostChangesUseCase().changes(after: 0, limit: 10)
+            #expect(page.changes.count == 1)
+            #expect(page.changes.first?.sequence == 3)
+            guard case .upsert? = page.changes.first?.kind else {
+                Issue.record("expected an upsert")
+                return
+            }
+        }
+    }
+
+    @Test func test_twoConnectionsWritingAtOnce_loseNothing_andShareOneSequence() async throws {
+        try await withDatabase { path in
+            let one = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            let two = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<100 {
+                    group.addTask { _ = try await (index.isMultiple(of: 2) ? one : two).save(.stub(title: "p\(index)")) }
+                }
+                try await group.waitForAll()
+            }
+            let changes = try await LocalUseCaseProvider(path: path).makePostChangesUseCase().changes(after: 0, limit: 500)
+            #expect(changes.changes.count == 100)
+            #expect(changes.changes.map(\.sequence) == Array(1...100))
+        }
+    }
+
+    @Test func test_aNegativeSequenceIsRefused() async throws {
+        try await withDatabase { path in
+            let changes = try LocalUseCaseProvider(path: path).makePostChangesUseCase()
+            await #expect(throws: PostsError.self) { try await changes.changes(after: -1, limit: 10) }
+        }
+    }
+}

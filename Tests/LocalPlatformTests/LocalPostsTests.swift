@@ -1,0 +1,96 @@
+import Domain
+import Foundation
+import LocalPlatform
+import Testing
+
+@Suite("Posts on a SQLite file")
+struct LocalPostsTests {
+    @Test func test_aSavedPostCanBeReadBack_withItsTitleTrimmed() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            let saved = try await posts.save(.stub(title: "  Hello  "))
+            let read = try await posts.post(uid: saved.uid)
+            #expect(read.title == "Hello")
+            #expect(read == saved)
+        }
+    }
+
+    @Test func test_savingTheSameUIDAgainUpdates_keepingTheCreateDate() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            let first = try await posts.save(.stub(title: "v1", created: 1_000))
+            var edited = first
+            edited.title = "v2"
+            edited.createDate = Date(timeIntervalSince1970: 5_000)
+            try await Task.sleep(for: .milliseconds(5))
+            let second = try await posts.save(edited)
+            #expect(second.createDate == first.createDate)
+            #expect(second.updateDate > first.updateDate)
+            let all = try await allPages(posts, limit: 10).flatMap { $0 }
+            #expect(all.map(\.title) == ["v2"])
+        }
+    }
+
+    @Test func test_pagesAreNewestFirst_completeAndWithoutRepeats() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            // Five share one create date, so the uid must break the tie.
+            var saved: [Post] = []
+            for index in 0..<25 { saved.append(try await posts.save(.stub(title: "p\(index)", created: Double(1_000 + min(index, 20))))) }
+            let pages = try await allPages(posts, limit: 10)
+            #expect(pages.map(\.count) == [10, 10, 5])
+            let walked = pages.flatMap { $0 }
+            #expect(Set(walked.map(\.uid)) == Set(saved.map(\.uid)))
+            #expect(walked.count == 25)
+            #expect(zip(walked, walked.dropFirst()).allSatisfy { $0.createDate >= $1.createDate })
+        }
+    }
+
+    @Test func test_aPostAddedWhilePaging_neverShiftsTheRemainingPages() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            for index in 0..<6 { _ = try await posts.save(.stub(title: "old\(index)", created: Double(100 + index))) }
+            let first = try await posts.posts(limit: 3, cursor: nil)
+            _ = try await posts.save(.stub(title: "newest", created: 999))
+            let second = try await posts.posts(limit: 3, cursor: first.nextCursor)
+            #expect(first.posts.map(\.title) == ["old5", "old4", "old3"])
+            #expect(second.posts.map(\.title) == ["old2", "old1", "old0"])
+            #expect(second.nextCursor == nil)
+        }
+    }
+
+    @Test func test_aCursorThisStoreNeverGaveIsRefused() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            await #expect(throws: PostsError.self) { try await posts.posts(limit: 10, cursor: "page-2") }
+        }
+    }
+
+    @Test func test_deletingRemovesThePost_andSaysWhetherThereWasOne() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            let saved = try await posts.save(.stub())
+            #expect(try await posts.delete(uid: saved.uid))
+            #expect(try await !posts.delete(uid: saved.uid))
+            await #expect(throws: PostsError.notFound(uid: saved.uid)) { try await posts.post(uid: saved.uid) }
+        }
+    }
+
+    @Test func test_anInvalidPostInABatch_savesNoneOfTheBatch() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            await #expect(throws: PostsError.self) { try await posts.save([.stub(), .stub(title: ""), .stub()]) }
+            #expect(try await posts.posts(limit: 10, cursor: nil).posts.isEmpty)
+            #expect(try await posts.save([.stub(), .stub()]) == 2)
+        }
+    }
+
+    @Test func test_theFileKeepsItsPostsWhenOpenedAgain() async throws {
+        try await withDatabase { path in
+            let saved = try await LocalUseCaseProvider(path: path).makePostsUseCase().save(.stub())
+            let reopened = try LocalUseCaseProvider(path: path)
+            #expect(try await reopened.makePostsUseCase().post(uid: saved.uid) == saved)
+            #expect(try await reopened.makeStatusUseCase().status().posts == 1)
+        }
+    }
+}
