@@ -1,6 +1,7 @@
 import ArgumentParser
 import Domain
 import Foundation
+import ServiceSupport
 
 @main
 struct PostsCommand: AsyncParsableCommand {
@@ -19,6 +20,23 @@ struct PostsCommand: AsyncParsableCommand {
         subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
                       DeleteCommand.self, StatusCommand.self, ImportCommand.self]
     )
+
+    /// A command-line tool logs only errors (POSTS_LOG_LEVEL to see more), so
+    /// what it prints on stderr is its own one-line messages.
+    static func main() async {
+        let level = (try? Settings().logLevel(nil, default: .error)) ?? .error
+        LogSetup.bootstrap(level: level)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// How a failure ends the process: a one-line message and an exit code.

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Majordomo
+import Synchronization
 import Wire
 import ZeroMQ
 
@@ -8,9 +9,13 @@ import ZeroMQ
 final class GatewayConnection: Sendable {
     let endpoint: String
     private let client: MajordomoClient
+    private let timeout: Duration
+    /// Services `mmi.service` has confirmed to have a worker.
+    private let confirmed = Mutex<Set<String>>([])
 
     init(endpoint: String, timeout: Duration, retries: Int) throws(PostsError) {
         self.endpoint = endpoint
+        self.timeout = timeout
         var configuration = MajordomoClient.Configuration()
         configuration.timeout = timeout
         configuration.retries = retries
@@ -26,6 +31,7 @@ final class GatewayConnection: Sendable {
     func call<Params: Encodable & Sendable, Result: Decodable>(
         _ service: String, _ method: String, _ params: Params?, as type: Result.Type
     ) async throws(PostsError) -> Result {
+        try await confirm(service)
         let id = JSONRPCID.string(UUID().uuidString)
         let reply: [Frame]
         do {
@@ -47,5 +53,22 @@ final class GatewayConnection: Sendable {
             }
             throw PostsError(error)
         }
+    }
+
+    /// Asks the gateway (8/MMI) whether `service` has a worker, once per
+    /// service, so "the gateway is down" and "no worker for this service"
+    /// each fail fast with their own message instead of waiting out retries.
+    private func confirm(_ service: String) async throws(PostsError) {
+        guard !service.hasPrefix("mmi."), !confirmed.withLock({ $0.contains(service) }) else { return }
+        let answer: String?
+        do {
+            answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: timeout).first?.string
+        } catch {
+            throw .unavailable("no answer from the gateway at \(endpoint) within \(timeout); is it running? Start everything with `make run`, or set POSTS_GATEWAY / --gateway")
+        }
+        guard answer == "200" else {
+            throw .unavailable("the gateway at \(endpoint) has no '\(service)' worker; start \(service)-service (`make run` starts everything)")
+        }
+        confirmed.withLock { _ = $0.insert(service) }
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+import Testing
+import Wire
+import ZeroMQ
+
+@Suite("posts-service processes", .serialized)
+struct PostsServiceTests {
+    private func save(_ client: GatewayClient, uid: UUID, title: String) async throws -> Result<JSONValue, JSONRPCError> {
+        try await client.call(service: "posts", method: "posts.save",
+                              params: ["post": ["uid": .string(uid.uuidString), "title": .string(title), "content": "c"]])
+    }
+
+    /// Every post, through posts.changes.
+    private func storedUIDs(_ client: GatewayClient) async throws -> [String] {
+        var uids: [String] = []
+        var after: Int = 0
+        while true {
+            let page = try await client.call(service: "posts", method: "posts.changes", params: ["after": .number(Double(after)), "limit": 500]).get()
+            guard case .array(let changes)? = page["changes"], !changes.isEmpty else { return uids }
+            uids += changes.compactMap { $0["kind"] == "upsert" ? $0["uid"]?.stringValue : nil }
+            after = changes.last?["sequence"]?.intValue ?? after
+        }
+    }
+
+    @Test func test_twoServicesOnOneDatabaseFile_loseNothing() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startPostsService("posts-1", sessions: 2, context: context)
+        try await harness.startPostsService("posts-2", sessions: 2, context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10))
+
+        let uids = (0..<200).map { _ in UUID() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, uid) in uids.enumerated() {
+                group.addTask { _ = try await save(client, uid: uid, title: "post \(index)").get() }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try await storedUIDs(client)
+        #expect(stored.count == 200)
+        #expect(Set(stored) == Set(uids.map(\.uuidString)))
+        #expect(try await client.workers(of: "posts") == 4)
+    }
+
+    @Test func test_whenPostsServiceIsKilledMidStream_everyAcknowledgedSaveSurvives_andNoneIsDoubled() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--heartbeat-interval", "250ms"], context: context)
+        try await harness.startPostsService(sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
+        // Long enough, with retries, to ride out the restart.
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 5)
+
+        let acknowledged = Mutex<[UUID]>([])
+        let attempted = Mutex<[UUID]>([])
+        let stream = Task {
+            for index in 0..<400 {
+                let uid = UUID()
+                attempted.withLock { $0.append(uid) }
+                if case .success = try await save(client, uid: uid, title: "save \(index)") {
+                    acknowledged.withLock { $0.append(uid) }
+                }
+            }
+        }
+        #expect(await eventually { acknowledged.withLock { $0.count } >= 100 })
+        harness.kill("posts-service")
+        try await harness.startPostsService("posts-service-2", sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
+        try await stream.value
+
+        let stored = try await storedUIDs(client)
+        let saved = acknowledged.withLock { $0 }
+        #expect(saved.count >= 100)
+        #expect(Set(saved.map(\.uuidString)).isSubset(of: Set(stored)), "an acknowledged save was lost")
+        #expect(stored.count == Set(stored).count, "a post was stored twice")
+        #expect(Set(stored).isSubset(of: Set(attempted.withLock { $0 }.map(\.uuidString))))
+    }
+}
