@@ -57,15 +57,23 @@ struct LocalPostsUseCase: PostsUseCase {
 
     /// Insert, or update keeping the original create date; either way the
     /// post takes the next change sequence, and any tombstone for it goes.
+    /// Cached statements: imports run this for every post.
     static func upsert(_ post: Post, now: Date, _ db: Database) throws -> Post {
         let sequence = try Schema.nextSequence(db)
+        let uid = post.uid.uuidString
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO post (uid, title, content, createDate, updateDate, sequence) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (uid) DO UPDATE SET
+                title = excluded.title, content = excluded.content, updateDate = excluded.updateDate, sequence = excluded.sequence
+            RETURNING createDate
+            """)
+        let created = try Double.fetchOne(upsert, arguments: [
+            uid, post.title, post.content, post.createDate.timeIntervalSince1970, now.timeIntervalSince1970, sequence,
+        ])
+        try db.cachedStatement(sql: "DELETE FROM tombstone WHERE uid = ?").execute(arguments: [uid])
         var stored = post
         stored.updateDate = now
-        if let existing = try PostRecord.fetchOne(db, key: post.uid.uuidString) {
-            stored.createDate = Date(timeIntervalSince1970: existing.createDate)
-        }
-        try PostRecord(domain: stored, sequence: sequence).save(db)
-        try db.execute(sql: "DELETE FROM tombstone WHERE uid = ?", arguments: [post.uid.uuidString])
+        stored.createDate = created.map(Date.init(timeIntervalSince1970:)) ?? post.createDate
         return PostRecord(domain: stored, sequence: sequence).toDomain()
     }
 }

@@ -23,9 +23,20 @@ final class PostsStore: Sendable {
         }
     }
 
+    /// Reads on the calling thread: a WAL read never waits for writers and
+    /// takes microseconds, so the hop to GRDB's queue would cost more than
+    /// the read (it was most of posts.get's latency).
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
-        do { return try await pool.read(body) } catch { throw Self.map(error) }
+        do { return try readHere(body) } catch { throw Self.map(error) }
     }
+
+    /// Not async, so it calls GRDB's synchronous `read`.
+    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+
+    /// Writes on GRDB's writer queue: a write may wait up to `busyTimeout`
+    /// for another process's, which must not hold up a shared thread.
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
         do { return try await pool.write(body) } catch { throw Self.map(error) }

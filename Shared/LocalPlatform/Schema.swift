@@ -32,8 +32,9 @@ enum Schema {
 
     /// The next change sequence; call inside the write that uses it.
     static func nextSequence(_ db: Database) throws -> Int64 {
-        try db.execute(sql: "UPDATE changeSequence SET value = value + 1 WHERE id = 1")
-        return try head(db)
+        let statement = try db.cachedStatement(sql: "UPDATE changeSequence SET value = value + 1 WHERE id = 1 RETURNING value")
+        guard let value = try Int64.fetchOne(statement) else { throw DatabaseError(message: "changeSequence row is missing") }
+        return value
     }
 
     static func head(_ db: Database) throws -> Int64 {

@@ -39,22 +39,27 @@ public enum JSONRPC {
     }
 
     /// Reads a request, or says what error to answer with (and to which id).
+    /// One decoding pass over the envelope; `params` is decoded later, by type.
     public static func decodeRequest(_ data: Data) -> Result<IncomingRequest, RequestFailure> {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+        let header: RequestHeader
+        do {
+            header = try JSONDecoder().decode(RequestHeader.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             return .failure(RequestFailure(id: .null, error: .parseError("\(data.count) bytes that do not parse")))
-        }
-        guard let fields = object as? [String: Any] else {
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             return .failure(RequestFailure(id: .null, error: .invalidRequest("expected a JSON object")))
+        } catch let error as DecodingError {
+            let id = (try? JSONDecoder().decode(IDEnvelope.self, from: data).id) ?? .null
+            return .failure(RequestFailure(id: id, error: .invalidRequest("\(error.fieldPath) \(error.rule)")))
+        } catch {
+            return .failure(RequestFailure(id: .null, error: .parseError("\(error)")))
         }
-        let id = (try? JSONDecoder().decode(IDEnvelope.self, from: data).id) ?? .null
-        guard fields["jsonrpc"] as? String == version else {
+        let id = header.id ?? .null
+        guard header.jsonrpc == version else {
             return .failure(RequestFailure(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\"")))
         }
-        guard let method = fields["method"] as? String, !method.isEmpty else {
+        guard let method = header.method, !method.isEmpty else {
             return .failure(RequestFailure(id: id, error: .invalidRequest("\"method\" must be a non-empty string")))
-        }
-        if let params = fields["params"], !(params is [String: Any] || params is [Any] || params is NSNull) {
-            return .failure(RequestFailure(id: id, error: .invalidRequest("\"params\" must be an object or an array")))
         }
         return .success(IncomingRequest(id: id, method: method, raw: data))
     }
@@ -101,6 +106,30 @@ public enum JSONRPC {
 }
 
 struct IDEnvelope: Decodable { let id: JSONRPCID? }
+
+/// A request's envelope, without decoding its params.
+struct RequestHeader: Decodable {
+    let jsonrpc: String?
+    let id: JSONRPCID?
+    let method: String?
+    let params: ParamsShape?
+}
+
+/// Checks that `params` is an object or an array without reading what is in it.
+struct ParamsShape: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if (try? decoder.container(keyedBy: AnyKey.self)) != nil { return }
+        if (try? decoder.unkeyedContainer()) != nil { return }
+        throw DecodingError.typeMismatch(ParamsShape.self, .init(codingPath: decoder.codingPath, debugDescription: "must be an object or an array"))
+    }
+}
 struct ParamsEnvelope<Params: Decodable>: Decodable { let params: Params }
 struct OptionalParamsEnvelope<Params: Decodable>: Decodable { let params: Params? }
 struct RequestEnvelope<Params: Encodable>: Encodable {

@@ -67,6 +67,9 @@ struct PostsServiceTests {
         }
         #expect(await eventually { acknowledged.withLock { $0.count } >= 100 })
         harness.kill("posts-service")
+        // Once the gateway has let the dead sessions go, the replacement's are the only ones counted.
+        let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(1))
+        #expect(await eventually { (try? await probe.workers(of: "posts")) == 0 })
         try await harness.startPostsService("posts-service-2", sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
         try await stream.value
 

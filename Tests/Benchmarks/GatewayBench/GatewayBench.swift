@@ -19,6 +19,9 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "Round trips per latency run.") var samples = 20_000
     @Option(help: "Body size in bytes.") var bodySize = 100
     @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
+    @Option(help: "Which figures: gateway, posts, or all.") var suite = "all"
+    @Option(help: "Posts generated for the import run.") var importPosts = 100_000
+    @Option(help: "Saves in the posts.save throughput run.") var saves = 20_000
     @Option(help: "Internal: serve a raw ROUTER echo on this endpoint.") var rawEchoServer: String?
 
     func run() async throws {
@@ -31,6 +34,13 @@ struct GatewayBench: AsyncParsableCommand {
 
         let rawEndpoint = try lab.startRawEcho(self: CommandLine.arguments[0])
         try lab.startGateway()
+        print("Command: `\(CommandLine.arguments.joined(separator: " "))`")
+        print("Machine: \(Report.machine), libzmq \(Context.version.major).\(Context.version.minor).\(Context.version.patch)\n")
+        if suite == "posts" || suite == "all" {
+            print(try PostsSuite(lab: lab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).run(rawEndpoint: rawEndpoint))
+            print("")
+        }
+        guard suite == "gateway" || suite == "all" else { return }
         func latency(_ name: String, _ endpoint: String, gateway: Bool) throws {
             rows.append(try Row(name, latency: Probe.latency(context, endpoint, body: body, samples: samples, gateway: gateway)))
         }
@@ -62,7 +72,7 @@ struct GatewayBench: AsyncParsableCommand {
                       try await Probe.asyncThroughput(context, lab.gatewayEndpoint, body: body, requests: requests / 4, concurrency: window)))
 
         print(Report(
-            command: CommandLine.arguments.joined(separator: " "), rows: rows,
+            rows: rows,
             throughput: rates,
             settings: "body \(bodySize) B, window \(window), \(requests) requests per pipelined run, \(samples) sequential round trips, echo workers in --raw mode"
         ).markdown)

@@ -35,6 +35,7 @@ final class Lab {
         environment["POSTS_EXIT_WITH_PARENT"] = "1"
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
         try process.run()
         processes.append(process)
         return process
@@ -58,6 +59,23 @@ final class Lab {
         let arguments = ["--raw", "--sessions", "\(sessions)"] + (inline ? ["--inline"] : [])
         workers.append(try spawn("\(binaries)/echo-worker", arguments))
         try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
+    }
+
+    /// Starts posts-service on a database in the lab directory.
+    func startPostsService(sessions: Int, context: Context) throws {
+        let before = try registeredWorkers(context)
+        try spawn("\(binaries)/posts-service", ["--database", "\(directory)/posts.sqlite", "--sessions", "\(sessions)"])
+        try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
+    }
+
+    /// Runs a command to completion and returns how long it took.
+    func time(_ executable: String, _ arguments: [String]) throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let process = try spawn("\(binaries)/\(executable)", arguments)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("\(executable) \(arguments) exited \(process.terminationStatus)") }
+        return start.duration(to: clock.now)
     }
 
     /// Stops every echo worker and waits until the gateway has let them go.

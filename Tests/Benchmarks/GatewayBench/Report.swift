@@ -12,17 +12,13 @@ struct Row {
 
 /// The results as Markdown, ready for docs/BENCHMARKS.md.
 struct Report {
-    let command: String
     let rows: [Row]
     let throughput: [(String, Double)]
     let settings: String
 
     var markdown: String {
-        let version = Context.version
         let baseline = rows[0].latency
         var lines = [
-            "Command: `\(command)`",
-            "Machine: \(Self.machine), libzmq \(version.major).\(version.minor).\(version.patch)",
             "Settings: \(settings)",
             "",
             "| sequential round trip | p50 | p99 | p50 vs raw |",

@@ -1,0 +1,99 @@
+import Foundation
+import Majordomo
+import ZeroMQ
+
+/// Issue #3's figures: posts.get round trip beside the raw one, posts.save
+/// throughput, and `posts import` of generated posts.
+struct PostsSuite {
+    let lab: Lab
+    let context: Context
+    let samples: Int
+    let saves: Int
+    let importCount: Int
+
+    func run(rawEndpoint: String) throws -> String {
+        try lab.startPostsService(sessions: 4, context: context)
+        let uids = try seed(1000)
+        let raw = try Probe.latency(context, rawEndpoint, body: Frame(String(repeating: "x", count: 100)), samples: samples, gateway: false)
+        let get = try latency(of: uids)
+        let saveRate = try saveThroughput()
+        let file = try generate(importCount)
+        let imported = try lab.time("posts", ["import", file])
+        let local = try lab.time("posts", ["import", "--local", "\(lab.directory)/local.sqlite", file])
+        func rate(_ duration: Duration) -> Int { Int((Double(importCount) / Probe.seconds(duration)).rounded()) }
+        return [
+            "| posts | p50 | p99 | p50 vs raw |", "|---|---|---|---|",
+            "| raw DEALER-ROUTER round trip | \(Report.format(raw.p50)) | \(Report.format(raw.p99)) | 1.00× |",
+            "| posts.get through the gateway | \(Report.format(get.p50)) | \(Report.format(get.p99)) | \(String(format: "%.2f×", Report.micro(get.p50) / Report.micro(raw.p50))) |",
+            "", "| posts | rate |", "|---|---|",
+            "| posts.save, 100 in flight, 4 sessions | \(Int(saveRate.rounded())) saves/s |",
+            "| `posts import` of \(importCount) posts through the gateway | \(rate(imported)) posts/s (\(String(format: "%.2f", Probe.seconds(imported))) s) |",
+            "| `posts import --local` of the same file | \(rate(local)) posts/s (\(String(format: "%.2f", Probe.seconds(local))) s) |",
+        ].joined(separator: "\n")
+    }
+
+    private func request(_ method: String, _ params: String, id: Int) -> [Frame] {
+        MDP.clientRequest(service: "posts", body: [Frame(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#)])
+    }
+
+    private func post(_ uid: String, _ index: Int) -> String {
+        #"{"uid":"\#(uid)","title":"Generated post \#(index)","content":"\#(String(repeating: "Lorem ipsum dolor sit amet. ", count: 8))"}"#
+    }
+
+    private func seed(_ count: Int) throws -> [String] {
+        let socket = try Socket(context, .dealer)
+        try socket.connect(lab.gatewayEndpoint)
+        let uids = (0..<count).map { _ in UUID().uuidString }
+        let posts = uids.enumerated().map { post($1, $0) }.joined(separator: ",")
+        try socket.send(request("posts.saveMany", #"{"posts":[\#(posts)]}"#, id: 0))
+        guard let reply = try socket.receive(), reply.last?.string?.contains("\"saved\":\(count)") == true else {
+            throw BenchError("seeding failed")
+        }
+        return uids
+    }
+
+    private func latency(of uids: [String]) throws -> Probe.Latency {
+        let socket = try Socket(context, .dealer)
+        try socket.connect(lab.gatewayEndpoint)
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for index in 0..<(samples + 500) {
+            let message = request("posts.get", #"{"uid":"\#(uids[index % uids.count])"}"#, id: index)
+            let start = clock.now
+            try socket.send(message)
+            guard let reply = try socket.receive(), reply.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.get failed") }
+            if index >= 500 { times.append(start.duration(to: clock.now)) }
+        }
+        times.sort()
+        return Probe.Latency(p50: times[times.count / 2], p99: times[times.count * 99 / 100])
+    }
+
+    private func saveThroughput() throws -> Double {
+        let socket = try Socket(context, .dealer)
+        try socket.connect(lab.gatewayEndpoint)
+        let window = 100
+        let clock = ContinuousClock()
+        let start = clock.now
+        var sent = 0
+        var received = 0
+        func sendOne() throws {
+            try socket.send(request("posts.save", #"{"post":\#(post(UUID().uuidString, sent))}"#, id: sent))
+            sent += 1
+        }
+        while sent < window { try sendOne() }
+        while received < saves {
+            guard let reply = try socket.receive(), reply.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.save failed") }
+            received += 1
+            if sent < saves { try sendOne() }
+        }
+        return Double(saves) / Probe.seconds(start.duration(to: clock.now))
+    }
+
+    /// JSON Lines of generated posts (about 320 bytes each).
+    private func generate(_ count: Int) throws -> String {
+        let path = "\(lab.directory)/import.jsonl"
+        let lines = (0..<count).map { post(UUID().uuidString, $0) }.joined(separator: "\n")
+        try lines.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
