@@ -56,7 +56,13 @@ struct PostsRouter: Sendable {
                                    data: ["field": "params.posts", "limit": .number(Double(PostsMethod.saveManyLimit))])
             }
             var batch: [Post] = []
-            for (index, dto) in dtos.enumerated() { batch.append(try dto.toDomain(field: "posts[\(index)]")) }
+            for (index, dto) in dtos.enumerated() {
+                do {
+                    batch.append(try PostRules.validated(try dto.toDomain(field: "posts[\(index)]")))
+                } catch {
+                    throw Self.naming(entry: index, in: error)
+                }
+            }
             return try JSONRPC.encodeResult(id: id, SaveManyResult(saved: try await posts.save(batch)))
         case PostsMethod.delete:
             let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
@@ -70,5 +76,11 @@ struct PostsRouter: Sendable {
         default:
             throw JSONRPCError.methodNotFound(request.method, service: PostsMethod.service)
         }
+    }
+
+    /// A rule broken by one post of a batch, named with its place in the batch.
+    private static func naming(entry index: Int, in error: PostsError) -> PostsError {
+        guard case .invalid(let field, let rule) = error, !field.hasPrefix("posts[") else { return error }
+        return .invalid(field: "posts[\(index)].\(field)", rule: rule)
     }
 }

@@ -114,6 +114,8 @@ struct PostsCLITests {
         #expect(try send(#"{"jsonrpc":"2.0","id":5,"method":"posts.get","params":{"uid":"\#(unknown)"}}"#)?.code == .notFound)
         #expect(try send(#"{"jsonrpc":"2.0","id":6,"method":"posts.saveMany","params":{"posts":[\#(tooMany)]}}"#)?.code == .tooLarge)
         #expect(try send(#"{"jsonrpc":"2.0","id":7,"method":"posts.health"}"#) == nil)
+        let secondBad = try send(#"{"jsonrpc":"2.0","id":8,"method":"posts.saveMany","params":{"posts":[{"uid":"\#(UUID().uuidString)","title":"ok","content":""},{"uid":"\#(unknown)","title":"","content":""}]}}"#)
+        #expect(secondBad?.code == .invalidParams && secondBad?.data?["field"] == "params.posts[1].title")
     }
 
     @Test func test_withNoGatewayOrNoWorker_theCLISaysWhatToStart_insteadOfHanging() async throws {
