@@ -1,5 +1,7 @@
 # The two commands in README: `make run` and `make test`.
 SWIFT ?= swift
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 RELEASE_BIN := $(CURDIR)/.build/release
 
 .PHONY: setup build release run test bench clean

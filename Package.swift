@@ -114,6 +114,7 @@ let package = Package(
         ),
         .testTarget(name: "WireTests", dependencies: ["Wire", "Domain"], path: "Tests/WireTests"),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Domain"], path: "Tests/ClientTests"),
         .testTarget(name: "LocalPlatformTests", dependencies: ["LocalPlatform", "Domain"], path: "Tests/LocalPlatformTests"),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
         .testTarget(

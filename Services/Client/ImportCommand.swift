@@ -53,7 +53,7 @@ struct ImportCommand: AsyncParsableCommand {
                 }
             }
             progress.finish()
-            if connection.json { Output.json(["imported": saved]) } else { print("Imported \(saved) posts.") }
+            if connection.json { Output.json(["imported": saved]) } else { print("Imported \(saved) post\(saved == 1 ? "" : "s").") }
         }
     }
 }

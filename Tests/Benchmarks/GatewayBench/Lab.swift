@@ -8,6 +8,8 @@ final class Lab {
     let directory: String
     private var processes: [Process] = []
     private var workers: [Process] = []
+    /// MDP sessions the echo workers hold (other services' stay registered).
+    private var echoSessions = 0
 
     init(binaries: String) throws {
         self.binaries = binaries
@@ -58,6 +60,7 @@ final class Lab {
         let before = try registeredWorkers(context)
         let arguments = ["--raw", "--sessions", "\(sessions)"] + (inline ? ["--inline"] : [])
         workers.append(try spawn("\(binaries)/echo-worker", arguments))
+        echoSessions += sessions
         try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
     }
 
@@ -80,10 +83,12 @@ final class Lab {
 
     /// Stops every echo worker and waits until the gateway has let them go.
     func stopEchoWorkers(context: Context) throws {
+        let remaining = try registeredWorkers(context) - echoSessions
         for worker in workers { worker.terminate() }
         for worker in workers { worker.waitUntilExit() }
         workers.removeAll()
-        try waitFor { (try? self.registeredWorkers(context)) == 0 }
+        echoSessions = 0
+        try waitFor { (try? self.registeredWorkers(context)) == remaining }
     }
 
     /// Workers the gateway knows, read from mmi.workers.

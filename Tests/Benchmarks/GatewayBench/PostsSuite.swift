@@ -18,8 +18,9 @@ struct PostsSuite {
         let get = try latency(of: uids)
         let saveRate = try saveThroughput()
         let file = try generate(importCount)
-        let imported = try lab.time("posts", ["import", file])
-        let local = try lab.time("posts", ["import", "--local", "\(lab.directory)/local.sqlite", file])
+        // --json: no progress lines in the figures.
+        let imported = try lab.time("posts", ["import", "--json", file])
+        let local = try lab.time("posts", ["import", "--json", "--local", "\(lab.directory)/local.sqlite", file])
         func rate(_ duration: Duration) -> Int { Int((Double(importCount) / Probe.seconds(duration)).rounded()) }
         return [
             "| posts | p50 | p99 | p50 vs raw |", "|---|---|---|---|",
