@@ -49,7 +49,7 @@ final class GatewayConnection: Sendable {
             return try JSONRPC.decodeResponse(Data(reply.first?.bytes ?? []), as: Result.self)
         } catch {
             if error.code == .serviceUnavailable, !error.message.contains("shutting down") {
-                throw .unavailable("\(error.message). Is `posts-service` running? `make run` starts it")
+                throw .unavailable("\(error.message). Is `\(service)-service` running? `make run` starts it")
             }
             throw PostsError(error)
         }
