@@ -38,6 +38,11 @@ let package = Package(
             ],
             path: "Shared/Majordomo"
         ),
+        .target(
+            name: "EventBus",
+            dependencies: ["ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            path: "Shared/EventBus"
+        ),
         .target(name: "Domain", path: "Shared/Domain"),
         .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire"),
         .target(
@@ -62,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "Majordomo", "Wire", "ZeroMQ", "ServiceSupport",
+                "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "EventBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -72,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "PostsService",
             dependencies: [
-                "Domain", "LocalPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ",
+                "Domain", "EventBus", "LocalPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -108,6 +113,11 @@ let package = Package(
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
         .testTarget(
+            name: "EventBusTests",
+            dependencies: ["EventBus", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/EventBusTests"
+        ),
+        .testTarget(
             name: "MajordomoTests",
             dependencies: ["Majordomo", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
             path: "Tests/MajordomoTests"
@@ -119,7 +129,7 @@ let package = Package(
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain"],
+            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus"],
             path: "Tests/IntegrationTests"
         ),
     ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventBus
 import Foundation
 import Logging
 import Majordomo
@@ -18,6 +19,8 @@ struct GatewayCommand: AsyncParsableCommand {
 
         Every flag has an environment variable; a flag wins over its variable:
           --bind                POSTS_GATEWAY_BIND (comma-separated), else POSTS_GATEWAY
+          --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
+          --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
           --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
           --heartbeat-liveness  POSTS_HEARTBEAT_LIVENESS   default 3
           --queue-wait          POSTS_QUEUE_WAIT           default 5s
@@ -27,6 +30,8 @@ struct GatewayCommand: AsyncParsableCommand {
           --shutdown-grace      POSTS_SHUTDOWN_GRACE       default 2s
           --log-level           POSTS_LOG_LEVEL            default info
 
+        The event bus: services publish to --events-publish (an XSUB socket),
+        subscribers connect to --events-subscribe (an XPUB socket).
         Durations take ms, s or m (2500ms, 2.5s, 1m); a bare number is ms.
         SIGTERM or SIGINT: stop taking requests (waiting ones are answered "service
         unavailable"), wait up to the shutdown grace for requests already with
@@ -38,6 +43,12 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("bind"), help: ArgumentHelp("Endpoint to bind; repeat for several.", valueName: "endpoint"))
     var bind: [String] = []
+
+    @Option(help: ArgumentHelp("Event bus endpoint publishers connect to (bound here).", valueName: "endpoint"))
+    var eventsPublish: String?
+
+    @Option(help: ArgumentHelp("Event bus endpoint subscribers connect to (bound here).", valueName: "endpoint"))
+    var eventsSubscribe: String?
 
     @Option(help: ArgumentHelp("How often heartbeats are sent.", valueName: "duration"))
     var heartbeatInterval: String?
@@ -67,16 +78,21 @@ struct GatewayCommand: AsyncParsableCommand {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
         let options: Broker.Options
+        let busOptions: EventBus.Options
         do {
             options = try brokerOptions(settings)
+            busOptions = try eventBusOptions(settings)
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
         let logger = Logger(label: "gateway")
-        let broker = Broker(options: options, replies: JSONRPCBrokerReplies(), context: try Context(), logger: logger)
+        let context = try Context()
+        let broker = Broker(options: options, replies: JSONRPCBrokerReplies(), context: context, logger: logger)
+        let bus = EventBus(options: busOptions, context: context, logger: logger)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: BrokerService(broker: broker, logger: logger))],
+            services: [.init(service: BrokerService(broker: broker, logger: logger)),
+                       .init(service: EventBusService(bus: bus, logger: logger))],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))
@@ -86,6 +102,15 @@ struct GatewayCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("gateway: \(error)\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    private func eventBusOptions(_ settings: Settings) throws -> EventBus.Options {
+        let environment = settings.environment
+        let publish = eventsPublish ?? Endpoints.eventsPublish(environment: environment)
+        let subscribe = eventsSubscribe ?? Endpoints.eventsSubscribe(environment: environment)
+        for endpoint in [publish, subscribe] { try Endpoints.validate(endpoint) }
+        try RuntimeDirectory.prepare(endpoints: [publish, subscribe], environment: environment)
+        return EventBus.Options(publishEndpoints: [publish], subscribeEndpoints: [subscribe])
     }
 
     private func brokerOptions(_ settings: Settings) throws -> Broker.Options {
@@ -104,23 +129,5 @@ struct GatewayCommand: AsyncParsableCommand {
         options.configuration = configuration
         options.maxFrameSize = Int64(try settings.integer(maxFrameSize, env: "POSTS_MAX_FRAME_SIZE", default: Int(options.maxFrameSize), minimum: 1024))
         return options
-    }
-}
-
-/// Runs the broker under swift-service-lifecycle: SIGTERM/SIGINT become a
-/// graceful stop (DISCONNECT to workers), after which the process exits 0.
-struct BrokerService: Service {
-    let broker: Broker
-    let logger: Logger
-
-    func run() async throws {
-        let endpoints = try await broker.start()
-        logger.info("gateway listening", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
-        await withGracefulShutdownHandler {
-            await broker.waitUntilStopped()
-        } onGracefulShutdown: {
-            broker.stop()
-        }
-        logger.info("gateway stopped")
     }
 }

@@ -1,4 +1,5 @@
 import Domain
+import EventBus
 import Foundation
 import Logging
 import Wire
@@ -12,6 +13,8 @@ import ZeroMQ
 struct PostsRouter: Sendable {
     let posts: any PostsUseCase
     let changes: any PostChangesUseCase
+    /// Where change notices go after each committed write; nil publishes none.
+    let events: EventPublisher?
     let logger: Logger
 
     func handle(_ body: [Frame]) async -> [Frame] {
@@ -24,7 +27,9 @@ struct PostsRouter: Sendable {
         case .success(let decoded): request = decoded
         }
         do {
-            return [Frame(try await answer(request))]
+            let reply = try await answer(request)
+            if Self.writes.contains(request.method) { await announceChange() }
+            return [Frame(reply)]
         } catch let error as JSONRPCError {
             return [Frame(JSONRPC.encodeError(id: request.id, error))]
         } catch let error as PostsError {
@@ -76,6 +81,18 @@ struct PostsRouter: Sendable {
         default:
             throw JSONRPCError.methodNotFound(request.method, service: PostsMethod.service)
         }
+    }
+
+    static let writes: Set<String> = [PostsMethod.save, PostsMethod.saveMany, PostsMethod.delete]
+
+    /// Tells subscribers (search workers) that there is something new to
+    /// pull. Best effort by design: a lost notice costs a reader one timer
+    /// period, never data, because readers pull `posts.changes`.
+    private func announceChange() async {
+        guard let events, let head = try? await changes.head(),
+              let body = try? JSONEncoder().encode(ChangeNotice(service: PostsMethod.service, head: head))
+        else { return }
+        events.publish(topic: ChangeNotice(service: PostsMethod.service, head: head).topic, body: Array(body))
     }
 
     /// A rule broken by one post of a batch, named with its place in the batch.

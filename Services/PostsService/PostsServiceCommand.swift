@@ -1,5 +1,6 @@
 import ArgumentParser
 import Domain
+import EventBus
 import Foundation
 import LocalPlatform
 import Logging
@@ -23,9 +24,11 @@ struct PostsServiceCommand: AsyncParsableCommand {
           --database            POSTS_DATABASE             default $XDG_DATA_HOME/posts/posts.sqlite
                                 (or POSTS_DATA_DIR/posts.sqlite, ~/.local/share/posts/posts.sqlite)
           --sessions            POSTS_SESSIONS             default 4
+          --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
           --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
           --log-level           POSTS_LOG_LEVEL            default info
-        Several posts-service processes may share one database file.
+        After every committed write it publishes {"service":"posts","head":N} on
+        topic posts.changed. Several posts-service processes may share one database file.
         SIGTERM: finish the requests in hand, tell the gateway DISCONNECT, exit 0.
         """
     )
@@ -33,6 +36,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Gateway endpoint to connect to.", valueName: "endpoint")) var gateway: String?
     @Option(help: ArgumentHelp("SQLite database file.", valueName: "path")) var database: String?
     @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) var sessions: Int?
+    @Option(help: ArgumentHelp("Event bus endpoint to publish change notices to.", valueName: "endpoint")) var eventsPublish: String?
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) var heartbeatInterval: String?
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel: String?
 
@@ -41,9 +45,11 @@ struct PostsServiceCommand: AsyncParsableCommand {
         ParentWatch.startIfRequested(environment: settings.environment)
         var configuration = MajordomoWorker.Configuration()
         let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
+        let eventsEndpoint = eventsPublish ?? Endpoints.eventsPublish(environment: settings.environment)
         do {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
             try Endpoints.validate(endpoint)
+            try Endpoints.validate(eventsEndpoint)
             configuration.sessions = try settings.integer(sessions, env: "POSTS_SESSIONS", default: 4)
             configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
             configuration.heartbeatLiveness = try settings.integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
@@ -59,9 +65,12 @@ struct PostsServiceCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("posts-service: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(), logger: logger)
+        let context = try Context()
+        let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
+        let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
+                                 events: events, logger: logger)
         let worker = MajordomoWorker(endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
-                                     context: try Context(), logger: logger)
+                                     context: context, logger: logger)
         logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: WorkerService(worker: worker, handler: .async(router.handle)))],

@@ -18,6 +18,8 @@ public protocol PostsUseCase: Sendable {
 /// Every write in order, for keeping other stores (search indexes) in sync.
 public protocol PostChangesUseCase: Sendable {
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges
+    /// The newest change sequence.
+    func head() async throws(PostsError) -> Int64
 }
 
 /// What is running and how it is doing.

@@ -28,6 +28,10 @@ struct LocalPostChangesUseCase: PostChangesUseCase {
             return PostChanges(changes: changes, head: try Schema.head(db))
         }
     }
+
+    func head() async throws(PostsError) -> Int64 {
+        try await store.read { db in try Schema.head(db) }
+    }
 }
 
 struct LocalStatusUseCase: StatusUseCase {

@@ -42,6 +42,10 @@ struct NetworkPostChangesUseCase: PostChangesUseCase {
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
         try await gateway.call(PostsMethod.service, PostsMethod.changes, ChangesParams(after: sequence, limit: limit), as: ChangesResult.self).toDomain()
     }
+
+    func head() async throws(PostsError) -> Int64 {
+        try await changes(after: Int64.max, limit: 1).head
+    }
 }
 
 struct NetworkStatusUseCase: StatusUseCase {

@@ -20,6 +20,18 @@ public enum Endpoints {
         return [gateway(environment: environment)]
     }
 
+    /// Where publishers connect to the gateway's event bus (`POSTS_EVENTS_PUBLISH`).
+    public static func eventsPublish(environment: [String: String]) -> String {
+        if let value = environment["POSTS_EVENTS_PUBLISH"], !value.isEmpty { return value }
+        return "ipc://\(RuntimeDirectory.path(environment: environment))/events-publish.ipc"
+    }
+
+    /// Where subscribers connect to the gateway's event bus (`POSTS_EVENTS_SUBSCRIBE`).
+    public static func eventsSubscribe(environment: [String: String]) -> String {
+        if let value = environment["POSTS_EVENTS_SUBSCRIBE"], !value.isEmpty { return value }
+        return "ipc://\(RuntimeDirectory.path(environment: environment))/events-subscribe.ipc"
+    }
+
     /// Checks an endpoint's form, so a typo is reported with the value.
     public static func validate(_ endpoint: String) throws {
         let transports = ["ipc://", "tcp://", "inproc://"]

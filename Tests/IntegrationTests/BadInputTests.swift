@@ -93,7 +93,7 @@ struct BadInputTests {
         #expect(process.terminationStatus == 0)
         for variable in ["POSTS_GATEWAY_BIND", "POSTS_HEARTBEAT_INTERVAL", "POSTS_HEARTBEAT_LIVENESS", "POSTS_QUEUE_WAIT",
                          "POSTS_QUEUE_LIMIT", "POSTS_CLIENT_LIMIT", "POSTS_MAX_FRAME_SIZE", "POSTS_SHUTDOWN_GRACE", "POSTS_LOG_LEVEL",
-                         "POSTS_RUNTIME_DIR"] {
+                         "POSTS_RUNTIME_DIR", "POSTS_EVENTS_PUBLISH", "POSTS_EVENTS_SUBSCRIBE"] {
             #expect(help.contains(variable), "\(variable) missing from --help")
         }
     }

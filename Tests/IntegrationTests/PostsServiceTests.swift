@@ -1,3 +1,4 @@
+import EventBus
 import Foundation
 import Synchronization
 import Testing
@@ -21,6 +22,29 @@ struct PostsServiceTests {
             uids += changes.compactMap { $0["kind"] == "upsert" ? $0["uid"]?.stringValue : nil }
             after = changes.last?["sequence"]?.intValue ?? after
         }
+    }
+
+    @Test func test_everyCommittedWritePublishesAChangeNotice_withTheNewHead() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        let subscriber = try Socket(context, .subscribe)
+        try subscriber.set(.subscribe, Array("posts.changed".utf8))
+        try subscriber.connect("ipc://\(harness.directory)/events-subscribe.ipc")
+        try await Task.sleep(for: .milliseconds(200))  // let the subscription reach the publisher
+
+        func nextNotice() throws -> ChangeNotice? {
+            var poller = Poller()
+            poller.addReadable(subscriber)
+            guard try poller.poll(timeout: .seconds(5)) > 0, let message = try subscriber.receive() else { return nil }
+            return try JSONDecoder().decode(ChangeNotice.self, from: Data(message.last?.bytes ?? []))
+        }
+        let created = try harness.posts(["create", "--title", "Announced"])
+        #expect(try nextNotice() == ChangeNotice(service: "posts", head: 1))
+        _ = try harness.posts(["list"])
+        #expect(try harness.posts(["delete", created.trimmed]).status == 0)
+        #expect(try nextNotice() == ChangeNotice(service: "posts", head: 2), "a read publishes nothing; the delete does")
     }
 
     @Test func test_twoServicesOnOneDatabaseFile_loseNothing() async throws {

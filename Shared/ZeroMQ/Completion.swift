@@ -2,7 +2,7 @@ import Synchronization
 
 /// A one-shot signal that async code can await: a loop thread reports that it
 /// has finished (or failed to start), and its owner awaits that.
-final class Completion<Value: Sendable>: Sendable {
+public final class Completion<Value: Sendable>: Sendable {
     private enum State {
         case waiting([CheckedContinuation<Value, Never>])
         case done(Value)
@@ -10,9 +10,10 @@ final class Completion<Value: Sendable>: Sendable {
 
     private let state = Mutex(State.waiting([]))
 
-    init() {}
+    public init() {}
 
-    func complete(_ value: Value) {
+    /// Only the first call counts.
+    public func complete(_ value: Value) {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
             guard case .waiting(let waiters) = state else { return [] }
             state = .done(value)
@@ -21,7 +22,7 @@ final class Completion<Value: Sendable>: Sendable {
         for waiter in waiters { waiter.resume(returning: value) }
     }
 
-    var value: Value {
+    public var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Value? in

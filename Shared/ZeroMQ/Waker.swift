@@ -6,12 +6,12 @@
 /// non-blocking pipe whose read end the poller watches next to its sockets.
 /// Lets other threads hand work to a socket's owning thread without
 /// touching the socket.
-final class Waker: Sendable {
+public final class Waker: Sendable {
     /// The read end, for `Poller.addReadable(fileDescriptor:)`.
-    let fileDescriptor: Int32
+    public let fileDescriptor: Int32
     private let writeEnd: Int32
 
-    init() {
+    public init() {
         var ends: [Int32] = [-1, -1]
         let rc = pipe(&ends)
         precondition(rc == 0, "pipe failed: errno \(errno)")
@@ -29,13 +29,13 @@ final class Waker: Sendable {
     }
 
     /// A full pipe already means "wake up", so a failed write loses nothing.
-    func wake() {
+    public func wake() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
     /// Clears pending wake-ups; call after the poller reported the fd readable.
-    func drain() {
+    public func drain() {
         var buffer = [UInt8](repeating: 0, count: 256)
         while read(fileDescriptor, &buffer, buffer.count) > 0 {}
     }

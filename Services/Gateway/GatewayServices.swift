@@ -1,0 +1,38 @@
+import EventBus
+import Logging
+import Majordomo
+import ServiceLifecycle
+
+/// Runs the broker under swift-service-lifecycle: SIGTERM/SIGINT become a
+/// graceful stop (DISCONNECT to workers), after which the process exits 0.
+struct BrokerService: Service {
+    let broker: Broker
+    let logger: Logger
+
+    func run() async throws {
+        let endpoints = try await broker.start()
+        logger.info("gateway listening", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
+        await withGracefulShutdownHandler {
+            await broker.waitUntilStopped()
+        } onGracefulShutdown: {
+            broker.stop()
+        }
+        logger.info("gateway stopped")
+    }
+}
+
+/// Runs the event bus next to the broker; stops with it.
+struct EventBusService: Service {
+    let bus: EventBus
+    let logger: Logger
+
+    func run() async throws {
+        let endpoints = try await bus.start()
+        logger.info("event bus listening", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
+        await withGracefulShutdownHandler {
+            await bus.waitUntilStopped()
+        } onGracefulShutdown: {
+            bus.stop()
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import Synchronization
+import ZeroMQ
+
+/// Publishes events to the gateway's bus from any thread, without ever
+/// blocking the caller: events queue in a mailbox (at most `capacity`; the
+/// oldest go first when it is full) and a socket thread sends them.
+///
+/// Thread rules: the PUB socket lives on the publisher's own thread.
+public final class EventPublisher: Sendable {
+    public static let capacity = 1000
+
+    private let endpoint: String
+    private let context: Context
+    private let logger: Logger
+    private let mailbox = Mutex<[[Frame]]>([])
+    private let waker = Waker()
+    private let closed = Atomic<Bool>(false)
+
+    /// Throws when `endpoint` is not a valid ZeroMQ endpoint.
+    public init(endpoint: String, context: Context, logger: Logger) throws {
+        try Socket(context, .publish).connect(endpoint)
+        self.endpoint = endpoint
+        self.context = context
+        self.logger = logger
+        startSocketThread(named: "event-publish") { [self] in run() }
+    }
+
+    deinit { close() }
+
+    public func publish(topic: String, body: [UInt8]) {
+        mailbox.withLock { queue in
+            if queue.count >= Self.capacity { queue.removeFirst() }
+            queue.append([Frame(topic), Frame(body)])
+        }
+        waker.wake()
+    }
+
+    public func close() {
+        closed.store(true, ordering: .releasing)
+        waker.wake()
+    }
+
+    private func run() {
+        guard let socket = try? Socket(context, .publish), (try? socket.connect(endpoint)) != nil else {
+            logger.error("cannot connect the event publisher", metadata: ["endpoint": "\(endpoint)"])
+            return
+        }
+        var poller = Poller()
+        poller.addReadable(fileDescriptor: waker.fileDescriptor)
+        while !closed.load(ordering: .acquiring) {
+            _ = try? poller.poll(timeout: nil)
+            waker.drain()
+            for event in mailbox.withLock({ queue in defer { queue.removeAll() }; return queue }) {
+                // PUB never blocks: at its high-water mark it drops, as a bus may.
+                _ = try? socket.send(event, wait: false)
+            }
+        }
+        try? socket.set(.linger, 200)
+        socket.close()
+    }
+}

@@ -1,0 +1,81 @@
+import EventBus
+import Foundation
+import Logging
+import Testing
+import ZeroMQ
+
+private let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+@Suite("Event bus", .serialized)
+struct EventBusTests {
+    /// A bus on ipc:// endpoints in a fresh directory, stopped before it is removed.
+    private func withBus(_ body: (Context, String, String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let context = try Context()
+        let bus = EventBus(options: .init(publishEndpoints: ["ipc://\(directory)/in.ipc"], subscribeEndpoints: ["ipc://\(directory)/out.ipc"]),
+                           context: context, logger: quiet)
+        let endpoints = try await bus.start()
+        do { try await body(context, endpoints[0], endpoints[1]) } catch {
+            bus.stop()
+            await bus.waitUntilStopped()
+            throw error
+        }
+        bus.stop()
+        await bus.waitUntilStopped()
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/in.ipc"), "the bus removes its socket files")
+    }
+
+    /// Publishes until the subscriber has something (subscriptions travel asynchronously).
+    private func firstDelivery(_ subscriber: Socket, publish: () throws -> Void) throws -> [Frame]? {
+        var poller = Poller()
+        poller.addReadable(subscriber)
+        for _ in 0..<100 {
+            try publish()
+            if try poller.poll(timeout: .milliseconds(20)) > 0 { return try subscriber.receive() }
+        }
+        return nil
+    }
+
+    @Test func test_aPublishedEventReachesASubscriberOfItsTopic_andNoOther() async throws {
+        try await withBus { context, publishAt, subscribeAt in
+            let publisher = try Socket(context, .publish)
+            try publisher.connect(publishAt)
+            let posts = try Socket(context, .subscribe)
+            try posts.set(.subscribe, Array("posts.".utf8))
+            try posts.connect(subscribeAt)
+            let delivered = try firstDelivery(posts) {
+                try publisher.send(["search.changed", "{}"])
+                try publisher.send(["posts.changed", #"{"service":"posts","head":1}"#])
+            }
+            #expect(delivered == ["posts.changed", #"{"service":"posts","head":1}"#])
+            var poller = Poller()
+            poller.addReadable(posts)
+            while try poller.poll(timeout: .milliseconds(50)) > 0 {
+                #expect(try posts.receive()?.first == "posts.changed", "only the subscribed topic arrives")
+            }
+        }
+    }
+
+    @Test func test_anEventPublisherDeliversThroughTheBus_withoutBlockingItsCaller() async throws {
+        try await withBus { context, publishAt, subscribeAt in
+            let publisher = try EventPublisher(endpoint: publishAt, context: context, logger: quiet)
+            defer { publisher.close() }
+            let subscriber = try Socket(context, .subscribe)
+            try subscriber.set(.subscribe, [])
+            try subscriber.connect(subscribeAt)
+            let notice = ChangeNotice(service: "posts", head: 7)
+            let body = Array(try JSONEncoder().encode(notice))
+            let delivered = try firstDelivery(subscriber) { publisher.publish(topic: notice.topic, body: body) }
+            #expect(delivered?.first == "posts.changed")
+            #expect(try JSONDecoder().decode(ChangeNotice.self, from: Data(delivered?.last?.bytes ?? [])) == notice)
+        }
+    }
+
+    @Test func test_anEndpointThatCannotBeBound_isReportedByStart() async throws {
+        let bus = EventBus(options: .init(publishEndpoints: ["carrier-pigeon://x"], subscribeEndpoints: []),
+                           context: try Context(), logger: quiet)
+        await #expect(throws: ZMQError.self) { try await bus.start() }
+    }
+}
