@@ -10,8 +10,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gateway endpoint (default: POSTS_GATEWAY, else the ipc:// default).", valueName: "endpoint"))
     var gateway: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for each attempt (two attempts).", valueName: "seconds"))
-    var timeout: Double = 3
+    @Option(help: ArgumentHelp("Seconds to wait for an answer (a dead gateway is noticed within 2 s).", valueName: "seconds"))
+    var timeout: Double = 10
 
     @Option(help: ArgumentHelp("Use this SQLite file directly, with no services.", valueName: "path"))
     var local: String?
@@ -20,18 +20,30 @@ struct ConnectionOptions: ParsableArguments {
     var json = false
 
     func validate() throws {
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout)") }
+        guard timeout >= 0.01, timeout <= 3600 else { throw ValidationError("--timeout must be from 0.01 to 3600 seconds, not \(timeout)") }
         if local != nil, gateway != nil { throw ValidationError("--local and --gateway name two different places; give one") }
+        if local == nil {
+            do {
+                try Endpoints.validate(endpoint)
+            } catch {
+                throw ValidationError("\(error)" + (gateway == nil ? " (from POSTS_GATEWAY)" : ""))
+            }
+        }
+    }
+
+    var endpoint: String { gateway ?? Endpoints.gateway(environment: ProcessInfo.processInfo.environment) }
+
+    /// The options that say where the posts are, to repeat in a hint.
+    var placeArguments: String {
+        if let local { return " --local \(local)" }
+        if let gateway { return " --gateway \(gateway)" }
+        return ""
     }
 
     func provider() throws(PostsError) -> any UseCaseProvider {
         if let local { return try LocalUseCaseProvider(path: local) }
-        let endpoint = gateway ?? Endpoints.gateway(environment: ProcessInfo.processInfo.environment)
-        do {
-            try Endpoints.validate(endpoint)
-        } catch {
-            throw .invalid(field: "--gateway", rule: "\(error)")
-        }
-        return try NetworkUseCaseProvider(endpoint: endpoint, timeout: .milliseconds(Int64(timeout * 1000)), retries: 1)
+        // One attempt: the gateway itself hands a request to another worker
+        // when one dies, and a resent delete would report "not found".
+        return try NetworkUseCaseProvider(endpoint: endpoint, timeout: .milliseconds(Int64(timeout * 1000)), retries: 0)
     }
 }

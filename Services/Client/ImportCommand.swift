@@ -9,8 +9,11 @@ struct ImportCommand: AsyncParsableCommand {
         The file holds a JSON array of posts, or one post per line (JSON Lines).
         A post is {"title", "content"}, optionally with "uid" (a UUID: importing
         again updates instead of duplicating) and "createDate" (ISO 8601). The
-        common sample-data shape {"userId", "id", "title", "body"} works too.
-        Use - to read standard input. Nothing is written unless every entry is valid.
+        common sample-data shape {"userId", "id", "title", "body"} works too; its
+        uid is derived from userId and id, so importing it again duplicates
+        nothing either. Use - to read standard input. If any entry is invalid,
+        nothing is written; if the system fails part way, the posts already
+        written stay, and the message says how many.
         """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -40,17 +43,23 @@ struct ImportCommand: AsyncParsableCommand {
             var saved = 0
             // A few batches in flight, so encoding here overlaps decoding and
             // writing in the service. Safe because no uid is in two batches.
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                func sendNext() {
-                    guard let next = batches.popFirst() else { return }
-                    group.addTask { try await useCase.save(next) }
+            do {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    func sendNext() {
+                        guard let next = batches.popFirst() else { return }
+                        group.addTask { try await useCase.save(next) }
+                    }
+                    for _ in 0..<Self.batchesInFlight { sendNext() }
+                    while let count = try await group.next() {
+                        saved += count
+                        progress.update(saved)
+                        sendNext()
+                    }
                 }
-                for _ in 0..<Self.batchesInFlight { sendNext() }
-                while let count = try await group.next() {
-                    saved += count
-                    progress.update(saved)
-                    sendNext()
-                }
+            } catch let error as PostsError {
+                progress.finish()
+                FileHandle.standardError.write(Data("posts: import stopped after \(saved) of \(posts.count) posts were saved\n".utf8))
+                throw error
             }
             progress.finish()
             if connection.json { Output.json(["imported": saved]) } else { print("Imported \(saved) post\(saved == 1 ? "" : "s").") }
@@ -63,6 +72,8 @@ struct ImportCommand: AsyncParsableCommand {
 enum ImportReader {
     struct Entry: Decodable {
         var uid: String?
+        var userId: Int64?
+        var id: Int64?
         var title: String?
         var content: String?
         var body: String?
@@ -109,6 +120,16 @@ enum ImportReader {
         return lastOfEachUID(posts)
     }
 
+    /// A version-8 (custom) UUID made of userId and id, so the same sample
+    /// entry always gets the same uid.
+    static func sampleUID(userId: Int64, id: Int64) -> UUID {
+        var bytes = withUnsafeBytes(of: userId.bigEndian, Array.init) + withUnsafeBytes(of: id.bigEndian, Array.init)
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
     /// A uid given twice is one post: the later entry wins, as it would if
     /// the entries were saved one after another.
     static func lastOfEachUID(_ posts: [Post]) -> [Post] {
@@ -120,7 +141,7 @@ enum ImportReader {
 
     static func post(from entry: Entry, label: String) throws(PostsError) -> Post {
         guard let title = entry.title else { throw .invalid(field: "\(label).title", rule: "is missing") }
-        var uid = UUID()
+        var uid = entry.id.map { sampleUID(userId: entry.userId ?? 0, id: $0) } ?? UUID()
         if let text = entry.uid {
             guard let parsed = UUID(uuidString: text) else { throw .invalid(field: "\(label).uid", rule: "must be a UUID (got '\(text)')") }
             uid = parsed

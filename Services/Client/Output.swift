@@ -31,6 +31,7 @@ enum Output {
     static func relative(_ date: Date, now: Date = Date()) -> String {
         let seconds = now.timeIntervalSince(date)
         switch seconds {
+        case ..<(-60): return date.formatted(Date.ISO8601FormatStyle().year().month().day())
         case ..<60: return "just now"
         case ..<3600: return "\(Int(seconds / 60)) min ago"
         case ..<86_400: return "\(Int(seconds / 3600)) h ago"
@@ -45,7 +46,13 @@ enum Output {
     }
 
     static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
-    static var inputIsTerminal: Bool { isatty(STDIN_FILENO) != 0 }
+    /// Standard input is a pipe or a regular file: something that ends.
+    static var inputIsPipeOrFile: Bool {
+        var info = stat()
+        guard fstat(STDIN_FILENO, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFIFO || kind == S_IFREG
+    }
     static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 }
 

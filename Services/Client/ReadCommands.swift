@@ -9,15 +9,24 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: "Posts per page (1-500).") var limit = 20
     @Option(help: "Where to continue: the cursor a previous page printed.") var cursor: String?
 
+    func validate() throws {
+        guard PostRules.pageSize.contains(limit) else {
+            throw ValidationError("--limit must be from \(PostRules.pageSize.lowerBound) to \(PostRules.pageSize.upperBound), not \(limit)")
+        }
+    }
+
     func run() async throws {
         try await Failure.guarded {
             let page = try await connection.provider().makePostsUseCase().posts(limit: limit, cursor: cursor)
             if connection.json { return Output.json(PageOutput(posts: page.posts, nextCursor: page.nextCursor)) }
             if page.posts.isEmpty { return print(cursor == nil ? "No posts yet. Add one: posts create --title \"Hello\"" : "No more posts.") }
-            Output.table(["UID", "TITLE", "UPDATED"], page.posts.map {
-                [$0.uid.uuidString, Output.shorten($0.title, to: 48), Output.relative($0.updateDate)]
+            Output.table(["UID", "TITLE", "CREATED"], page.posts.map {
+                [$0.uid.uuidString, Output.shorten($0.title, to: 48), Output.relative($0.createDate)]
             })
-            if let next = page.nextCursor { print("\nMore: posts list --cursor \(next)") }
+            if let next = page.nextCursor {
+                let size = limit == 20 ? "" : " --limit \(limit)"
+                print("\nMore: posts list\(connection.placeArguments)\(size) --cursor \(next)")
+            }
         }
     }
 }
@@ -52,7 +61,7 @@ struct StatusCommand: AsyncParsableCommand {
             if let posts = status.posts { print("Posts: \(posts)") }
             if !status.services.isEmpty {
                 print("")
-                Output.table(["SERVICE", "WORKERS", "QUEUED", "REQUESTS", "ERRORS", "P50", "P99"], status.services.map {
+                Output.table(["SERVICE", "WORKERS", "QUEUED", "REQUESTS", "REFUSED", "P50", "P99"], status.services.map {
                     [$0.name, "\($0.workers)", "\($0.queued)", "\($0.requests)", "\($0.errors)",
                      $0.p50Milliseconds.map { String(format: "%.2f ms", $0) } ?? "-",
                      $0.p99Milliseconds.map { String(format: "%.2f ms", $0) } ?? "-"]

@@ -5,31 +5,41 @@ import Foundation
 /// Where a post's content comes from: a flag, a file, or standard input.
 struct ContentOptions: ParsableArguments {
     @Option(help: "The content.") var content: String?
-    @Option(help: ArgumentHelp("Read the content from this file.", valueName: "path")) var contentFile: String?
+    @Option(help: ArgumentHelp("Read the content from this file; - for standard input.", valueName: "path")) var contentFile: String?
 
     func validate() throws {
         if content != nil, contentFile != nil { throw ValidationError("give --content or --content-file, not both") }
     }
 
-    /// The content given, or standard input when it is not a terminal; nil when none was given.
-    func read(stdinAllowed: Bool) throws(PostsError) -> String? {
+    var given: Bool { content != nil || contentFile != nil }
+
+    /// The content given; with `pipedInput`, also standard input when it is a
+    /// pipe or a file (never a terminal, /dev/null or an ssh socket, which
+    /// would hang or silently give nothing). Nil when none was given.
+    func read(pipedInput: Bool) throws(PostsError) -> String? {
         if let content { return content }
-        if let contentFile {
-            guard let text = try? String(contentsOfFile: contentFile, encoding: .utf8) else {
-                throw .invalid(field: "--content-file", rule: "cannot read '\(contentFile)' as UTF-8 text")
-            }
-            return text
+        if contentFile == "-" || (contentFile == nil && pipedInput && Output.inputIsPipeOrFile) {
+            return try Self.utf8(FileHandle.standardInput.readDataToEndOfFile(), from: "standard input")
         }
-        guard stdinAllowed, !Output.inputIsTerminal else { return nil }
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        return String(decoding: data, as: UTF8.self)
+        guard let contentFile else { return nil }
+        guard let data = FileManager.default.contents(atPath: contentFile) else {
+            throw .invalid(field: "--content-file", rule: "cannot read '\(contentFile)'")
+        }
+        return try Self.utf8(data, from: "'\(contentFile)'")
+    }
+
+    private static func utf8(_ data: Data, from source: String) throws(PostsError) -> String {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .invalid(field: "content", rule: "from \(source) is not UTF-8 text")
+        }
+        return text
     }
 }
 
 struct CreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create", abstract: "Create a post.",
-        discussion: "Content comes from --content, --content-file, or standard input when it is not a terminal.")
+        discussion: "Content comes from --content, --content-file (- for standard input), or standard input when it is a pipe or a file.")
 
     @OptionGroup var connection: ConnectionOptions
     @Option(help: "The title (1-200 characters).") var title: String
@@ -37,7 +47,7 @@ struct CreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Failure.guarded {
-            let content = try body.read(stdinAllowed: true) ?? ""
+            let content = try body.read(pipedInput: true) ?? ""
             let post = try await connection.provider().makePostsUseCase().save(Post(title: title, content: content))
             if connection.json { return Output.json(post) }
             print(post.uid.uuidString)
@@ -53,14 +63,17 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: "The new title.") var title: String?
     @OptionGroup var body: ContentOptions
 
+    func validate() throws {
+        guard title != nil || body.given else {
+            throw ValidationError("nothing to change: give --title, --content or --content-file (- for standard input)")
+        }
+    }
+
     func run() async throws {
         try await Failure.guarded {
             let posts = try connection.provider().makePostsUseCase()
             var post = try await posts.post(uid: try PostRules.uid(uid))
-            let content = try body.read(stdinAllowed: title == nil)
-            guard title != nil || content != nil else {
-                throw PostsError.invalid(field: "edit", rule: "needs --title, --content, --content-file or content on standard input")
-            }
+            let content = try body.read(pipedInput: false)
             post.title = title ?? post.title
             post.content = content ?? post.content
             let saved = try await posts.save(post)

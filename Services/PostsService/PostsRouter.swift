@@ -27,8 +27,8 @@ struct PostsRouter: Sendable {
         case .success(let decoded): request = decoded
         }
         do {
-            let reply = try await answer(request)
-            if Self.writes.contains(request.method) { await announceChange() }
+            let (reply, changed) = try await answer(request)
+            if changed { await announceChange() }
             return [Frame(reply)]
         } catch let error as JSONRPCError {
             return [Frame(JSONRPC.encodeError(id: request.id, error))]
@@ -41,19 +41,20 @@ struct PostsRouter: Sendable {
         }
     }
 
-    private func answer(_ request: JSONRPC.IncomingRequest) async throws -> Data {
+    /// The reply, and whether the request changed anything (so subscribers hear of it).
+    private func answer(_ request: JSONRPC.IncomingRequest) async throws -> (Data, changed: Bool) {
         let id = request.id
         switch request.method {
         case PostsMethod.list:
             let params = try request.params(ListParams.self, or: ListParams())
             let page = try await posts.posts(limit: try PostRules.validatedLimit(params.limit), cursor: params.cursor)
-            return try JSONRPC.encodeResult(id: id, PageResult(domain: page))
+            return (try JSONRPC.encodeResult(id: id, PageResult(domain: page)), false)
         case PostsMethod.get:
             let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
-            return try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.post(uid: uid)))
+            return (try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.post(uid: uid))), false)
         case PostsMethod.save:
             let post = try request.params(SaveParams.self).post.toDomain()
-            return try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.save(post)))
+            return (try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.save(post))), true)
         case PostsMethod.saveMany:
             let dtos = try request.params(SaveManyParams.self).posts
             guard dtos.count <= PostsMethod.saveManyLimit else {
@@ -68,22 +69,22 @@ struct PostsRouter: Sendable {
                     throw Self.naming(entry: index, in: error)
                 }
             }
-            return try JSONRPC.encodeResult(id: id, SaveManyResult(saved: try await posts.save(batch)))
+            let saved = try await posts.save(batch)
+            return (try JSONRPC.encodeResult(id: id, SaveManyResult(saved: saved)), saved > 0)
         case PostsMethod.delete:
             let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
-            return try JSONRPC.encodeResult(id: id, DeleteResult(deleted: try await posts.delete(uid: uid)))
+            let deleted = try await posts.delete(uid: uid)
+            return (try JSONRPC.encodeResult(id: id, DeleteResult(deleted: deleted)), deleted)
         case PostsMethod.changes:
             let params = try request.params(ChangesParams.self)
             let page = try await changes.changes(after: params.after, limit: params.limit ?? PostRules.pageSize.upperBound)
-            return try JSONRPC.encodeResult(id: id, ChangesResult(domain: page))
+            return (try JSONRPC.encodeResult(id: id, ChangesResult(domain: page)), false)
         case PostsMethod.health:
-            return try JSONRPC.encodeResult(id: id, HealthResult(status: "ok", service: PostsMethod.service, pid: getpid()))
+            return (try JSONRPC.encodeResult(id: id, HealthResult(status: "ok", service: PostsMethod.service, pid: getpid())), false)
         default:
             throw JSONRPCError.methodNotFound(request.method, service: PostsMethod.service)
         }
     }
-
-    static let writes: Set<String> = [PostsMethod.save, PostsMethod.saveMany, PostsMethod.delete]
 
     /// Tells subscribers (search workers) that there is something new to
     /// pull. Best effort by design: a lost notice costs a reader one timer

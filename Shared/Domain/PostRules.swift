@@ -4,9 +4,15 @@ import Foundation
 /// with these rules, so nothing reaches a store unvalidated.
 public enum PostRules {
     public static let titleLength = 1...200
+    /// Also bounded in bytes: a character may carry any number of combining marks.
+    public static let maxTitleBytes = 2_000
     /// Content is limited in UTF-8 bytes.
     public static let maxContentBytes = 100_000
     public static let pageSize = 1...500
+    /// A page (or batch) of posts carries at most this many bytes of title and
+    /// content, so that even fully escaped JSON stays well inside the
+    /// gateway's 16 MiB frame limit; a page may hold fewer than `limit` posts.
+    public static let maxPageBytes = 2 << 20
     public static let defaultPageSize = 20
 
     /// The post as it will be stored (title trimmed), or the first rule it breaks.
@@ -17,6 +23,9 @@ public enum PostRules {
             throw post.title.isEmpty
                 ? .invalid(field: "title", rule: "must not be empty")
                 : .invalid(field: "title", rule: "must be at most \(titleLength.upperBound) characters (it has \(post.title.count))")
+        }
+        guard post.title.utf8.count <= maxTitleBytes else {
+            throw .invalid(field: "title", rule: "must be at most \(maxTitleBytes) bytes of UTF-8 (it has \(post.title.utf8.count))")
         }
         guard post.content.utf8.count <= maxContentBytes else {
             throw .invalid(field: "content", rule: "must be at most \(maxContentBytes) bytes of UTF-8 (it has \(post.content.utf8.count))")

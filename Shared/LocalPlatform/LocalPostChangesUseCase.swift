@@ -17,16 +17,25 @@ struct LocalPostChangesUseCase: PostChangesUseCase {
                 SELECT sequence, uid, NULL, NULL, NULL, NULL, 1 FROM tombstone WHERE sequence > ?1
                 ORDER BY sequence LIMIT ?2
                 """, arguments: [sequence, limit])
-            let changes = rows.compactMap { row -> PostChange? in
-                guard let uid = UUID(uuidString: row["uid"] as String) else { return nil }
-                if row["deleted"] as Int == 1 { return PostChange(sequence: row["sequence"], uid: uid, kind: .delete) }
-                let post = Post(uid: uid, title: row["title"], content: row["content"],
-                                createDate: Date(timeIntervalSince1970: row["createDate"]),
-                                updateDate: Date(timeIntervalSince1970: row["updateDate"]))
-                return PostChange(sequence: row["sequence"], uid: uid, kind: .upsert(post))
+            var bytes = 0
+            var changes: [PostChange] = []
+            for row in rows {
+                // Bounded like pages of posts, to stay inside the gateway's frame limit.
+                bytes += ((row["title"] as String?)?.utf8.count ?? 0) + ((row["content"] as String?)?.utf8.count ?? 0)
+                if bytes > PostRules.maxPageBytes && !changes.isEmpty { break }
+                if let change = Self.change(from: row) { changes.append(change) }
             }
             return PostChanges(changes: changes, head: try Schema.head(db))
         }
+    }
+
+    static func change(from row: Row) -> PostChange? {
+        guard let uid = UUID(uuidString: row["uid"] as String) else { return nil }
+        if row["deleted"] as Int == 1 { return PostChange(sequence: row["sequence"], uid: uid, kind: .delete) }
+        let post = Post(uid: uid, title: row["title"], content: row["content"],
+                        createDate: Date(timeIntervalSince1970: row["createDate"]),
+                        updateDate: Date(timeIntervalSince1970: row["updateDate"]))
+        return PostChange(sequence: row["sequence"], uid: uid, kind: .upsert(post))
     }
 
     func head() async throws(PostsError) -> Int64 {

@@ -10,14 +10,19 @@ struct LocalPostsUseCase: PostsUseCase {
         let limit = try PostRules.validatedLimit(limit)
         let after = try cursor.map { text throws(PostsError) in try PageCursor(text) }
         return try await store.read { db in
-            // One extra row says whether there is a next page.
-            let records = try PostRecord.fetchAll(db, sql: """
-                SELECT * FROM post
-                WHERE ?1 IS NULL OR (createDate, uid) < (?1, ?2)
-                ORDER BY createDate DESC, uid DESC LIMIT ?3
-                """, arguments: [after?.createDate, after?.uid, limit + 1])
-            let page = records.prefix(limit)
-            let next = records.count > limit ? page.last.map { PageCursor(createDate: $0.createDate, uid: $0.uid).text } : nil
+            // One extra row says whether there is a next page. Two statements,
+            // so the one with a cursor can seek straight to it in the index.
+            let records = if let after {
+                try PostRecord.fetchAll(db, sql: """
+                    SELECT * FROM post WHERE (createDate, uid) < (?, ?)
+                    ORDER BY createDate DESC, uid DESC LIMIT ?
+                    """, arguments: [after.createDate, after.uid, limit + 1])
+            } else {
+                try PostRecord.fetchAll(db, sql: "SELECT * FROM post ORDER BY createDate DESC, uid DESC LIMIT ?", arguments: [limit + 1])
+            }
+            let page = Self.boundedByBytes(records.prefix(limit))
+            let more = records.count > page.count
+            let next = more ? page.last.map { PageCursor(createDate: $0.createDate, uid: $0.uid).text } : nil
             return PostsPage(posts: page.map { $0.toDomain() }, nextCursor: next)
         }
     }
@@ -53,6 +58,16 @@ struct LocalPostsUseCase: PostsUseCase {
                            arguments: [uid.uuidString, sequence, Date().timeIntervalSince1970])
             return true
         }
+    }
+
+    /// The leading records that fit in `PostRules.maxPageBytes` (always at least one).
+    static func boundedByBytes(_ records: ArraySlice<PostRecord>) -> ArraySlice<PostRecord> {
+        var bytes = 0
+        for (offset, record) in records.enumerated() {
+            bytes += record.title.utf8.count + record.content.utf8.count
+            if bytes > PostRules.maxPageBytes && offset > 0 { return records.prefix(offset) }
+        }
+        return records
     }
 
     /// Insert, or update keeping the original create date; either way the

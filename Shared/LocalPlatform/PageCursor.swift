@@ -15,12 +15,12 @@ struct PageCursor: Equatable {
     init(_ text: String) throws(PostsError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "v1", let bits = UInt64(parts[1], radix: 16),
-              UUID(uuidString: String(parts[2])) != nil
+              Double(bitPattern: bits).isFinite, let uid = UUID(uuidString: String(parts[2]))
         else {
             throw .invalid(field: "cursor", rule: "is not a cursor this store handed out ('\(text)')")
         }
         createDate = Double(bitPattern: bits)
-        uid = String(parts[2])
+        self.uid = uid.uuidString  // stored uids are upper case
     }
 
     var text: String { "v1:\(String(createDate.bitPattern, radix: 16)):\(uid)" }

@@ -10,6 +10,7 @@ final class GatewayConnection: Sendable {
     let endpoint: String
     private let client: MajordomoClient
     private let timeout: Duration
+    static let probeTimeout = Duration.seconds(2)
     /// Services `mmi.service` has confirmed to have a worker.
     private let confirmed = Mutex<Set<String>>([])
 
@@ -61,10 +62,13 @@ final class GatewayConnection: Sendable {
     private func confirm(_ service: String) async throws(PostsError) {
         guard !service.hasPrefix("mmi."), !confirmed.withLock({ $0.contains(service) }) else { return }
         let answer: String?
+        // The gateway answers this itself, at once: a short wait tells a dead
+        // gateway from a slow service without waiting out a long timeout.
+        let wait = min(timeout, Self.probeTimeout)
         do {
-            answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: timeout).first?.string
+            answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: wait).first?.string
         } catch {
-            throw .unavailable("no answer from the gateway at \(endpoint) within \(timeout); is it running? Start everything with `make run`, or set POSTS_GATEWAY / --gateway")
+            throw .unavailable("no answer from the gateway at \(endpoint); is it running? Start everything with `make run`, or set POSTS_GATEWAY / --gateway")
         }
         guard answer == "200" else {
             throw .unavailable("the gateway at \(endpoint) has no '\(service)' worker; start \(service)-service (`make run` starts everything)")

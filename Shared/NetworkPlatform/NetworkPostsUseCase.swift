@@ -19,16 +19,29 @@ struct NetworkPostsUseCase: PostsUseCase {
         return try await gateway.call(PostsMethod.service, PostsMethod.save, SaveParams(post: PostDTO(domain: valid)), as: PostDTO.self).toDomain()
     }
 
+    /// Sends `posts.saveMany` calls of at most 1000 posts and
+    /// `PostRules.maxPageBytes` of text each, inside the gateway's frame limit.
     func save(_ posts: [Post]) async throws(PostsError) -> Int {
         var saved = 0
-        for start in stride(from: 0, to: posts.count, by: PostsMethod.saveManyLimit) {
-            var batch: [PostDTO] = []
-            for post in posts[start..<min(start + PostsMethod.saveManyLimit, posts.count)] {
-                batch.append(PostDTO(domain: try PostRules.validated(post)))
+        var batch: [PostDTO] = []
+        var bytes = 0
+        for post in posts {
+            let valid = try PostRules.validated(post)
+            let size = valid.title.utf8.count + valid.content.utf8.count
+            if !batch.isEmpty, batch.count == PostsMethod.saveManyLimit || bytes + size > PostRules.maxPageBytes {
+                saved += try await send(batch)
+                batch.removeAll(keepingCapacity: true)
+                bytes = 0
             }
-            saved += try await gateway.call(PostsMethod.service, PostsMethod.saveMany, SaveManyParams(posts: batch), as: SaveManyResult.self).saved
+            batch.append(PostDTO(domain: valid))
+            bytes += size
         }
+        if !batch.isEmpty { saved += try await send(batch) }
         return saved
+    }
+
+    private func send(_ batch: [PostDTO]) async throws(PostsError) -> Int {
+        try await gateway.call(PostsMethod.service, PostsMethod.saveMany, SaveManyParams(posts: batch), as: SaveManyResult.self).saved
     }
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {

@@ -5,7 +5,10 @@ public final class NetworkUseCaseProvider: UseCaseProvider {
     private let gateway: GatewayConnection
 
     /// `timeout` is per attempt; a request is tried `1 + retries` times.
-    public init(endpoint: String, timeout: Duration = .seconds(3), retries: Int = 1) throws(PostsError) {
+    /// Resending is safe for reads and saves (upserts), but a resent delete
+    /// reports "not found" when the first one did delete: keep `retries` 0
+    /// unless every call you make is idempotent.
+    public init(endpoint: String, timeout: Duration = .seconds(10), retries: Int = 0) throws(PostsError) {
         gateway = try GatewayConnection(endpoint: endpoint, timeout: timeout, retries: retries)
     }
 

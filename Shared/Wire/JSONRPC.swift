@@ -163,8 +163,11 @@ extension DecodingError {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): path = context.codingPath
         @unknown default: path = []
         }
-        let names = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-        return names.isEmpty ? "params" : names.joined(separator: ".")
+        // "params.posts[0].uid": indexes attach to the name before them.
+        let name = path.reduce(into: "") { name, key in
+            if let index = key.intValue { name += "[\(index)]" } else { name += name.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+        }
+        return name.isEmpty ? "params" : name
     }
 
     var rule: String {

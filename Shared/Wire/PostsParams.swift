@@ -30,8 +30,15 @@ public struct ChangesParams: Codable, Sendable {
 
 public struct PageResult: Codable, Sendable, Equatable {
     public var posts: [PostDTO]
+    /// Written as `null` on the last page, never left out.
     public var nextCursor: String?
     public init(posts: [PostDTO], nextCursor: String?) { (self.posts, self.nextCursor) = (posts, nextCursor) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(posts, forKey: .posts)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
 }
 
 public struct DeleteResult: Codable, Sendable, Equatable {

@@ -22,6 +22,14 @@ struct PostRulesTests {
         }
     }
 
+    @Test func test_aTitleOfOneCharacterWithThousandsOfCombiningMarks_isRefusedByItsBytes() {
+        let title = "a" + String(repeating: "\u{0301}", count: 1_500)
+        #expect(title.count == 1)
+        #expect(throws: PostsError.invalid(field: "title", rule: "must be at most 2000 bytes of UTF-8 (it has 3001)")) {
+            try PostRules.validated(Post(title: title, content: ""))
+        }
+    }
+
     @Test func test_contentIsLimitedTo100000BytesOfUTF8() throws {
         _ = try PostRules.validated(Post(title: "t", content: String(repeating: "a", count: 100_000)))
         // 50,001 two-byte characters are 100,002 bytes.

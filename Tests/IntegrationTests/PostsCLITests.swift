@@ -63,6 +63,7 @@ struct PostsCLITests {
         #expect(try harness.posts(["import", "-"], input: lines).status == 0)
         #expect(try harness.posts(["import", "-", "--batch", "2"], input: lines).status == 0)
 
+        #expect(try harness.posts(["import", "\(harness.directory)/sample.json"]).status == 0, "sample data imported twice")
         let all = try #require(try harness.posts(["list", "--limit", "500", "--json"]).json)
         guard case .array(let posts)? = all["posts"] else { throw HarnessError("no posts array") }
         #expect(posts.count == 15)
@@ -83,8 +84,11 @@ struct PostsCLITests {
         #expect(badUID.status == 65 && badUID.stderr.contains("'42'"))
         let unknown = try harness.posts(["delete", UUID().uuidString])
         #expect(unknown.status == 3)
-        let usage = try harness.posts(["list", "--limit", "many"])
-        #expect(usage.status == 64)
+        #expect(try harness.posts(["list", "--limit", "many"]).status == 64)
+        #expect(try harness.posts(["list", "--limit", "0"]).status == 64)
+        #expect(try harness.posts(["edit", UUID().uuidString]).status == 64, "an edit that changes nothing is a usage mistake")
+        let badGateway = try harness.run("posts", ["list"], environment: ["POSTS_GATEWAY": "htp://x"])
+        #expect(badGateway.status == 64 && badGateway.stderr.contains("POSTS_GATEWAY"))
         let badImport = try harness.posts(["import", "-"], input: "{\"title\":\"ok\"}\n{\"content\":\"no title\"}\n")
         #expect(badImport.status == 65 && badImport.stderr.contains("line 2.title is missing"))
         #expect(try harness.posts(["list", "--json"]).json?["posts"] == .array([]), "a bad import writes nothing")
@@ -132,6 +136,20 @@ struct PostsCLITests {
         #expect(noWorker.stderr.contains("no 'posts' worker"))
     }
 
+    @Test func test_largePostsAreImportedInBatchesThatFitTheGatewaysFrameLimit() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        try await harness.startPostsSystem(context: try Context())
+        let big = String(repeating: "x", count: 100_000)
+        let lines = (0..<40).map { #"{"title":"big \#($0)","content":"\#(big)"}"# }.joined(separator: "\n")
+        let imported = try harness.posts(["import", "-"], input: lines)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let first = try #require(try harness.posts(["list", "--limit", "500", "--json"]).json)
+        guard case .array(let page)? = first["posts"] else { throw HarnessError("no posts array") }
+        #expect(page.count < 40, "a 4 MB page is split")
+        #expect(first["nextCursor"]?.stringValue != nil)
+    }
+
     @Test func test_theSameCommandsWorkOnALocalFileWithNoServices() throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
@@ -142,5 +160,7 @@ struct PostsCLITests {
         #expect(try harness.posts(["show", "--local", file, created.trimmed]).stdout.contains("Offline"))
         #expect(try harness.posts(["status", "--local", file]).stdout.contains("Posts: 1"))
         #expect(try harness.posts(["delete", "--local", file, created.trimmed]).status == 0)
+        #expect(try harness.posts(["create", "--local", "bare.sqlite", "--title", "Here"]).status == 0, "a bare file name")
+        #expect(FileManager.default.fileExists(atPath: "\(harness.directory)/bare.sqlite"))
     }
 }

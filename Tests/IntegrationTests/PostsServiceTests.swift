@@ -45,6 +45,9 @@ struct PostsServiceTests {
         _ = try harness.posts(["list"])
         #expect(try harness.posts(["delete", created.trimmed]).status == 0)
         #expect(try nextNotice() == ChangeNotice(service: "posts", head: 2), "a read publishes nothing; the delete does")
+        #expect(try harness.posts(["delete", created.trimmed]).status == 3)
+        _ = try harness.posts(["create", "--title", "Next"])
+        #expect(try nextNotice() == ChangeNotice(service: "posts", head: 3), "a delete that found nothing publishes nothing")
     }
 
     @Test func test_twoServicesOnOneDatabaseFile_loseNothing() async throws {

@@ -63,6 +63,32 @@ struct LocalPostsTests {
         try await withDatabase { path in
             let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
             await #expect(throws: PostsError.self) { try await posts.posts(limit: 10, cursor: "page-2") }
+            let nan = "v1:\(String(Double.nan.bitPattern, radix: 16)):\(UUID().uuidString)"
+            await #expect(throws: PostsError.self) { try await posts.posts(limit: 10, cursor: nan) }
+        }
+    }
+
+    @Test func test_aCursorWithALowerCaseUIDPagesLikeTheOriginal() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            for index in 0..<4 { _ = try await posts.save(.stub(title: "p\(index)", created: 100)) }
+            let first = try await posts.posts(limit: 2, cursor: nil)
+            let cursor = try #require(first.nextCursor)
+            let parts = cursor.split(separator: ":")
+            let lower = "\(parts[0]):\(parts[1]):\(parts[2].lowercased())"
+            #expect(try await posts.posts(limit: 2, cursor: lower) == posts.posts(limit: 2, cursor: cursor))
+        }
+    }
+
+    @Test func test_aPageStaysWithinItsByteBudget_andPagingStillReachesEveryPost() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            let big = String(repeating: "x", count: PostRules.maxContentBytes)
+            _ = try await posts.save((0..<30).map { Post.stub(title: "big \($0)", content: big, created: Double($0)) })
+            let pages = try await allPages(posts, limit: 500)
+            #expect(pages.count > 1)
+            #expect(pages.allSatisfy { $0.reduce(0) { $0 + $1.content.utf8.count } <= PostRules.maxPageBytes })
+            #expect(pages.flatMap { $0 }.count == 30)
         }
     }
 

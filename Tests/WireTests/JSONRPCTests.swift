@@ -62,6 +62,18 @@ struct JSONRPCTests {
         #expect(error.message == "params.title is required")
     }
 
+    @Test func test_aFieldInsideAnArrayIsNamedWithItsIndex() throws {
+        struct Batch: Codable { var posts: [Params] }
+        let data = Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"posts":[{"title":"a","count":1},{"count":2}]}}"#.utf8)
+        let error = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeRequest(data).get().params(Batch.self) }
+        #expect(error.data == ["field": "params.posts[1].title"])
+    }
+
+    @Test func test_theLastPageSaysNextCursorNull_ratherThanLeavingItOut() throws {
+        let text = String(decoding: try JSONRPC.encodeResult(id: .number(1), PageResult(posts: [], nextCursor: nil)), as: UTF8.self)
+        #expect(text.contains(#""nextCursor":null"#))
+    }
+
     @Test func test_anErrorReplyDecodesAsTheErrorItCarries() throws {
         let sent = JSONRPCError(.notFound, "no post with uid X", data: ["uid": "X"])
         let data = JSONRPC.encodeError(id: .number(3), sent)

@@ -10,11 +10,12 @@ struct CommandResult {
 extension ProcessHarness {
     /// Runs `executable` to completion (killed after `limit`), with `input` on standard input.
     func run(_ executable: String, _ arguments: [String], input: String? = nil, limit: Duration = .seconds(30),
-             without unset: [String] = []) throws -> CommandResult {
+             without unset: [String] = [], environment extra: [String: String] = [:]) throws -> CommandResult {
         let process = Process()
         process.executableURL = Self.binaries.appendingPathComponent(executable)
         process.arguments = arguments
-        process.environment = environment.filter { !unset.contains($0.key) }
+        process.environment = environment.filter { !unset.contains($0.key) }.merging(extra) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = Pipe(), err = Pipe(), stdin = Pipe()
         process.standardOutput = out
         process.standardError = err
