@@ -1,0 +1,150 @@
+import Domain
+import Foundation
+import GRDB
+
+/// A search worker's own full-text index: SQLite FTS5 (porter stemming over
+/// unicode61, title weighted ten times content), fed with `posts.changes`
+/// in order. It remembers the last change sequence it applied, in the same
+/// transaction as the change, so applying a page twice changes nothing.
+public final class LocalSearchIndex: SearchUseCase {
+    private let queue: DatabaseQueue
+
+    /// An index in memory (a new worker builds its own from sequence 0), or
+    /// in a file at `path`.
+    public init(path: String? = nil) throws(PostsError) {
+        do {
+            queue = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+            try SearchSchema.migrator.migrate(queue)
+        } catch {
+            throw .failed("cannot open the search index: \(error)")
+        }
+    }
+
+    /// The last change sequence this index has applied.
+    public func appliedSequence() async throws(PostsError) -> Int64 {
+        try await read { db in try SearchSchema.applied(db) }
+    }
+
+    public func documentCount() async throws(PostsError) -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
+    }
+
+    /// Applies a page of changes that was asked for after `appliedSequence()`.
+    /// Changes at or below the applied sequence are replays and are skipped.
+    /// An empty page means the index has caught up with `head`. Returns the
+    /// sequence applied now.
+    @discardableResult
+    public func apply(_ page: PostChanges) async throws(PostsError) -> Int64 {
+        try await write { db in
+            var applied = try SearchSchema.applied(db)
+            for change in page.changes where change.sequence > applied {
+                switch change.kind {
+                case .upsert(let post):
+                    try db.cachedStatement(sql: """
+                        INSERT INTO document (uid, title, content) VALUES (?, ?, ?)
+                        ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content
+                        """).execute(arguments: [post.uid.uuidString, post.title, post.content])
+                case .delete:
+                    try db.cachedStatement(sql: "DELETE FROM document WHERE uid = ?").execute(arguments: [change.uid.uuidString])
+                }
+                applied = change.sequence
+            }
+            // Nothing after `applied` is left: the gaps up to head were compacted away.
+            if page.changes.isEmpty { applied = max(applied, page.head) }
+            try db.execute(sql: "UPDATE searchState SET applied = ? WHERE id = 1", arguments: [applied])
+            return applied
+        }
+    }
+
+    public func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
+        guard query.count <= SearchRules.maxQueryLength else {
+            throw .invalid(field: "q", rule: "must be at most \(SearchRules.maxQueryLength) characters (it has \(query.count))")
+        }
+        let limit = try PostRules.validatedLimit(limit)
+        guard (0...SearchRules.maxOffset).contains(offset) else {
+            throw .invalid(field: "offset", rule: "must be from 0 to \(SearchRules.maxOffset) (it is \(offset))")
+        }
+        guard let match = SearchQuery.expression(for: query) else {
+            return SearchResults(hits: [], total: 0, sequence: try await appliedSequence())
+        }
+        return try await read { db in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT document.uid, document.title,
+                       snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet,
+                       bm25(document_fts, 10.0, 1.0) AS rank
+                FROM document_fts JOIN document ON document.rowid = document_fts.rowid
+                WHERE document_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?
+                """), arguments: [match, limit, offset])
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM document_fts WHERE document_fts MATCH ?"),
+                                         arguments: [match]) ?? 0
+            let hits = rows.compactMap { row -> SearchHit? in
+                guard let uid = UUID(uuidString: row["uid"] as String) else { return nil }
+                let (snippet, highlights) = Highlights.split(row["snippet"] as String? ?? "")
+                // bm25 is lower for better matches; people expect higher.
+                return SearchHit(uid: uid, title: row["title"], snippet: snippet, highlights: highlights, score: -(row["rank"] as Double))
+            }
+            return SearchResults(hits: hits, total: total, sequence: try SearchSchema.applied(db))
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        do { return try await queue.read(body) } catch { throw .failed("search index: \(error)") }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        do { return try await queue.write(body) } catch { throw .failed("search index: \(error)") }
+    }
+}
+
+/// Splits FTS5's marked-up snippet into text and highlighted ranges.
+enum Highlights {
+    static let open: Unicode.Scalar = "\u{E000}"
+    static let close: Unicode.Scalar = "\u{E001}"
+
+    static func split(_ marked: String) -> (String, [Range<Int>]) {
+        var text = String.UnicodeScalarView()
+        var ranges: [Range<Int>] = []
+        var start: Int?
+        for scalar in marked.unicodeScalars {
+            if scalar == open {
+                start = text.count
+            } else if scalar == close, let from = start {
+                if text.count > from { ranges.append(from..<text.count) }
+                start = nil
+            } else {
+                text.append(scalar)
+            }
+        }
+        return (String(text), ranges)
+    }
+}
+
+enum SearchSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: documents, FTS5, applied sequence") { db in
+            try db.create(table: "document") { table in
+                table.autoIncrementedPrimaryKey("rowid")
+                table.column("uid", .text).notNull().unique()
+                table.column("title", .text).notNull()
+                table.column("content", .text).notNull()
+            }
+            try db.create(virtualTable: "document_fts", using: FTS5()) { table in
+                table.synchronize(withTable: "document")
+                table.tokenizer = .porter(wrapping: .unicode61())
+                table.column("title")
+                table.column("content")
+            }
+            try db.create(table: "searchState") { table in
+                table.column("id", .integer).primaryKey().check { $0 == 1 }
+                table.column("applied", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO searchState (id, applied) VALUES (1, 0)")
+        }
+        return migrator
+    }
+
+    static func applied(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT applied FROM searchState WHERE id = 1") ?? 0
+    }
+}
