@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "gateway", targets: ["Gateway"]),
         .executable(name: "posts-service", targets: ["PostsService"]),
         .executable(name: "posts", targets: ["Client"]),
+        .executable(name: "search-service", targets: ["SearchService"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "gateway-bench", targets: ["GatewayBench"]),
     ],
@@ -83,6 +84,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/PostsService"
+        ),
+        .executableTarget(
+            name: "SearchService",
+            dependencies: [
+                "Domain", "EventBus", "LocalPlatform", "Majordomo", "NetworkPlatform", "ServiceSupport", "Wire", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/SearchService"
         ),
         .executableTarget(
             name: "Client",

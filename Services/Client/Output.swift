@@ -40,6 +40,18 @@ enum Output {
         }
     }
 
+    /// Matches in bold yellow on a terminal; plain text otherwise.
+    static func highlighted(_ text: String, _ ranges: [Range<Int>]) -> String {
+        guard isTerminal, !ranges.isEmpty else { return text }
+        var output = String.UnicodeScalarView()
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            if ranges.contains(where: { $0.lowerBound == offset }) { output.append(contentsOf: "\u{1B}[1;33m".unicodeScalars) }
+            output.append(scalar)
+            if ranges.contains(where: { $0.upperBound == offset + 1 }) { output.append(contentsOf: "\u{1B}[0m".unicodeScalars) }
+        }
+        return String(output)
+    }
+
     static func shorten(_ text: String, to length: Int) -> String {
         let line = text.replacingOccurrences(of: "\n", with: " ")
         return line.count > length ? String(line.prefix(length - 1)) + "…" : line

@@ -18,7 +18,7 @@ struct PostsCommand: AsyncParsableCommand {
         1 anything else.
         """,
         subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
-                      DeleteCommand.self, StatusCommand.self, ImportCommand.self]
+                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, ImportCommand.self]
     )
 
     /// A command-line tool logs only errors (POSTS_LOG_LEVEL to see more), so

@@ -32,4 +32,5 @@ public protocol UseCaseProvider: Sendable {
     func makePostsUseCase() -> any PostsUseCase
     func makePostChangesUseCase() -> any PostChangesUseCase
     func makeStatusUseCase() -> any StatusUseCase
+    func makeSearchUseCase() -> any SearchUseCase
 }

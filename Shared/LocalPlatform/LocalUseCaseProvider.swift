@@ -15,6 +15,7 @@ public final class LocalUseCaseProvider: UseCaseProvider {
     public func makePostsUseCase() -> any PostsUseCase { LocalPostsUseCase(store: store) }
     public func makePostChangesUseCase() -> any PostChangesUseCase { LocalPostChangesUseCase(store: store) }
     public func makeStatusUseCase() -> any StatusUseCase { LocalStatusUseCase(store: store) }
+    public func makeSearchUseCase() -> any SearchUseCase { LocalFileSearchUseCase(changes: LocalPostChangesUseCase(store: store)) }
 
     /// `POSTS_DATABASE`, else `POSTS_DATA_DIR/posts.sqlite`, else
     /// `$XDG_DATA_HOME/posts/posts.sqlite`, else `~/.local/share/posts/posts.sqlite`.

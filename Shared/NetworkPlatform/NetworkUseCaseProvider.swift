@@ -15,4 +15,5 @@ public final class NetworkUseCaseProvider: UseCaseProvider {
     public func makePostsUseCase() -> any PostsUseCase { NetworkPostsUseCase(gateway: gateway) }
     public func makePostChangesUseCase() -> any PostChangesUseCase { NetworkPostChangesUseCase(gateway: gateway) }
     public func makeStatusUseCase() -> any StatusUseCase { NetworkStatusUseCase(gateway: gateway) }
+    public func makeSearchUseCase() -> any SearchUseCase { NetworkSearchUseCase(gateway: gateway) }
 }

@@ -15,6 +15,16 @@ extension ProcessHarness {
         guard registered else { throw HarnessError("\(name) did not register:\n\(log(name))") }
     }
 
+    /// Starts a search-service and waits until the gateway lists its sessions.
+    func startSearchService(_ name: String, sessions: Int = 1, _ arguments: [String] = [], context: Context) async throws -> Int32 {
+        let client = try GatewayClient(endpoint: gatewayEndpoint, context: context, timeout: .milliseconds(500), retries: 0)
+        let before = (try? await client.workers(of: "search")) ?? 0
+        let process = try start(name, "search-service", ["--sessions", "\(sessions)", "--sync-interval", "250ms"] + arguments)
+        let registered = await eventually { ((try? await client.workers(of: "search")) ?? 0) >= before + sessions }
+        guard registered else { throw HarnessError("\(name) did not register:\n\(log(name))") }
+        return process.processIdentifier
+    }
+
     /// A gateway and one posts-service, ready for the `posts` CLI.
     func startPostsSystem(context: Context) async throws {
         try await startGateway(context: context)

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Domain
+import EventBus
+import Foundation
+import LocalPlatform
+import Logging
+import Majordomo
+import NetworkPlatform
+import ServiceLifecycle
+import ServiceSupport
+import Wire
+import ZeroMQ
+
+@main
+struct SearchServiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search-service",
+        abstract: "MDP worker for service 'search': full-text search over posts (SQLite FTS5).",
+        discussion: """
+        Each process keeps its own index in memory, built from posts.changes and
+        kept in step by change notices from the event bus and by a timer. Start
+        and stop as many as you like (honcho start -c search=4).
+
+        Every flag has an environment variable; a flag wins over its variable:
+          --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
+          --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
+          --sync-interval       POSTS_SEARCH_SYNC_INTERVAL default 1s (the most a lost notice costs)
+          --sessions            POSTS_SESSIONS             default 2
+          --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+          --log-level           POSTS_LOG_LEVEL            default info
+        Methods: search.query, search.stats, search.health (docs/PROTOCOL.md).
+        """
+    )
+
+    @Option(help: ArgumentHelp("Gateway endpoint to connect to.", valueName: "endpoint")) var gateway: String?
+    @Option(help: ArgumentHelp("Event bus endpoint to subscribe to.", valueName: "endpoint")) var eventsSubscribe: String?
+    @Option(help: ArgumentHelp("Pull changes at least this often.", valueName: "duration")) var syncInterval: String?
+    @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) var sessions: Int?
+    @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) var heartbeatInterval: String?
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel: String?
+
+    func run() async throws {
+        let settings = Settings()
+        ParentWatch.startIfRequested(environment: settings.environment)
+        let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
+        let eventsEndpoint = eventsSubscribe ?? Endpoints.eventsSubscribe(environment: settings.environment)
+        var configuration = MajordomoWorker.Configuration()
+        let interval: Duration
+        do {
+            LogSetup.bootstrap(level: try settings.logLevel(logLevel))
+            for value in [endpoint, eventsEndpoint] { try Endpoints.validate(value) }
+            interval = try settings.duration(syncInterval, env: "POSTS_SEARCH_SYNC_INTERVAL", default: .seconds(1))
+            configuration.sessions = try settings.integer(sessions, env: "POSTS_SESSIONS", default: 2)
+            configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
+            configuration.heartbeatLiveness = try settings.integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+        let logger = Logger(label: "search-service")
+        let context = try Context()
+        let posts = try NetworkUseCaseProvider(endpoint: endpoint)
+        let sync = IndexSync(index: try LocalSearchIndex(), changes: posts.makePostChangesUseCase(), interval: interval, logger: logger)
+        let subscriber = try EventSubscriber(endpoint: eventsEndpoint, topic: "posts.changed", context: context, logger: logger) { _, body in
+            if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { sync.heard(head: notice.head) }
+        }
+        defer { subscriber.close() }
+        let router = SearchRouter(sync: sync, logger: logger)
+        let worker = MajordomoWorker(endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
+                                     context: context, logger: logger)
+        logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: WorkerService(worker: worker, handler: .async(router.handle))),
+                       .init(service: SyncService(sync: sync))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        ))
+        try await group.run()
+    }
+}
+
+/// Runs the index sync until the process is asked to stop.
+struct SyncService: Service {
+    let sync: IndexSync
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await sync.run() }
+    }
+}

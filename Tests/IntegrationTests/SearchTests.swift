@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import Testing
+import Wire
+import ZeroMQ
+
+/// gateway + posts-service + search workers, all real processes.
+@Suite("Search workers", .serialized)
+struct SearchTests {
+    private func search(_ client: GatewayClient, _ q: String) async throws -> (total: Int, worker: Int32, titles: [String]) {
+        let result = try await client.call(service: "search", method: "search.query", params: ["q": .string(q), "limit": 50]).get()
+        guard case .array(let hits)? = result["hits"] else { throw HarnessError("no hits array: \(result)") }
+        return (result["total"]?.intValue ?? -1, Int32(result["worker"]?.intValue ?? 0), hits.compactMap { $0["title"]?.stringValue })
+    }
+
+    /// Queries until every worker in `workers` has answered with `expected` hits.
+    private func everyWorkerFinds(_ client: GatewayClient, _ q: String, _ expected: Int, workers: Set<Int32>) async throws -> Bool {
+        var agreed: Set<Int32> = []
+        return await eventually(within: .seconds(20)) {
+            guard let answer = try? await search(client, q) else { return false }
+            if answer.total == expected { agreed.insert(answer.worker) } else { agreed.remove(answer.worker) }
+            return agreed.isSuperset(of: workers)
+        }
+    }
+
+    @Test func test_postsMadeWithTheCLIAreFoundByEveryWorker_andEditsAndDeletesFollow() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        var workers: Set<Int32> = []
+        for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", context: context)) }
+        let lines = (0..<1000).map { #"{"title":"Post \#($0)","content":"common words and number\#($0)"}"# }.joined(separator: "\n")
+        #expect(try harness.posts(["import", "-"], input: lines).status == 0)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(try await everyWorkerFinds(client, "common words", 1000, workers: workers))
+
+        let uid = try harness.posts(["create", "--title", "Zebra crossing", "--content", "stripes"]).trimmed
+        #expect(try await everyWorkerFinds(client, "zebra", 1, workers: workers))
+        #expect(try harness.posts(["edit", uid, "--title", "Giraffe crossing"]).status == 0)
+        #expect(try await everyWorkerFinds(client, "zebra", 0, workers: workers), "an edit changes what is found")
+        #expect(try await everyWorkerFinds(client, "giraffe", 1, workers: workers))
+        #expect(try harness.posts(["delete", uid]).status == 0)
+        #expect(try await everyWorkerFinds(client, "giraffe", 0, workers: workers), "a delete removes it")
+
+        let cli = try harness.posts(["search", "giraffe", "crossing"])
+        #expect(cli.status == 0 && cli.stdout.contains("No posts match"))
+    }
+
+    @Test func test_killingAWorkerMidStreamFailsNoQuery_andALateWorkerCatchesUp() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--heartbeat-interval", "250ms"], context: context)
+        try await harness.startPostsService(context: context)
+        var workers: Set<Int32> = []
+        for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", ["--heartbeat-interval", "250ms"], context: context)) }
+        let lines = (0..<200).map { #"{"title":"Item \#($0)","content":"needle"}"# }.joined(separator: "\n")
+        #expect(try harness.posts(["import", "-"], input: lines).status == 0)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 3)
+        #expect(try await everyWorkerFinds(client, "needle", 200, workers: workers))
+
+        let failures = Atomic<Int>(0)
+        let stream = Task {
+            for _ in 0..<300 {
+                if (try? await search(client, "needle").total) != 200 { failures.add(1, ordering: .relaxed) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        harness.kill("search-2")
+        await stream.value
+        #expect(failures.load(ordering: .relaxed) == 0, "no query failed while a worker died")
+
+        let late = try await harness.startSearchService("search-4", ["--heartbeat-interval", "250ms"], context: context)
+        #expect(try await everyWorkerFinds(client, "needle", 200, workers: [late]), "a new worker builds its index from zero")
+    }
+
+    @Test func test_afterTheGatewayRestarts_andNoticesAreLost_workersStillConverge() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--heartbeat-interval", "250ms"], context: context)
+        try await harness.startPostsService(sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
+        let worker = try await harness.startSearchService("search-1", ["--heartbeat-interval", "250ms"], context: context)
+        harness.kill("gateway")
+        // While the gateway is down, the write below cannot be announced or pulled.
+        try await harness.startGateway(["--heartbeat-interval", "250ms"], name: "gateway-2", context: context)
+        let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(1))
+        #expect(await eventually {
+            let posts = (try? await probe.workers(of: "posts")) ?? 0
+            let search = (try? await probe.workers(of: "search")) ?? 0
+            return posts >= 2 && search >= 1
+        })
+        #expect(try harness.posts(["create", "--title", "After the restart"]).status == 0)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(try await everyWorkerFinds(client, "restart", 1, workers: [worker]))
+    }
+}
