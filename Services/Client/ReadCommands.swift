@@ -67,6 +67,12 @@ struct StatusCommand: AsyncParsableCommand {
                      $0.p99Milliseconds.map { String(format: "%.2f ms", $0) } ?? "-"]
                 })
             }
+            if !status.searchIndexes.isEmpty {
+                print("")
+                Output.table(["SEARCH WORKER (PID)", "DOCUMENTS", "APPLIED", "LAG"], status.searchIndexes.map {
+                    ["\($0.worker)", "\($0.documents)", "\($0.applied)", "\($0.lag)"]
+                })
+            }
             if !status.workers.isEmpty {
                 print("")
                 Output.table(["WORKER", "SERVICE", "STATE", "HANDLED", "LAST HEARD"], status.workers.map {
@@ -83,11 +89,13 @@ struct StatusCommand: AsyncParsableCommand {
 struct StatusOutput: Encodable {
     struct Service: Encodable { let name: String; let workers, queued, requests, errors: Int; let p50Ms, p99Ms: Double? }
     struct Worker: Encodable { let identity, service, state: String; let handled: Int; let lastHeardMs: Double }
+    struct SearchIndex: Encodable { let worker: Int32; let documents: Int; let applied, lag: Int64 }
     let source: String
     let uptimeSeconds: Double?
     let posts: Int?
     let services: [Service]
     let workers: [Worker]
+    let searchIndexes: [SearchIndex]
 
     init(_ status: SystemStatus) {
         source = status.source
@@ -100,5 +108,6 @@ struct StatusOutput: Encodable {
         workers = status.workers.map {
             Worker(identity: $0.identity, service: $0.service, state: $0.busy ? "busy" : "idle", handled: $0.handled, lastHeardMs: $0.lastHeardMilliseconds)
         }
+        searchIndexes = status.searchIndexes.map { SearchIndex(worker: $0.worker, documents: $0.documents, applied: $0.applied, lag: $0.lag) }
     }
 }

@@ -31,14 +31,28 @@ public struct SystemStatus: Sendable, Equatable {
         }
     }
 
+    /// One search worker process and how far its index has got.
+    public struct SearchIndex: Sendable, Equatable {
+        public var worker: Int32
+        public var documents: Int
+        public var applied: Int64
+        public var lag: Int64
+
+        public init(worker: Int32, documents: Int, applied: Int64, lag: Int64) {
+            (self.worker, self.documents, self.applied, self.lag) = (worker, documents, applied, lag)
+        }
+    }
+
     /// Where the answer came from: a gateway endpoint or a database file.
     public var source: String
     public var uptimeSeconds: Double?
     public var services: [Service]
     public var workers: [Worker]
     public var posts: Int?
+    public var searchIndexes: [SearchIndex]
 
-    public init(source: String, uptimeSeconds: Double?, services: [Service], workers: [Worker], posts: Int?) {
+    public init(source: String, uptimeSeconds: Double?, services: [Service], workers: [Worker], posts: Int?, searchIndexes: [SearchIndex] = []) {
         (self.source, self.uptimeSeconds, self.services, self.workers, self.posts) = (source, uptimeSeconds, services, workers, posts)
+        self.searchIndexes = searchIndexes
     }
 }

@@ -66,6 +66,7 @@ struct NetworkStatusUseCase: StatusUseCase {
 
     func status() async throws(PostsError) -> SystemStatus {
         let status = try await gateway.call("mmi.status", "mmi.status", JSONValue?.none, as: GatewayStatus.self)
+        let sessions = status.workers.filter { $0.service == SearchMethod.service }.count
         return SystemStatus(
             source: gateway.endpoint, uptimeSeconds: status.uptimeSeconds,
             services: status.services.map {
@@ -76,7 +77,21 @@ struct NetworkStatusUseCase: StatusUseCase {
                 SystemStatus.Worker(service: $0.service, identity: $0.identity, busy: $0.state == "busy",
                                     handled: $0.handled, lastHeardMilliseconds: $0.lastHeardMs)
             },
-            posts: nil
+            posts: nil,
+            searchIndexes: await searchIndexes(sessions: sessions)
         )
+    }
+
+    /// MDP cannot address one worker, but the gateway hands each request to
+    /// the least recently used one: asking once per session visits them
+    /// all. Answers are grouped by process.
+    private func searchIndexes(sessions: Int) async -> [SystemStatus.SearchIndex] {
+        var byWorker: [Int32: SystemStatus.SearchIndex] = [:]
+        for _ in 0..<sessions {
+            guard let stats = try? await gateway.call(SearchMethod.service, SearchMethod.stats, JSONValue?.none, as: SearchStatsResult.self)
+            else { break }
+            byWorker[stats.worker] = SystemStatus.SearchIndex(worker: stats.worker, documents: stats.documents, applied: stats.applied, lag: stats.lag)
+        }
+        return byWorker.values.sorted { $0.worker < $1.worker }
     }
 }

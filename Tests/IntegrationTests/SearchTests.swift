@@ -45,6 +45,12 @@ struct SearchTests {
 
         let cli = try harness.posts(["search", "giraffe", "crossing"])
         #expect(cli.status == 0 && cli.stdout.contains("No posts match"))
+        #expect(try harness.posts(["search", "common", "number99"]).stdout.contains("Post 99"))
+
+        let status = try #require(try harness.posts(["status", "--json"]).json)
+        guard case .array(let indexes)? = status["searchIndexes"] else { throw HarnessError("no searchIndexes in status: \(status)") }
+        #expect(Set(indexes.compactMap { $0["worker"]?.intValue.map(Int32.init) }) == workers, "status shows every search worker")
+        #expect(indexes.allSatisfy { $0["lag"] == 0 && $0["documents"] == 1000 })
     }
 
     @Test func test_killingAWorkerMidStreamFailsNoQuery_andALateWorkerCatchesUp() async throws {
