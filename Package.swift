@@ -117,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "GatewayBench",
             dependencies: [
-                "Majordomo", "ZeroMQ", "ServiceSupport",
+                "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Domain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/Benchmarks/GatewayBench"

@@ -43,7 +43,8 @@ struct SearchRouter: Sendable {
         case SearchMethod.stats:
             let applied = try await sync.index.appliedSequence()
             let head = max(applied, sync.headSeen.load(ordering: .relaxed))
-            let stats = SearchStatsResult(documents: try await sync.index.documentCount(), applied: applied, head: head, worker: getpid())
+            let stats = SearchStatsResult(documents: try await sync.index.documentCount(), applied: applied, head: head, worker: getpid(),
+                                          indexBytes: try await sync.index.sizeInBytes())
             return try JSONRPC.encodeResult(id: request.id, stats)
         case SearchMethod.health:
             return try JSONRPC.encodeResult(id: request.id, HealthResult(status: "ok", service: SearchMethod.service, pid: getpid()))

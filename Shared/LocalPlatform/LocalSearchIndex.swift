@@ -25,6 +25,15 @@ public final class LocalSearchIndex: SearchUseCase {
         try await read { db in try SearchSchema.applied(db) }
     }
 
+    /// The index's size in bytes (SQLite pages in use).
+    public func sizeInBytes() async throws(PostsError) -> Int {
+        try await read { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return pages * size
+        }
+    }
+
     public func documentCount() async throws(PostsError) -> Int {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
     }

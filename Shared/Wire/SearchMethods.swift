@@ -62,7 +62,10 @@ public struct SearchStatsResult: Codable, Sendable, Equatable {
     /// head - applied.
     public var lag: Int64
     public var worker: Int32
-    public init(documents: Int, applied: Int64, head: Int64, worker: Int32) {
+    /// The index's size in bytes.
+    public var indexBytes: Int
+    public init(documents: Int, applied: Int64, head: Int64, worker: Int32, indexBytes: Int) {
         (self.documents, self.applied, self.head, self.lag, self.worker) = (documents, applied, head, max(0, head - applied), worker)
+        self.indexBytes = indexBytes
     }
 }

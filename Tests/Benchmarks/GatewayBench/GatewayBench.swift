@@ -19,7 +19,8 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "Round trips per latency run.") var samples = 20_000
     @Option(help: "Body size in bytes.") var bodySize = 100
     @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
-    @Option(help: "Which figures: gateway, posts, or all.") var suite = "all"
+    @Option(help: "Which figures: gateway, posts, search, or all.") var suite = "all"
+    @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
     @Option(help: "Posts generated for the import run.") var importPosts = 100_000
     @Option(help: "Saves in the posts.save throughput run.") var saves = 20_000
     @Option(help: "Internal: serve a raw ROUTER echo on this endpoint.") var rawEchoServer: String?
@@ -38,6 +39,16 @@ struct GatewayBench: AsyncParsableCommand {
         print("Machine: \(Report.machine), libzmq \(Context.version.major).\(Context.version.minor).\(Context.version.patch)\n")
         if suite == "posts" || suite == "all" {
             print(try PostsSuite(lab: lab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).run(rawEndpoint: rawEndpoint))
+            print("")
+        }
+        if suite == "search" || suite == "all" {
+            // Its own gateway and database: the posts suite's data would skew the corpus.
+            let searchLab = try Lab(binaries: binaries)
+            defer { searchLab.shutdown() }
+            try searchLab.startGateway()
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("corpus/manpages.py").path
+            print(try SearchSuite(lab: searchLab, context: context, corpusScript: script, count: searchPosts, samples: samples / 4).run())
             print("")
         }
         guard suite == "gateway" || suite == "all" else { return }

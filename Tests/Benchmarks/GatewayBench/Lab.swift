@@ -71,11 +71,19 @@ final class Lab {
         try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
     }
 
+    /// Starts a search-service and waits until the gateway lists it; returns its pid.
+    func startSearchService(context: Context) throws -> Int32 {
+        let before = try registeredWorkers(context)
+        let process = try spawn("\(binaries)/search-service", ["--sessions", "1"])
+        try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + 1 }
+        return process.processIdentifier
+    }
+
     /// Runs a command to completion and returns how long it took.
     func time(_ executable: String, _ arguments: [String]) throws -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
-        let process = try spawn("\(binaries)/\(executable)", arguments)
+        let process = try spawn(executable.hasPrefix("/") ? executable : "\(binaries)/\(executable)", arguments)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw BenchError("\(executable) \(arguments) exited \(process.terminationStatus)") }
         return start.duration(to: clock.now)

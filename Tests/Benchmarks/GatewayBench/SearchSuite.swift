@@ -1,0 +1,163 @@
+import Domain
+import Foundation
+import LocalPlatform
+import Majordomo
+import ZeroMQ
+
+/// Issue #4's figures on a corpus of Debian's manual pages: query latency end
+/// to end with 1 and 2 workers beside the same queries on an identical FTS5
+/// table in this process, freshness after a save, and worker memory.
+struct SearchSuite {
+    let lab: Lab
+    let context: Context
+    let corpusScript: String
+    let count: Int
+    let samples: Int
+
+    static let queries = ["file", "network", "certificate", "kernel module", "memory", "signal", "socket", "directory",
+                          "permission denied", "process", "format", "default value", "error", "output", "instance",
+                          "netw", "conf", "\"command line\"", "\"regular expression\"", "user group", "compress", "print",
+                          "encrypt key", "locale", "terminal", "thread", "timeout", "ssl", "compute instances", "zone"]
+
+    func run() throws -> String {
+        let corpus = "\(lab.directory)/corpus.jsonl"
+        _ = try lab.time("/usr/bin/env", ["python3", corpusScript, corpus, "\(count)"])
+        try lab.startPostsService(sessions: 4, context: context)
+        _ = try lab.time("posts", ["import", "--json", corpus])
+        let baseline = try baselineLatency(corpus)
+
+        let first = try lab.startSearchService(context: context)
+        try waitCaughtUp(workers: 1)
+        let one = try latency()
+        let second = try lab.startSearchService(context: context)
+        try waitCaughtUp(workers: 2)
+        let two = try latency()
+        let fresh = try freshness(workers: [first, second])
+        let stats = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
+        let indexMB = Double(stats["indexBytes"] as? Int ?? 0) / 1_048_576
+        let memory = [first, second].map { residentMB($0) }
+        func row(_ name: String, _ value: Probe.Latency) -> String {
+            "| \(name) | \(Report.format(value.p50)) | \(Report.format(value.p99)) | \(String(format: "%.2f×", Report.micro(value.p50) / Report.micro(baseline.p50))) |"
+        }
+        return [
+            "Corpus: \(count) posts (paragraphs of Debian's English manual pages, tests/Benchmarks/corpus/manpages.py); \(Self.queries.count) queries cycled, \(samples) sequential samples each",
+            "", "| search.query | p50 | p99 | p50 vs same FTS5 in-process |", "|---|---|---|---|",
+            row("same queries, identical FTS5 table, in-process", baseline),
+            row("end to end, 1 worker", one), row("end to end, 2 workers", two),
+            "", "| freshness (acknowledged posts.save → found by both workers) | p50 | p99 |", "|---|---|---|",
+            "| 200 saves, one at a time | \(Report.format(fresh.p50)) | \(Report.format(fresh.p99)) |",
+            "", "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: \(String(format: "%.0f MB", indexMB)).",
+        ].joined(separator: "\n")
+    }
+
+    private func request(_ service: String, _ body: String, socket existing: Socket? = nil) throws -> [String: Any] {
+        let socket = try existing ?? {
+            let socket = try Socket(context, .dealer)
+            try socket.connect(lab.gatewayEndpoint)
+            return socket
+        }()
+        try socket.send(MDP.clientRequest(service: Frame(service), body: [Frame(body)]))
+        guard let reply = try socket.receive(), let data = reply.last.map({ Data($0.bytes) }),
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { throw BenchError("no reply from \(service)") }
+        return object
+    }
+
+    private func query(_ q: String, id: Int) -> String {
+        let text = String(data: try! JSONEncoder().encode(q), encoding: .utf8)!
+        return #"{"jsonrpc":"2.0","id":\#(id),"method":"search.query","params":{"q":\#(text),"limit":10}}"#
+    }
+
+    private func waitCaughtUp(workers: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(300)
+        var caughtUp: Set<Int> = []
+        while caughtUp.count < workers {
+            guard ContinuousClock.now < deadline else { throw BenchError("search workers did not catch up") }
+            let stats = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
+            if stats["documents"] as? Int == count, stats["lag"] as? Int == 0, let worker = stats["worker"] as? Int { caughtUp.insert(worker) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    private func latency() throws -> Probe.Latency {
+        let socket = try Socket(context, .dealer)
+        try socket.connect(lab.gatewayEndpoint)
+        return try Self.measure(samples) { index in
+            _ = try request("search", query(Self.queries[index % Self.queries.count], id: index), socket: socket)
+        }
+    }
+
+    private func baselineLatency(_ corpus: String) throws -> Probe.Latency {
+        let index = try LocalSearchIndex()
+        let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
+        var changes: [PostChange] = []
+        for (offset, line) in lines.enumerated() {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
+                  let uid = object["uid"].flatMap(UUID.init(uuidString:)) else { continue }
+            let post = Post(uid: uid, title: object["title"] ?? "", content: object["content"] ?? "")
+            changes.append(PostChange(sequence: Int64(offset + 1), uid: uid, kind: .upsert(post)))
+        }
+        let page = PostChanges(changes: changes, head: Int64(changes.count))
+        try blocking { _ = try await index.apply(page) }
+        return try Self.measure(samples) { position in
+            try blocking { _ = try await index.search(Self.queries[position % Self.queries.count], limit: 10, offset: 0) }
+        }
+    }
+
+    private func freshness(workers: [Int32]) throws -> Probe.Latency {
+        let socket = try Socket(context, .dealer)
+        try socket.connect(lab.gatewayEndpoint)
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for index in 0..<200 {
+            let word = "fresh\(UUID().uuidString.prefix(8).lowercased())x\(index)"
+            let save = #"{"jsonrpc":"2.0","id":\#(index),"method":"posts.save","params":{"post":{"uid":"\#(UUID().uuidString)","title":"\#(word)","content":"fresh"}}}"#
+            _ = try request("posts", save, socket: socket)
+            let acknowledged = clock.now
+            var found: Set<Int> = []
+            while found.count < workers.count {
+                let result = try request("search", query(word, id: index), socket: socket)["result"] as? [String: Any] ?? [:]
+                if result["total"] as? Int == 1, let worker = result["worker"] as? Int { found.insert(worker) }
+                guard acknowledged.duration(to: clock.now) < .seconds(10) else { throw BenchError("a save was never found") }
+            }
+            times.append(acknowledged.duration(to: clock.now))
+        }
+        times.sort()
+        return Probe.Latency(p50: times[times.count / 2], p99: times[times.count * 99 / 100])
+    }
+
+    private func residentMB(_ pid: Int32) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+
+    static func measure(_ samples: Int, _ body: (Int) throws -> Void) throws -> Probe.Latency {
+        let clock = ContinuousClock()
+        for index in 0..<100 { try body(index) }  // warm-up
+        var times: [Duration] = []
+        for index in 0..<samples {
+            let start = clock.now
+            try body(index)
+            times.append(start.duration(to: clock.now))
+        }
+        times.sort()
+        return Probe.Latency(p50: times[times.count / 2], p99: times[times.count * 99 / 100])
+    }
+}
+
+/// Runs async index calls from the benchmark's synchronous measuring loop.
+private func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = LockedBox()
+    Task.detached {
+        do { try await body() } catch { failure.error = "\(error)" }
+        done.signal()
+    }
+    done.wait()
+    if let error = failure.error { throw BenchError(error) }
+}
+
+private final class LockedBox: @unchecked Sendable {
+    var error: String?
+}
