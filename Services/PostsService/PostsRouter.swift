@@ -18,27 +18,18 @@ struct PostsRouter: Sendable {
     let logger: Logger
 
     func handle(_ body: [Frame]) async -> [Frame] {
-        guard body.count == 1, let frame = body.first else {
-            return [Frame(JSONRPC.encodeError(id: .null, .invalidRequest("expected one body frame, got \(body.count)")))]
+        var changed = false
+        let reply = await JSONRPC.respond(to: body.map { $0.withUnsafeBytes { Data($0) } }, onFault: logFault) { request in
+            let (data, didChange) = try await answer(request)
+            changed = didChange
+            return data
         }
-        let request: JSONRPC.IncomingRequest
-        switch JSONRPC.decodeRequest(frame.withUnsafeBytes { Data($0) }) {
-        case .failure(let failure): return [Frame(JSONRPC.encodeError(id: failure.id, failure.error))]
-        case .success(let decoded): request = decoded
-        }
-        do {
-            let (reply, changed) = try await answer(request)
-            if changed { await announceChange() }
-            return [Frame(reply)]
-        } catch let error as JSONRPCError {
-            return [Frame(JSONRPC.encodeError(id: request.id, error))]
-        } catch let error as PostsError {
-            if case .failed = error { logger.error("request failed", metadata: ["method": "\(request.method)", "error": "\(error)"]) }
-            return [Frame(JSONRPC.encodeError(id: request.id, JSONRPCError(error)))]
-        } catch {
-            logger.error("request failed", metadata: ["method": "\(request.method)", "error": "\(error)"])
-            return [Frame(JSONRPC.encodeError(id: request.id, JSONRPCError(.internalError, "\(error)")))]
-        }
+        if changed { await announceChange() }
+        return [Frame(reply)]
+    }
+
+    private func logFault(_ method: String, _ error: any Error) {
+        logger.error("request failed", metadata: ["method": "\(method)", "error": "\(error)"])
     }
 
     /// The reply, and whether the request changed anything (so subscribers hear of it).

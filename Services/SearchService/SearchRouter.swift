@@ -14,24 +14,10 @@ struct SearchRouter: Sendable {
     let logger: Logger
 
     func handle(_ body: [Frame]) async -> [Frame] {
-        guard body.count == 1, let frame = body.first else {
-            return [Frame(JSONRPC.encodeError(id: .null, .invalidRequest("expected one body frame, got \(body.count)")))]
-        }
-        let request: JSONRPC.IncomingRequest
-        switch JSONRPC.decodeRequest(frame.withUnsafeBytes { Data($0) }) {
-        case .failure(let failure): return [Frame(JSONRPC.encodeError(id: failure.id, failure.error))]
-        case .success(let decoded): request = decoded
-        }
-        do {
-            return [Frame(try await answer(request))]
-        } catch let error as JSONRPCError {
-            return [Frame(JSONRPC.encodeError(id: request.id, error))]
-        } catch let error as PostsError {
-            if case .failed = error { logger.error("request failed", metadata: ["method": "\(request.method)", "error": "\(error)"]) }
-            return [Frame(JSONRPC.encodeError(id: request.id, JSONRPCError(error)))]
-        } catch {
-            return [Frame(JSONRPC.encodeError(id: request.id, JSONRPCError(.internalError, "\(error)")))]
-        }
+        let reply = await JSONRPC.respond(to: body.map { $0.withUnsafeBytes { Data($0) } }, onFault: { method, error in
+            logger.error("request failed", metadata: ["method": "\(method)", "error": "\(error)"])
+        }, answer: answer)
+        return [Frame(reply)]
     }
 
     private func answer(_ request: JSONRPC.IncomingRequest) async throws -> Data {

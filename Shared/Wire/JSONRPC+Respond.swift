@@ -1,0 +1,34 @@
+import Domain
+import Foundation
+
+extension JSONRPC {
+    /// Serves one request: reads the body (exactly one frame), runs `answer`,
+    /// and turns every failure into the JSON-RPC error docs/PROTOCOL.md names
+    /// for it. `onFault` hears of failures that are the service's own fault
+    /// (internal errors), so they can be logged; bad requests are not faults.
+    public static func respond(
+        to body: [Data],
+        onFault: (_ method: String, _ error: any Error) -> Void = { _, _ in },
+        answer: (IncomingRequest) async throws -> Data
+    ) async -> Data {
+        guard body.count == 1 else {
+            return encodeError(id: .null, .invalidRequest("expected one body frame, got \(body.count)"))
+        }
+        let request: IncomingRequest
+        switch decodeRequest(body[0]) {
+        case .failure(let failure): return encodeError(id: failure.id, failure.error)
+        case .success(let decoded): request = decoded
+        }
+        do {
+            return try await answer(request)
+        } catch let error as JSONRPCError {
+            return encodeError(id: request.id, error)
+        } catch let error as PostsError {
+            if case .failed = error { onFault(request.method, error) }
+            return encodeError(id: request.id, JSONRPCError(error))
+        } catch {
+            onFault(request.method, error)
+            return encodeError(id: request.id, JSONRPCError(.internalError, "\(error)"))
+        }
+    }
+}
