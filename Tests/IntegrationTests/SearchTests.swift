@@ -58,7 +58,8 @@ struct SearchTests {
         defer { harness.shutdown() }
         let context = try Context()
         try await harness.startGateway(["--heartbeat-interval", "250ms"], context: context)
-        try await harness.startPostsService(context: context)
+        // Heartbeat settings must agree, or the gateway expires the slower side.
+        try await harness.startPostsService(sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
         var workers: Set<Int32> = []
         for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", ["--heartbeat-interval", "250ms"], context: context)) }
         let lines = (0..<200).map { #"{"title":"Item \#($0)","content":"needle"}"# }.joined(separator: "\n")
