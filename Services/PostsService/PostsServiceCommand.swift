@@ -76,6 +76,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
             services: [.init(service: WorkerService(worker: worker, handler: .async(router.handle)))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
+        defer { events.close() }
         try await group.run()
     }
 }

@@ -16,6 +16,8 @@ final class IndexSync: Sendable {
     private let wake = WakeSignal()
     /// The newest sequence heard of, from notices or pulls.
     let headSeen = Atomic<Int64>(0)
+    /// Set once the first catch-up is done: until then the index is partial.
+    let caughtUpOnce = Atomic<Bool>(false)
 
     init(index: LocalSearchIndex, changes: any PostChangesUseCase, interval: Duration, logger: Logger) {
         self.index = index
@@ -34,6 +36,7 @@ final class IndexSync: Sendable {
         while !Task.isCancelled {
             do {
                 try await catchUp()
+                caughtUpOnce.store(true, ordering: .releasing)
             } catch {
                 logger.warning("cannot pull changes; trying again", metadata: ["error": "\(error)", "after": "\(interval)"])
             }
@@ -80,16 +83,20 @@ final class WakeSignal: Sendable {
             try? await Task.sleep(for: duration)
             if !Task.isCancelled { notify() }
         }
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.pending {
-                    state.pending = false
-                    return true
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
                 }
-                state.waiter = continuation
-                return false
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            notify()  // shutting down: stop waiting now
         }
         timer.cancel()
     }

@@ -69,11 +69,29 @@ struct SearchServiceCommand: AsyncParsableCommand {
                                      context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: WorkerService(worker: worker, handler: .async(router.handle))),
+            services: [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: worker, handler: .async(router.handle)))),
                        .init(service: SyncService(sync: sync))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         try await group.run()
+    }
+}
+
+/// Registers the worker with the gateway only once its index has caught
+/// up, so a new worker never answers from a partial index.
+struct AfterFirstCatchUp<Inner: Service>: Service {
+    let sync: IndexSync
+    let then: Inner
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                while !sync.caughtUpOnce.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(50)) }
+            }
+        } catch is CancellationError {
+            return  // asked to stop before the index was ready
+        }
+        try await then.run()
     }
 }
 

@@ -50,7 +50,12 @@ public final class EventPublisher: Sendable {
         var poller = Poller()
         poller.addReadable(fileDescriptor: waker.fileDescriptor)
         while !closed.load(ordering: .acquiring) {
-            _ = try? poller.poll(timeout: nil)
+            do {
+                try poller.poll(timeout: nil)
+            } catch {
+                logger.error("event publisher stopped", metadata: ["error": "\(error)"])
+                break
+            }
             waker.drain()
             for event in mailbox.withLock({ queue in defer { queue.removeAll() }; return queue }) {
                 // PUB never blocks: at its high-water mark it drops, as a bus may.

@@ -30,7 +30,12 @@ public final class EventSubscriber: Sendable {
             let socketIndex = poller.addReadable(socket)
             poller.addReadable(fileDescriptor: waker.fileDescriptor)
             while !closed.load(ordering: .acquiring) {
-                guard (try? poller.poll(timeout: nil)) != nil else { break }
+                do {
+                    try poller.poll(timeout: nil)
+                } catch {
+                    logger.error("event subscriber stopped; relying on the timer", metadata: ["error": "\(error)"])
+                    break
+                }
                 waker.drain()
                 while poller.isReadable(socketIndex), let message = try? socket.receive(wait: false) {
                     guard message.count == 2, let name = message[0].string else { continue }

@@ -52,7 +52,7 @@ public final class LocalSearchIndex: SearchUseCase {
                     try db.cachedStatement(sql: """
                         INSERT INTO document (uid, title, content) VALUES (?, ?, ?)
                         ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content
-                        """).execute(arguments: [post.uid.uuidString, post.title, post.content])
+                        """).execute(arguments: [post.uid.uuidString, Highlights.unmarked(post.title), Highlights.unmarked(post.content)])
                 case .delete:
                     try db.cachedStatement(sql: "DELETE FROM document WHERE uid = ?").execute(arguments: [change.uid.uuidString])
                 }
@@ -82,7 +82,7 @@ public final class LocalSearchIndex: SearchUseCase {
                        snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet,
                        bm25(document_fts, 10.0, 1.0) AS rank
                 FROM document_fts JOIN document ON document.rowid = document_fts.rowid
-                WHERE document_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?
+                WHERE document_fts MATCH ? ORDER BY rank, document.uid LIMIT ? OFFSET ?
                 """), arguments: [match, limit, offset])
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM document_fts WHERE document_fts MATCH ?"),
                                          arguments: [match]) ?? 0
@@ -109,6 +109,14 @@ public final class LocalSearchIndex: SearchUseCase {
 enum Highlights {
     static let open: Unicode.Scalar = "\u{E000}"
     static let close: Unicode.Scalar = "\u{E001}"
+
+    /// The text without the two marker characters, so that in a snippet
+    /// they can only be FTS5's (they are private-use characters; searching
+    /// loses nothing by dropping them).
+    static func unmarked(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == open || $0 == close }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != open && $0 != close }))
+    }
 
     static func split(_ marked: String) -> (String, [Range<Int>]) {
         var text = String.UnicodeScalarView()

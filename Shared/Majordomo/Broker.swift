@@ -135,8 +135,12 @@ public final class Broker: Sendable {
         logger.info("broker stopped: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
         core.disconnectAll()
         flush(&core, to: socket, now: clock.now)
-        // Closing with linger 0 would discard the DISCONNECTs just queued.
+        // Closing with linger 0 would discard the DISCONNECTs just queued; and
+        // linger only helps if the context is terminated before the process
+        // exits, which the caller may not do. So give libzmq's I/O thread a
+        // moment to deliver them first.
         try? socket.set(.linger, 500)
+        Thread.sleep(forTimeInterval: 0.1)
     }
 
     /// Sends what the core produced. A peer the socket cannot reach is
