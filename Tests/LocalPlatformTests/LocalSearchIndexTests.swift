@@ -41,6 +41,14 @@ struct LocalSearchIndexTests {
         #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["brown"])
     }
 
+    @Test func test_markerCharactersInAPostNeverMakeAFalseHighlight() async throws {
+        let index = try LocalSearchIndex()
+        try await index.apply(PostChanges(changes: [upsert(1, Post(title: "t", content: "\u{E000}secret\u{E001} swift"))], head: 1))
+        let hit = try #require(try await index.search("swift", limit: 10, offset: 0).hits.first)
+        let scalars = Array(hit.snippet.unicodeScalars)
+        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["swift"])
+    }
+
     @Test func test_anEditChangesWhatIsFound_andADeleteRemovesIt() async throws {
         let index = try LocalSearchIndex()
         var post = Post(title: "Alpha", content: "first words")

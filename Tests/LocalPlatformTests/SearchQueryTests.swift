@@ -12,6 +12,7 @@ struct SearchQueryTests {
         ("title:secret", #""title" AND "secret" *"#),
         (#"say "unclosed phrase"#, #""say" AND "unclosed phrase""#),
         ("naïve café 42", #""naïve" AND "café" AND "42" *"#),
+        ("swift Ⓐ", #""swift" *"#),  // a symbol, not a letter: FTS5 separates on it too
     ])
     func test_whatAPersonTypesBecomesQuotedTerms(_ text: String, _ expression: String) {
         #expect(SearchQuery.expression(for: text) == expression)
