@@ -50,9 +50,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
             try Endpoints.validate(endpoint)
             try Endpoints.validate(eventsEndpoint)
-            configuration.sessions = try settings.integer(sessions, env: "POSTS_SESSIONS", default: 4)
-            configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
-            configuration.heartbeatLiveness = try settings.integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
+            configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 4, heartbeatInterval: heartbeatInterval)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

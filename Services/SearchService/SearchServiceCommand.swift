@@ -50,9 +50,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
             for value in [endpoint, eventsEndpoint] { try Endpoints.validate(value) }
             interval = try settings.duration(syncInterval, env: "POSTS_SEARCH_SYNC_INTERVAL", default: .seconds(1))
-            configuration.sessions = try settings.integer(sessions, env: "POSTS_SESSIONS", default: 2)
-            configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
-            configuration.heartbeatLiveness = try settings.integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
+            configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 2, heartbeatInterval: heartbeatInterval)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -99,9 +99,6 @@ public final class EventBus: Sendable {
         }
         upstream.close()
         downstream.close()
-        for endpoint in endpoints where endpoint.hasPrefix("ipc://") {
-            let path = String(endpoint.dropFirst("ipc://".count))
-            if !path.hasPrefix("@") { _ = unlink(path) }
-        }
+        removeIPCFiles(of: endpoints)
     }
 }

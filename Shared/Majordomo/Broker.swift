@@ -81,17 +81,7 @@ public final class Broker: Sendable {
         bound.complete(.success(endpoints))
         serve(socket)
         socket.close()
-        removeSocketFiles(of: endpoints)
-    }
-
-    /// libzmq removes an ipc:// file only when its I/O thread gets round to
-    /// it, which a process that exits right after may never see; we bound
-    /// these files, so we remove them, and a stopped gateway leaves none behind.
-    private func removeSocketFiles(of endpoints: [String]) {
-        for endpoint in endpoints where endpoint.hasPrefix("ipc://") {
-            let path = String(endpoint.dropFirst("ipc://".count))
-            if !path.hasPrefix("@") { _ = unlink(path) }
-        }
+        removeIPCFiles(of: endpoints)
     }
 
     private func serve(_ socket: Socket) {

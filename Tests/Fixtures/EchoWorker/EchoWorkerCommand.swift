@@ -32,10 +32,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         LogSetup.bootstrap(level: try settings.logLevel(nil))
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, not \(sessions)") }
         let logger = Logger(label: "echo-worker")
-        var configuration = MajordomoWorker.Configuration()
-        configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
-        configuration.heartbeatLiveness = try settings.integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
-        configuration.sessions = sessions
+        let configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 1, heartbeatInterval: heartbeatInterval)
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let worker = MajordomoWorker(
             endpoint: gateway ?? Endpoints.gateway(environment: settings.environment),
