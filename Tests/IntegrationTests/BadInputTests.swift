@@ -5,11 +5,14 @@ import ZeroMQ
 
 @Suite("Gateway survives bad input", .serialized)
 struct BadInputTests {
-    /// Sends `frames` from a fresh raw peer, then proves the gateway still serves.
-    private func survives(_ frames: [Frame], harness: ProcessHarness, context: Context, client: GatewayClient) async throws {
+    /// Sends `frames` from a fresh raw peer, then proves the gateway still
+    /// serves. Returns the peer: the caller keeps it open, because a socket
+    /// closed with linger 0 drops a message libzmq has not sent yet.
+    private func survives(_ frames: [Frame], harness: ProcessHarness, context: Context, client: GatewayClient) async throws -> RawPeer {
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         try peer.send(frames)
         #expect(try await client.echo()["service"] == "echo", "after \(frames)")
+        return peer
     }
 
     @Test func test_malformedMessagesAreDropped_andTheGatewayKeepsAnswering() async throws {
@@ -29,12 +32,14 @@ struct BadInputTests {
             [Frame([0xde, 0xad, 0xbe, 0xef])],
             ["", "MDPC01", "echo", Frame([UInt8](repeating: 0x41, count: 1 << 20))],
         ]
-        for frames in cases { try await survives(frames, harness: harness, context: context, client: client) }
+        var peers: [RawPeer] = []
+        for frames in cases { peers.append(try await survives(frames, harness: harness, context: context, client: client)) }
         // Six are dropped by the broker; the oversized one never reaches it
         // (libzmq disconnects a peer that passes the maximum message size).
         // Each came on its own connection, so the last may still be on its way.
         let counted = await eventually(within: .seconds(5)) { (try? await client.status().totals.malformed) == 6 }
         #expect(counted, "the gateway counts exactly the six malformed messages")
+        peers.removeAll()
 
         // Not ZMTP at all: libzmq may read it as legacy framing and hand the
         // broker junk frames, which it drops like any other malformed message.
