@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire"),
         .target(
             name: "LocalPlatform",
-            dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             path: "Shared/LocalPlatform"
         ),
         .target(
@@ -136,7 +136,11 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire", "Domain"], path: "Tests/WireTests"),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Domain"], path: "Tests/ClientTests"),
-        .testTarget(name: "LocalPlatformTests", dependencies: ["LocalPlatform", "Domain"], path: "Tests/LocalPlatformTests"),
+        .testTarget(
+            name: "LocalPlatformTests",
+            dependencies: ["LocalPlatform", "Domain", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/LocalPlatformTests"
+        ),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",

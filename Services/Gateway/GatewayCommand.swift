@@ -127,7 +127,7 @@ struct GatewayCommand: AsyncParsableCommand {
         configuration.clientLimit = try settings.integer(clientLimit, env: "POSTS_CLIENT_LIMIT", default: configuration.clientLimit)
         configuration.shutdownGrace = try settings.duration(shutdownGrace, env: "POSTS_SHUTDOWN_GRACE", default: configuration.shutdownGrace)
         options.configuration = configuration
-        options.maxFrameSize = Int64(try settings.integer(maxFrameSize, env: "POSTS_MAX_FRAME_SIZE", default: Int(options.maxFrameSize), minimum: 1024))
+        options.maxFrameSize = Int64(try settings.maxFrameSize(maxFrameSize))
         return options
     }
 }

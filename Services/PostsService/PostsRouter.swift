@@ -15,11 +15,15 @@ struct PostsRouter: Sendable {
     let changes: any PostChangesUseCase
     /// Where change notices go after each committed write; nil publishes none.
     let events: EventPublisher?
+    /// The largest frame the gateway accepts (its POSTS_MAX_FRAME_SIZE); a
+    /// bigger reply would cost the connection, not just the request.
+    let maxReplyBytes: Int
     let logger: Logger
 
     func handle(_ body: [Frame]) async -> [Frame] {
         var changed = false
-        let reply = await JSONRPC.respond(to: body.map { $0.withUnsafeBytes { Data($0) } }, onFault: logFault) { request in
+        let data = body.map { $0.withUnsafeBytes { Data($0) } }
+        let reply = await JSONRPC.respond(to: data, maxReplyBytes: maxReplyBytes, onFault: logFault) { request in
             let (data, didChange) = try await answer(request)
             changed = didChange
             return data
@@ -38,8 +42,11 @@ struct PostsRouter: Sendable {
         switch request.method {
         case PostsMethod.list:
             let params = try request.params(ListParams.self, or: ListParams())
-            let page = try await posts.posts(limit: try PostRules.validatedLimit(params.limit), cursor: params.cursor)
-            return (try JSONRPC.encodeResult(id: id, PageResult(domain: page)), false)
+            let data = try await fitted(limit: try PostRules.validatedLimit(params.limit)) { limit in
+                let page = try await posts.posts(limit: limit, cursor: params.cursor)
+                return (try JSONRPC.encodeResult(id: id, PageResult(domain: page)), page.posts.count)
+            }
+            return (data, false)
         case PostsMethod.get:
             let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
             return (try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.post(uid: uid))), false)
@@ -68,12 +75,28 @@ struct PostsRouter: Sendable {
             return (try JSONRPC.encodeResult(id: id, DeleteResult(deleted: deleted)), deleted)
         case PostsMethod.changes:
             let params = try request.params(ChangesParams.self)
-            let page = try await changes.changes(after: params.after, limit: params.limit ?? PostRules.pageSize.upperBound)
-            return (try JSONRPC.encodeResult(id: id, ChangesResult(domain: page)), false)
+            let data = try await fitted(limit: params.limit ?? PostRules.pageSize.upperBound) { limit in
+                let page = try await changes.changes(after: params.after, limit: limit)
+                return (try JSONRPC.encodeResult(id: id, ChangesResult(domain: page)), page.changes.count)
+            }
+            return (data, false)
         case PostsMethod.health:
             return (try JSONRPC.encodeResult(id: id, HealthResult(status: "ok", service: PostsMethod.service, pid: getpid())), false)
         default:
             throw JSONRPCError.methodNotFound(request.method, service: PostsMethod.service)
+        }
+    }
+
+    /// Pages are bounded in raw bytes, and JSON escaping can make text up
+    /// to six times longer: a page that does not fit the gateway's frame
+    /// limit is asked for again with half as many entries (its cursor or
+    /// sequence follows what it holds, so nothing is skipped).
+    private func fitted(limit: Int, _ page: (Int) async throws -> (Data, count: Int)) async throws -> Data {
+        var limit = limit
+        while true {
+            let (data, count) = try await page(limit)
+            if data.count <= maxReplyBytes || count <= 1 { return data }
+            limit = count / 2
         }
     }
 

@@ -26,6 +26,8 @@ struct PostsServiceCommand: AsyncParsableCommand {
           --sessions            POSTS_SESSIONS             default 4
           --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
           --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+          --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
+                                (pages are cut to fit; a single bigger reply is error -32005)
           --log-level           POSTS_LOG_LEVEL            default info
         After every committed write it publishes {"service":"posts","head":N} on
         topic posts.changed. Several posts-service processes may share one database file.
@@ -38,12 +40,14 @@ struct PostsServiceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) var sessions: Int?
     @Option(help: ArgumentHelp("Event bus endpoint to publish change notices to.", valueName: "endpoint")) var eventsPublish: String?
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) var heartbeatInterval: String?
+    @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) var maxFrameSize: Int?
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel: String?
 
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
         var configuration = MajordomoWorker.Configuration()
+        var maxReplyBytes = 0
         let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
         let eventsEndpoint = eventsPublish ?? Endpoints.eventsPublish(environment: settings.environment)
         do {
@@ -51,6 +55,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
             try Endpoints.validate(endpoint)
             try Endpoints.validate(eventsEndpoint)
             configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 4, heartbeatInterval: heartbeatInterval)
+            maxReplyBytes = try settings.maxFrameSize(maxFrameSize)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -66,7 +71,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let context = try Context()
         let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
         let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
-                                 events: events, logger: logger)
+                                 events: events, maxReplyBytes: maxReplyBytes, logger: logger)
         let worker = MajordomoWorker(endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
                                      context: context, logger: logger)
         logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])

@@ -50,7 +50,13 @@ final class IndexSync: Sendable {
             let page = try await changes.changes(after: applied, limit: 500)
             headSeen.max(page.head, ordering: .relaxed)
             let next = try await index.apply(page)
-            if page.changes.isEmpty || next >= page.head { return }
+            if next < applied {
+                logger.warning("the posts database is behind this index (reset or restored?); rebuilding it",
+                               metadata: ["applied": "\(applied)", "head": "\(page.head)"])
+                headSeen.store(page.head, ordering: .relaxed)
+            } else if page.changes.isEmpty || next >= page.head {
+                return
+            }
             applied = next
         }
     }

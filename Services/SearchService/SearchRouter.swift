@@ -11,10 +11,13 @@ import ZeroMQ
 /// Turns one JSON-RPC request for service `search` into an index call.
 struct SearchRouter: Sendable {
     let sync: IndexSync
+    /// The gateway's frame limit (POSTS_MAX_FRAME_SIZE).
+    let maxReplyBytes: Int
     let logger: Logger
 
     func handle(_ body: [Frame]) async -> [Frame] {
-        let reply = await JSONRPC.respond(to: body.map { $0.withUnsafeBytes { Data($0) } }, onFault: { method, error in
+        let data = body.map { $0.withUnsafeBytes { Data($0) } }
+        let reply = await JSONRPC.respond(to: data, maxReplyBytes: maxReplyBytes, onFault: { method, error in
             logger.error("request failed", metadata: ["method": "\(method)", "error": "\(error)"])
         }, answer: answer)
         return [Frame(reply)]

@@ -27,6 +27,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
           --sync-interval       POSTS_SEARCH_SYNC_INTERVAL default 1s (the most a lost notice costs)
           --sessions            POSTS_SESSIONS             default 2
           --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+          --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
           --log-level           POSTS_LOG_LEVEL            default info
         Methods: search.query, search.stats, search.health (docs/PROTOCOL.md).
         """
@@ -37,6 +38,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Pull changes at least this often.", valueName: "duration")) var syncInterval: String?
     @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) var sessions: Int?
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) var heartbeatInterval: String?
+    @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) var maxFrameSize: Int?
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel: String?
 
     func run() async throws {
@@ -46,11 +48,13 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let eventsEndpoint = eventsSubscribe ?? Endpoints.eventsSubscribe(environment: settings.environment)
         var configuration = MajordomoWorker.Configuration()
         let interval: Duration
+        let maxReplyBytes: Int
         do {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
             for value in [endpoint, eventsEndpoint] { try Endpoints.validate(value) }
             interval = try settings.duration(syncInterval, env: "POSTS_SEARCH_SYNC_INTERVAL", default: .seconds(1))
             configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 2, heartbeatInterval: heartbeatInterval)
+            maxReplyBytes = try settings.maxFrameSize(maxFrameSize)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -62,7 +66,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
             if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { sync.heard(head: notice.head) }
         }
         defer { subscriber.close() }
-        let router = SearchRouter(sync: sync, logger: logger)
+        let router = SearchRouter(sync: sync, maxReplyBytes: maxReplyBytes, logger: logger)
         let worker = MajordomoWorker(endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
                                      context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])

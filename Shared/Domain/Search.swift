@@ -38,4 +38,6 @@ public protocol SearchUseCase: Sendable {
 public enum SearchRules {
     public static let maxQueryLength = 500
     public static let maxOffset = 10_000
+    /// Whole words an unfinished last word may stand for (they start with it).
+    public static let maxCompletions = 64
 }

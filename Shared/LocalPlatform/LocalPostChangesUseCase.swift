@@ -30,7 +30,7 @@ struct LocalPostChangesUseCase: PostChangesUseCase {
     }
 
     static func change(from row: Row) -> PostChange? {
-        guard let uid = UUID(uuidString: row["uid"] as String) else { return nil }
+        guard let uid = StoredUID.parse(row["uid"], sequence: row["sequence"]) else { return nil }
         if row["deleted"] as Int == 1 { return PostChange(sequence: row["sequence"], uid: uid, kind: .delete) }
         let post = Post(uid: uid, title: row["title"], content: row["content"],
                         createDate: Date(timeIntervalSince1970: row["createDate"]),

@@ -23,14 +23,14 @@ struct LocalPostsUseCase: PostsUseCase {
             let page = Self.boundedByBytes(records.prefix(limit))
             let more = records.count > page.count
             let next = more ? page.last.map { PageCursor(createDate: $0.createDate, uid: $0.uid).text } : nil
-            return PostsPage(posts: page.map { $0.toDomain() }, nextCursor: next)
+            return PostsPage(posts: page.compactMap { $0.toDomain() }, nextCursor: next)
         }
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post {
         let record = try await store.read { db in try PostRecord.fetchOne(db, key: uid.uuidString) }
-        guard let record else { throw .notFound(uid: uid) }
-        return record.toDomain()
+        guard let post = record?.toDomain() else { throw .notFound(uid: uid) }
+        return post
     }
 
     func save(_ post: Post) async throws(PostsError) -> Post {
@@ -86,9 +86,10 @@ struct LocalPostsUseCase: PostsUseCase {
             uid, post.title, post.content, post.createDate.timeIntervalSince1970, now.timeIntervalSince1970, sequence,
         ])
         try db.cachedStatement(sql: "DELETE FROM tombstone WHERE uid = ?").execute(arguments: [uid])
+        // As read back: dates go through REAL, as `PostRecord` stores them.
         var stored = post
-        stored.updateDate = now
-        stored.createDate = created.map(Date.init(timeIntervalSince1970:)) ?? post.createDate
-        return PostRecord(domain: stored, sequence: sequence).toDomain()
+        stored.updateDate = Date(timeIntervalSince1970: now.timeIntervalSince1970)
+        stored.createDate = Date(timeIntervalSince1970: created ?? post.createDate.timeIntervalSince1970)
+        return stored
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 
 /// A search worker's own full-text index: SQLite FTS5 (porter stemming over
-/// unicode61, title weighted ten times content), fed with `posts.changes`
+/// unicode61, title weighted ten times content; beside it an unstemmed
+/// vocabulary for completing unfinished words), fed with `posts.changes`
 /// in order. It remembers the last change sequence it applied, in the same
 /// transaction as the change, so applying a page twice changes nothing.
 public final class LocalSearchIndex: SearchUseCase {
@@ -40,12 +41,18 @@ public final class LocalSearchIndex: SearchUseCase {
 
     /// Applies a page of changes that was asked for after `appliedSequence()`.
     /// Changes at or below the applied sequence are replays and are skipped.
-    /// An empty page means the index has caught up with `head`. Returns the
-    /// sequence applied now.
+    /// An empty page means the index has caught up with `head`. A head
+    /// below what was applied means the posts database was reset or
+    /// restored from a backup: the index empties itself, to be rebuilt
+    /// from sequence 0. Returns the sequence applied now.
     @discardableResult
     public func apply(_ page: PostChanges) async throws(PostsError) -> Int64 {
         try await write { db in
             var applied = try SearchSchema.applied(db)
+            if page.head < applied {
+                try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0 WHERE id = 1")
+                return 0
+            }
             for change in page.changes where change.sequence > applied {
                 switch change.kind {
                 case .upsert(let post):
@@ -73,10 +80,12 @@ public final class LocalSearchIndex: SearchUseCase {
         guard (0...SearchRules.maxOffset).contains(offset) else {
             throw .invalid(field: "offset", rule: "must be from 0 to \(SearchRules.maxOffset) (it is \(offset))")
         }
-        guard let match = SearchQuery.expression(for: query) else {
+        let terms = SearchQuery.terms(in: query)
+        guard let last = terms.last else {
             return SearchResults(hits: [], total: 0, sequence: try await appliedSequence())
         }
         return try await read { db in
+            let match = SearchQuery.expression(for: terms, completions: try Self.completions(of: last, db))
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT document.uid, document.title,
                        snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet,
@@ -94,6 +103,21 @@ public final class LocalSearchIndex: SearchUseCase {
             }
             return SearchResults(hits: hits, total: total, sequence: try SearchSchema.applied(db))
         }
+    }
+
+    /// The stemmer makes "running" `run`, so the unfinished word `runni`
+    /// would not match it as a prefix of stems. The unstemmed vocabulary
+    /// knows whole words starting with it; each is then matched as a word
+    /// (and so stemmed). A few letters already match stems as a prefix;
+    /// the gap only opens once the prefix is longer than a stem, and by
+    /// then few words share it, so a bound loses nothing people notice.
+    static func completions(of term: SearchQuery.Term, _ db: Database) throws -> [String] {
+        guard !term.isPhrase, let word = term.words.last else { return [] }
+        let prefix = SearchQuery.folded(word)
+        return try String.fetchAll(db.cachedStatement(sql: """
+            SELECT term FROM document_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?
+            """), arguments: [prefix, prefix + "\u{10FFFF}", SearchRules.maxCompletions])
+            .filter { $0 != prefix && $0.hasPrefix(prefix) }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
@@ -118,12 +142,16 @@ enum Highlights {
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != open && $0 != close }))
     }
 
+    /// Runs of spaces, line breaks and control characters become one space
+    /// (a snippet is one line), so ranges count scalars of the text returned.
     static func split(_ marked: String) -> (String, [Range<Int>]) {
         var text = String.UnicodeScalarView()
         var ranges: [Range<Int>] = []
         var start: Int?
         for scalar in marked.unicodeScalars {
-            if scalar == open {
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+                if let last = text.last, last != " " { text.append(" ") }
+            } else if scalar == open {
                 start = text.count
             } else if scalar == close, let from = start {
                 if text.count > from { ranges.append(from..<text.count) }
@@ -132,6 +160,7 @@ enum Highlights {
                 text.append(scalar)
             }
         }
+        if text.last == " " { text.removeLast() }
         return (String(text), ranges)
     }
 }
@@ -157,6 +186,17 @@ enum SearchSchema {
                 table.column("applied", .integer).notNull()
             }
             try db.execute(sql: "INSERT INTO searchState (id, applied) VALUES (1, 0)")
+        }
+        migrator.registerMigration("v2: unstemmed vocabulary for unfinished words") { db in
+            try db.create(virtualTable: "document_words", using: FTS5()) { table in
+                table.synchronize(withTable: "document")
+                table.tokenizer = .unicode61()
+                table.detail = "none"
+                table.columnSize = 0
+                table.column("title")
+                table.column("content")
+            }
+            try db.execute(sql: "CREATE VIRTUAL TABLE document_vocab USING fts5vocab(document_words, row)")
         }
         return migrator
     }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Logging
 
 /// A post as stored. Dates are seconds since 1970 as REAL, so they sort,
 /// compare and round-trip exactly (cursors depend on that).
@@ -23,8 +24,24 @@ struct PostRecord: Codable, FetchableRecord, PersistableRecord {
         self.sequence = sequence
     }
 
-    func toDomain() -> Post {
-        Post(uid: UUID(uuidString: uid) ?? UUID(), title: title, content: content,
-             createDate: Date(timeIntervalSince1970: createDate), updateDate: Date(timeIntervalSince1970: updateDate))
+    /// The post, or nil (logged) when its stored uid is not a UUID: only a
+    /// database written by something else can hold one, and such a row can
+    /// be neither read nor changed by uid, so it is left out.
+    func toDomain() -> Post? {
+        guard let uid = StoredUID.parse(uid, sequence: sequence) else { return nil }
+        return Post(uid: uid, title: title, content: content,
+                    createDate: Date(timeIntervalSince1970: createDate), updateDate: Date(timeIntervalSince1970: updateDate))
+    }
+}
+
+enum StoredUID {
+    static let logger = Logger(label: "posts.sqlite")
+
+    static func parse(_ text: String, sequence: Int64) -> UUID? {
+        guard let uid = UUID(uuidString: text) else {
+            logger.warning("skipping a stored row whose uid is not a UUID", metadata: ["uid": "\(text)", "sequence": "\(sequence)"])
+            return nil
+        }
+        return uid
     }
 }

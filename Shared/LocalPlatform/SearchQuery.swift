@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 
 /// Turns what a person types into an FTS5 MATCH expression that can never
 /// be a syntax error: every word becomes a quoted string (so AND, NEAR, *,
@@ -8,12 +9,28 @@ enum SearchQuery {
     /// The MATCH expression, or nil when the text has no searchable word.
     static func expression(for text: String) -> String? {
         let terms = terms(in: text)
-        guard !terms.isEmpty else { return nil }
-        return terms.enumerated().map { index, term in
-            let quoted = "\"" + term.words.joined(separator: " ").replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            // Search as you type: the last plain word may be unfinished.
-            return index == terms.count - 1 && !term.isPhrase ? quoted + " *" : quoted
+        return terms.isEmpty ? nil : expression(for: terms)
+    }
+
+    /// Search as you type: the last plain word may be unfinished, so it
+    /// matches as a prefix or as any of `completions` (whole words that
+    /// start with it, which the stemmer may have cut shorter than it).
+    static func expression(for terms: [Term], completions: [String] = []) -> String {
+        terms.enumerated().map { index, term in
+            let quoted = quote(term.words.joined(separator: " "))
+            guard index == terms.count - 1 && !term.isPhrase else { return quoted }
+            guard !completions.isEmpty else { return quoted + " *" }
+            return "(" + ([quoted + " *"] + completions.map(quote)).joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
+    }
+
+    static func quote(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A word as unicode61 indexes it: lower case, without diacritics.
+    static func folded(_ word: String) -> String {
+        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     struct Term: Equatable {

@@ -28,7 +28,7 @@ extension BrokerCore {
         }
         let workerList = workers.values.map { worker in
             BrokerSnapshot.Worker(
-                identity: worker.identity.bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined(),
+                identity: Self.readable(worker.identity.bytes),
                 service: worker.service, busy: worker.current != nil, handled: worker.handled,
                 silentFor: worker.lastHeard.duration(to: now), connectedFor: worker.connected.duration(to: now)
             )
@@ -40,8 +40,13 @@ extension BrokerCore {
     }
 }
 
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+extension BrokerCore {
+    /// A routing id as its text when it is printable ASCII (our workers name
+    /// themselves `<pid>.<random>`), otherwise as hex (libzmq's own ids).
+    static func readable(_ identity: [UInt8]) -> String {
+        if !identity.isEmpty, identity.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            return String(decoding: identity, as: UTF8.self)
+        }
+        return identity.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

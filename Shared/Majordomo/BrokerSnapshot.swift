@@ -12,7 +12,7 @@ public struct BrokerSnapshot: Sendable, Equatable {
     }
 
     public struct Worker: Sendable, Equatable {
-        /// The routing id, as hex.
+        /// The routing id: its text when printable ASCII, else hex.
         public var identity: String
         public var service: String
         public var busy: Bool

@@ -9,6 +9,13 @@ final class WorkerSession: Sendable {
     let finished = Completion<Void>()
     private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
 
+    /// `<pid>.<random>`: readable in `mmi.workers`, so a client can tell which
+    /// sessions belong to one process; new for every connection, so a
+    /// reconnect never collides with the broker's memory of the old one.
+    static func routingID() -> String {
+        "\(ProcessInfo.processInfo.processIdentifier).\(String(UInt32.random(in: .min ... .max), radix: 16))"
+    }
+
     private enum End { case reconnectNow, refused, reconnectAfterDelay, stopped, terminated }
 
     func run(worker: MajordomoWorker, handler: MajordomoWorker.Handling, started: Completion<ZMQError?>) {
@@ -26,6 +33,7 @@ final class WorkerSession: Sendable {
             let socket: Socket
             do {
                 socket = try Socket(context, .dealer)
+                try socket.set(.routingID, Array(Self.routingID().utf8))
                 try socket.connect(worker.endpoint)
                 try socket.send(MDP.ready(service: Frame(worker.service)))
             } catch {

@@ -66,7 +66,7 @@ struct NetworkStatusUseCase: StatusUseCase {
 
     func status() async throws(PostsError) -> SystemStatus {
         let status = try await gateway.call("mmi.status", "mmi.status", JSONValue?.none, as: GatewayStatus.self)
-        let sessions = status.workers.filter { $0.service == SearchMethod.service }.count
+        let sessions = status.workers.filter { $0.service == SearchMethod.service }
         return SystemStatus(
             source: gateway.endpoint, uptimeSeconds: status.uptimeSeconds,
             services: status.services.map {
@@ -83,14 +83,19 @@ struct NetworkStatusUseCase: StatusUseCase {
     }
 
     /// MDP cannot address one worker, but the gateway hands each request to
-    /// the least recently used one: asking once per session visits them
-    /// all. Answers are grouped by process.
-    private func searchIndexes(sessions: Int) async -> [SystemStatus.SearchIndex] {
+    /// the least recently used one, and our workers name their connections
+    /// `<pid>.<random>`: ask until every process listed has answered, at
+    /// most three asks per session. Answers are grouped by process.
+    private func searchIndexes(sessions: [GatewayStatus.Worker]) async -> [SystemStatus.SearchIndex] {
+        let expected = Set(sessions.compactMap { Int32($0.identity.prefix { $0 != "." }) })
         var byWorker: [Int32: SystemStatus.SearchIndex] = [:]
-        for _ in 0..<sessions {
+        // Workers named otherwise cannot be told apart: one ask per session.
+        let asks = expected.isEmpty ? sessions.count : sessions.count * 3
+        for _ in 0..<asks {
             guard let stats = try? await gateway.call(SearchMethod.service, SearchMethod.stats, JSONValue?.none, as: SearchStatsResult.self)
             else { break }
             byWorker[stats.worker] = SystemStatus.SearchIndex(worker: stats.worker, documents: stats.documents, applied: stats.applied, lag: stats.lag)
+            if !expected.isEmpty && expected.isSubset(of: byWorker.keys) { break }
         }
         return byWorker.values.sorted { $0.worker < $1.worker }
     }

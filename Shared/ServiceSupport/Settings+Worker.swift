@@ -13,4 +13,12 @@ extension Settings {
         configuration.heartbeatLiveness = try integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
         return configuration
     }
+
+    /// The largest frame in bytes (`POSTS_MAX_FRAME_SIZE`, default 16 MiB, at
+    /// least 1024): what the gateway accepts, and so what a worker may reply.
+    public func maxFrameSize(_ flag: Int?) throws -> Int {
+        try integer(flag, env: "POSTS_MAX_FRAME_SIZE", default: Self.defaultMaxFrameSize, minimum: 1024)
+    }
+
+    public static let defaultMaxFrameSize = 16 << 20
 }

@@ -6,8 +6,11 @@ extension JSONRPC {
     /// and turns every failure into the JSON-RPC error docs/PROTOCOL.md names
     /// for it. `onFault` hears of failures that are the service's own fault
     /// (internal errors), so they can be logged; bad requests are not faults.
+    /// A reply over `maxReplyBytes` (the gateway's frame limit) becomes
+    /// error -32005: sent, it would cost the connection, not just the request.
     public static func respond(
         to body: [Data],
+        maxReplyBytes: Int = .max,
         onFault: (_ method: String, _ error: any Error) -> Void = { _, _ in },
         answer: (IncomingRequest) async throws -> Data
     ) async -> Data {
@@ -20,7 +23,11 @@ extension JSONRPC {
         case .success(let decoded): request = decoded
         }
         do {
-            return try await answer(request)
+            let reply = try await answer(request)
+            guard reply.count <= maxReplyBytes else {
+                throw JSONRPCError(.tooLarge, "the reply is \(reply.count) bytes, over the frame limit of \(maxReplyBytes) (POSTS_MAX_FRAME_SIZE)")
+            }
+            return reply
         } catch let error as JSONRPCError {
             return encodeError(id: request.id, error)
         } catch let error as PostsError {

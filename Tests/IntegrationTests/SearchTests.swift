@@ -29,7 +29,7 @@ struct SearchTests {
         let context = try Context()
         try await harness.startPostsSystem(context: context)
         var workers: Set<Int32> = []
-        for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", context: context)) }
+        for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", sessions: 2, context: context)) }
         let lines = (0..<1000).map { #"{"title":"Post \#($0)","content":"common words and number\#($0)"}"# }.joined(separator: "\n")
         #expect(try harness.posts(["import", "-"], input: lines).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
@@ -50,6 +50,8 @@ struct SearchTests {
         let status = try #require(try harness.posts(["status", "--json"]).json)
         guard case .array(let indexes)? = status["searchIndexes"] else { throw HarnessError("no searchIndexes in status: \(status)") }
         #expect(Set(indexes.compactMap { $0["worker"]?.intValue.map(Int32.init) }) == workers, "status shows every search worker")
+        let sessions = try await client.status().workers.filter { $0.service == "search" }.map(\.identity)
+        #expect(Set(sessions.compactMap { Int32($0.prefix { $0 != "." }) }) == workers, "sessions are named <pid>.<random>")
         #expect(indexes.allSatisfy { $0["lag"] == 0 && $0["documents"] == 1000 })
     }
 
@@ -101,5 +103,55 @@ struct SearchTests {
         #expect(try harness.posts(["create", "--title", "After the restart"]).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(try await everyWorkerFinds(client, "restart", 1, workers: [worker]))
+    }
+
+    @Test func test_aPostsDatabaseResetBehindTheWorker_isNoticed_andTheIndexRebuilt() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        let worker = try await harness.startSearchService("search-1", context: context)
+        for index in 1...3 { #expect(try harness.posts(["create", "--title", "Old post \(index)"]).status == 0) }
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(try await everyWorkerFinds(client, "old", 3, workers: [worker]))
+
+        #expect(harness.terminate("posts-service") == 0)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: harness.databasePath + suffix) }
+        try await harness.startPostsService("posts-service-2", context: context)
+        #expect(try harness.posts(["create", "--title", "Fresh start"]).status == 0)
+        #expect(try await everyWorkerFinds(client, "fresh", 1, workers: [worker]))
+        #expect(try await everyWorkerFinds(client, "old", 0, workers: [worker]), "posts of the old database are gone from the index")
+    }
+
+    @Test func test_underAFrameLimitSmallerThanAPage_pagesAreCutToFit_andWorkersStillCatchUp() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        // Control characters are escaped as \u0001 in JSON: each post is about 18 KB on the wire.
+        let padding = String(repeating: "\\u0001", count: 3000)
+        let lines = (0..<40).map { #"{"title":"Padded \#($0)","content":"needle \#(padding)"}"# }.joined(separator: "\n")
+        #expect(try harness.posts(["import", "--local", harness.databasePath, "-"], input: lines).status == 0)
+        try await harness.startGateway(["--max-frame-size", "65536"], context: context)
+        try await harness.startPostsService(sessions: 2, ["--max-frame-size", "65536"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+
+        var listed = 0, pages = 0
+        var cursor: JSONValue = .null
+        repeat {
+            let page = try await client.call(service: "posts", method: "posts.list", params: ["limit": 500, "cursor": cursor]).get()
+            guard case .array(let posts)? = page["posts"] else { throw HarnessError("no posts in \(page)") }
+            (listed, pages, cursor) = (listed + posts.count, pages + 1, page["nextCursor"] ?? .null)
+        } while cursor != .null
+        #expect(listed == 40 && pages > 1, "every post listed, in pages cut to the 64 KiB limit")
+
+        let worker = try await harness.startSearchService("search-1", context: context)
+        #expect(try await everyWorkerFinds(client, "needle", 40, workers: [worker]), "the worker pulled every change in pages that fit")
+
+        let huge = #"{"title":"Too big","content":"\#(String(repeating: "\\u0001", count: 20_000))"}"#
+        #expect(try harness.posts(["import", "--local", harness.databasePath, "-"], input: huge).status == 0)
+        guard case .failure(let error) = try await client.call(service: "posts", method: "posts.list", params: ["limit": 1]) else {
+            throw HarnessError("a 120 KB post fitted a 64 KiB frame")
+        }
+        #expect(error.code == .tooLarge, "a single post over the limit is a clear error, not a lost connection")
     }
 }

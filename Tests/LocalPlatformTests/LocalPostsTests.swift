@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import GRDB
 import LocalPlatform
 import Testing
 
@@ -117,6 +118,21 @@ struct LocalPostsTests {
             let reopened = try LocalUseCaseProvider(path: path)
             #expect(try await reopened.makePostsUseCase().post(uid: saved.uid) == saved)
             #expect(try await reopened.makeStatusUseCase().status().posts == 1)
+        }
+    }
+
+    @Test func test_aRowWithABadUIDFromAnotherProgram_isLeftOut_notGivenAnInventedUID() async throws {
+        try await withDatabase { path in
+            let provider = try LocalUseCaseProvider(path: path)
+            let posts = provider.makePostsUseCase()
+            let good = try await posts.save(.stub(title: "good"))
+            let bad = try await posts.save(.stub(title: "bad"))
+            let other = try DatabaseQueue(path: path)
+            try await other.write { db in
+                try db.execute(sql: "UPDATE post SET uid = 'not-a-uuid' WHERE uid = ?", arguments: [bad.uid.uuidString])
+            }
+            #expect(try await posts.posts(limit: 10, cursor: nil).posts.map(\.uid) == [good.uid])
+            #expect(try await provider.makePostChangesUseCase().changes(after: 0, limit: 10).changes.map(\.uid) == [good.uid])
         }
     }
 }

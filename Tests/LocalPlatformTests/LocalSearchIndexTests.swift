@@ -25,6 +25,30 @@ struct LocalSearchIndexTests {
         #expect(try await index.search("hello", limit: 10, offset: 0).sequence == 2)
     }
 
+    @Test func test_anUnfinishedWordLongerThanItsStemStillFindsTheWord_andHighlightsIt() async throws {
+        let index = try LocalSearchIndex()
+        let post = Post(title: "Notes", content: "Running in the rain, connections everywhere")
+        try await index.apply(PostChanges(changes: [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway"))], head: 2))
+        // Stemmed, "running" is `run` and "connections" is `connect`: these prefixes are longer.
+        for typed in ["runni", "Runnin", "connectio", "rain connectio"] {
+            #expect(try await titles(index, typed) == ["Notes"], "typing \(typed)")
+        }
+        let hit = try #require(try await index.search("runni", limit: 10, offset: 0).hits.first)
+        let scalars = Array(hit.snippet.unicodeScalars)
+        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["Running"])
+        #expect(try await titles(index, "\"runni\"").isEmpty, "a quoted word is a whole word")
+    }
+
+    @Test func test_aPostsDatabaseBehindTheIndex_emptiesIt_forARebuildFromZero() async throws {
+        let index = try LocalSearchIndex()
+        try await index.apply(PostChanges(changes: [upsert(7, Post(title: "Before the reset", content: ""))], head: 7))
+        // The posts database was restored from a backup: its head is now 3.
+        #expect(try await index.apply(PostChanges(changes: [], head: 3)) == 0)
+        #expect(try await index.documentCount() == 0)
+        #expect(try await index.apply(PostChanges(changes: [upsert(3, Post(title: "After the reset", content: ""))], head: 3)) == 3)
+        #expect(try await titles(index, "reset") == ["After the reset"])
+    }
+
     @Test func test_aMatchInTheTitleRanksAboveOneInTheContent() async throws {
         let index = try LocalSearchIndex()
         let inContent = Post(title: "Weather report", content: "A long text that mentions swift once among many other words here")
@@ -37,6 +61,16 @@ struct LocalSearchIndexTests {
         let index = try LocalSearchIndex()
         try await index.apply(PostChanges(changes: [upsert(1, Post(title: "Notes", content: "The quick brown fox jumps"))], head: 1))
         let hit = try #require(try await index.search("brown", limit: 10, offset: 0).hits.first)
+        let scalars = Array(hit.snippet.unicodeScalars)
+        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["brown"])
+    }
+
+    @Test func test_aSnippetIsOneLine_withItsHighlightsStillInPlace() async throws {
+        let index = try LocalSearchIndex()
+        let content = "The quick\n\n   brown\t\u{1}\u{1}fox jumps\r\n"
+        try await index.apply(PostChanges(changes: [upsert(1, Post(title: "Notes", content: content))], head: 1))
+        let hit = try #require(try await index.search("brown", limit: 10, offset: 0).hits.first)
+        #expect(hit.snippet == "The quick brown fox jumps")
         let scalars = Array(hit.snippet.unicodeScalars)
         #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["brown"])
     }

@@ -18,6 +18,13 @@ struct SearchQueryTests {
         #expect(SearchQuery.expression(for: text) == expression)
     }
 
+    @Test func test_anUnfinishedLastWordAlsoMatchesItsCompletionsAsWholeWords() {
+        let terms = SearchQuery.terms(in: "rain runni")
+        #expect(SearchQuery.expression(for: terms, completions: ["running", "runnings"])
+            == #""rain" AND ("runni" * OR "running" OR "runnings")"#)
+        #expect(SearchQuery.folded("Café") == "cafe", "as unicode61 indexes it")
+    }
+
     @Test(arguments: ["", "   ", "***", #""""#, "--", "()"])
     func test_textWithNoWordsSearchesForNothing(_ text: String) {
         #expect(SearchQuery.expression(for: text) == nil)
