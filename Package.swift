@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +48,17 @@ let package = Package(
             path: "Shared/EventBus"
         ),
         .target(name: "Domain", path: "Shared/Domain"),
+        // MVVM-C: view models and coordinators. Depends on Domain only (and on
+        // stream and clock libraries), never on a platform or a view.
+        .target(
+            name: "Application",
+            dependencies: [
+                "Domain",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            path: "Shared/Application"
+        ),
         .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire"),
         .target(
             name: "LocalPlatform",
@@ -135,6 +149,15 @@ let package = Package(
         ),
         .testTarget(name: "WireTests", dependencies: ["Wire", "Domain"], path: "Tests/WireTests"),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
+        .testTarget(
+            name: "ApplicationTests",
+            dependencies: [
+                "Application", "Domain",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ],
+            path: "Tests/ApplicationTests"
+        ),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Domain"], path: "Tests/ClientTests"),
         .testTarget(
             name: "LocalPlatformTests",
