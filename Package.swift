@@ -67,7 +67,7 @@ let package = Package(
         ),
         .target(
             name: "NetworkPlatform",
-            dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ"],
+            dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log")],
             path: "Shared/NetworkPlatform"
         ),
         .target(
@@ -112,8 +112,9 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "Domain", "LocalPlatform", "NetworkPlatform", "ServiceSupport",
+                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Services/Client"
         ),

@@ -44,6 +44,7 @@ struct ConnectionOptions: ParsableArguments {
         if let local { return try LocalUseCaseProvider(path: local) }
         // One attempt: the gateway itself hands a request to another worker
         // when one dies, and a resent delete would report "not found".
-        return try NetworkUseCaseProvider(endpoint: endpoint, timeout: .milliseconds(Int64(timeout * 1000)), retries: 0)
+        return try NetworkUseCaseProvider(endpoint: endpoint, events: Endpoints.eventsSubscribe(environment: ProcessInfo.processInfo.environment),
+                                          timeout: .milliseconds(Int64(timeout * 1000)), retries: 0)
     }
 }

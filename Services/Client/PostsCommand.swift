@@ -18,7 +18,7 @@ struct PostsCommand: AsyncParsableCommand {
         1 anything else.
         """,
         subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
-                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, ImportCommand.self]
+                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, ImportCommand.self, UICommand.self]
     )
 
     /// A command-line tool logs only errors (POSTS_LOG_LEVEL to see more), so
@@ -27,7 +27,9 @@ struct PostsCommand: AsyncParsableCommand {
         let level = (try? Settings().logLevel(nil, default: .error)) ?? .error
         LogSetup.bootstrap(level: level)
         do {
-            var command = try parseAsRoot()
+            // No arguments on a terminal: the full-screen interface; otherwise help.
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            var command = try parseAsRoot(arguments.isEmpty && Terminal.isInteractive ? ["ui"] : arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

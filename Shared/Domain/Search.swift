@@ -38,6 +38,7 @@ public protocol SearchUseCase: Sendable {
 public enum SearchRules {
     public static let maxQueryLength = 500
     public static let maxOffset = 10_000
-    /// Whole words an unfinished last word may stand for (they start with it).
-    public static let maxCompletions = 64
+    /// Whole words an unfinished last word may stand for (they start with
+    /// it); a prefix of more words than this is matched by stems alone.
+    public static let maxCompletions = 8
 }

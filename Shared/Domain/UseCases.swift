@@ -33,4 +33,13 @@ public protocol UseCaseProvider: Sendable {
     func makePostChangesUseCase() -> any PostChangesUseCase
     func makeStatusUseCase() -> any StatusUseCase
     func makeSearchUseCase() -> any SearchUseCase
+    func makeWatchUseCase() -> any PostsWatchUseCase
+}
+
+/// Tells when posts changed anywhere (another terminal, a script, an
+/// import): each element is the newest change sequence. Best effort and
+/// possibly coalesced; a reader that needs every change pulls
+/// `PostChangesUseCase.changes(after:limit:)`.
+public protocol PostsWatchUseCase: Sendable {
+    func changes() -> AsyncStream<Int64>
 }

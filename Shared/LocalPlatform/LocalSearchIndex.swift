@@ -110,14 +110,18 @@ public final class LocalSearchIndex: SearchUseCase {
     /// knows whole words starting with it; each is then matched as a word
     /// (and so stemmed). A few letters already match stems as a prefix;
     /// the gap only opens once the prefix is longer than a stem, and by
-    /// then few words share it, so a bound loses nothing people notice.
+    /// then few words share it. So a prefix that more words share than
+    /// `SearchRules.maxCompletions` goes without: each alternative costs
+    /// FTS5 another pass, and short prefixes would otherwise double the
+    /// time of a query (measured: docs/BENCHMARKS.md).
     static func completions(of term: SearchQuery.Term, _ db: Database) throws -> [String] {
         guard !term.isPhrase, let word = term.words.last else { return [] }
         let prefix = SearchQuery.folded(word)
-        return try String.fetchAll(db.cachedStatement(sql: """
+        let words = try String.fetchAll(db.cachedStatement(sql: """
             SELECT term FROM document_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?
-            """), arguments: [prefix, prefix + "\u{10FFFF}", SearchRules.maxCompletions])
+            """), arguments: [prefix, prefix + "\u{10FFFF}", SearchRules.maxCompletions + 1])
             .filter { $0 != prefix && $0.hasPrefix(prefix) }
+        return words.count > SearchRules.maxCompletions ? [] : words
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {

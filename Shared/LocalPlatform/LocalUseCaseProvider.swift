@@ -16,6 +16,8 @@ public final class LocalUseCaseProvider: UseCaseProvider {
     public func makePostChangesUseCase() -> any PostChangesUseCase { LocalPostChangesUseCase(store: store) }
     public func makeStatusUseCase() -> any StatusUseCase { LocalStatusUseCase(store: store) }
     public func makeSearchUseCase() -> any SearchUseCase { LocalFileSearchUseCase(changes: LocalPostChangesUseCase(store: store)) }
+    /// Another process may write the file: its change sequence is polled.
+    public func makeWatchUseCase() -> any PostsWatchUseCase { PollingWatch(changes: makePostChangesUseCase(), interval: .seconds(1)) }
 
     /// `POSTS_DATABASE`, else `POSTS_DATA_DIR/posts.sqlite`, else
     /// `$XDG_DATA_HOME/posts/posts.sqlite`, else `~/.local/share/posts/posts.sqlite`.

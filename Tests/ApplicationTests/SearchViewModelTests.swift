@@ -5,19 +5,23 @@ import Domain
 import Foundation
 import Testing
 
-@Suite("Search view model", .serialized)
-struct SearchViewModelTests {
+/// View models that use time (search's debounce, status's refresh), on a
+/// TestClock and, for determinism, on the main serial executor. That swaps
+/// a process-wide hook, so these run one at a time.
+@Suite("View models on a test clock", .serialized, .timeLimit(.minutes(1)))
+struct ClockedViewModelTests {
     /// A view model on a test clock, its inputs, and its state stream.
     struct Screen {
         let clock = TestClock()
         let query = AsyncStream.makeStream(of: String.self)
-        let selection = AsyncStream.makeStream(of: UUID.self)
-        let back = AsyncStream.makeStream(of: Void.self)
+        let refresh = Pipe<Void>(), select = Pipe<UUID>(), back = Pipe<Void>()
+        let watch = WatchDouble()
+        let navigator = NavigatorRecorder()
         let output: SearchViewModel.Output
 
-        init(search: SearchDouble, navigator: NavigatorRecorder = NavigatorRecorder()) {
-            let model = SearchViewModel(search: search, navigator: navigator, clock: AnyClock(clock))
-            output = model.transform(input: .init(query: query.stream, selection: selection.stream, back: back.stream))
+        init(search: SearchDouble) {
+            let model = SearchViewModel(search: search, watch: watch, navigator: navigator, clock: AnyClock(clock))
+            output = model.transform(input: .init(query: query.stream, refresh: refresh.stream, select: select.stream, back: back.stream))
         }
 
         func type(_ text: String) async {
@@ -67,6 +71,41 @@ struct SearchViewModelTests {
         }
     }
 
+    @Test func test_refreshSearchesTheSameQueryAgain_atOnce() async {
+        await withMainSerialExecutor {
+            let search = SearchDouble { .one(titled: $0) }
+            let screen = Screen(search: search)
+            var states = screen.output.state.makeAsyncIterator()
+            await screen.type("zebra")
+            await screen.clock.advance(by: .milliseconds(300))
+            _ = await states.next()
+            _ = await states.next()
+            screen.refresh.send()  // back from a post that was just deleted, say
+            #expect(await states.next() == .searching("zebra"))
+            _ = await states.next()
+            #expect(search.asked == ["zebra", "zebra"])
+        }
+    }
+
+    @Test func test_whenPostsChangeElsewhere_theQueryRunsAgain_afterTheDebounce() async {
+        await withMainSerialExecutor {
+            let search = SearchDouble { .one(titled: $0) }
+            let screen = Screen(search: search)
+            var states = screen.output.state.makeAsyncIterator()
+            await screen.type("zebra")
+            await screen.clock.advance(by: .milliseconds(300))
+            _ = await states.next()
+            _ = await states.next()
+            screen.watch.continuation.yield(7)
+            await Task.megaYield()
+            await screen.clock.advance(by: .milliseconds(299))
+            #expect(search.asked == ["zebra"], "the workers get time to apply the change")
+            await screen.clock.advance(by: .milliseconds(1))
+            #expect(await states.next() == .searching("zebra"))
+            #expect(search.asked == ["zebra", "zebra"])
+        }
+    }
+
     @Test func test_aSlowStaleAnswerNeverReplacesANewerOne() async {
         await withMainSerialExecutor {
             let clock = TestClock()
@@ -74,9 +113,12 @@ struct SearchViewModelTests {
                 if query == "slow" { try? await clock.sleep(for: .seconds(5)) }
                 return .one(titled: query)
             }
-            let model = SearchViewModel(search: search, navigator: NavigatorRecorder(), clock: AnyClock(clock))
+            let watch = WatchDouble()
+            watch.continuation.finish()  // so that the state stream can end once typing ends
+            let model = SearchViewModel(search: search, watch: watch, navigator: NavigatorRecorder(), clock: AnyClock(clock))
             let (query, typing) = AsyncStream.makeStream(of: String.self)
-            let output = model.transform(input: .init(query: query, selection: AsyncStream { $0.finish() }, back: AsyncStream { $0.finish() }))
+            let output = model.transform(input: .init(query: query, refresh: AsyncStream { $0.finish() }, select: AsyncStream { $0.finish() },
+                                                      back: AsyncStream { $0.finish() }))
             var states = output.state.makeAsyncIterator()
             typing.yield("slow")
             await Task.megaYield()
@@ -131,14 +173,13 @@ struct SearchViewModelTests {
 
     @Test func test_selectingAHitAndGoingBack_askTheCoordinator() async {
         await withMainSerialExecutor {
-            let navigator = NavigatorRecorder()
-            let screen = Screen(search: SearchDouble { .one(titled: $0) }, navigator: navigator)
+            let screen = Screen(search: SearchDouble { .one(titled: $0) })
+            let reading = Task { for await _ in screen.output.state {} }
             let uid = UUID()
-            screen.selection.continuation.yield(uid)
-            screen.back.continuation.yield(())
-            await Task.megaYield()
-            #expect(navigator.recorded == [.post(uid), .back])
-            screen.output.navigation.cancel()
+            screen.select.send(uid)
+            screen.back.send()
+            #expect(await screen.navigator.waitFor(2) == [.detail(uid), .back])
+            reading.cancel()
         }
     }
 }

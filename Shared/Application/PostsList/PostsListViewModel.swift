@@ -1,4 +1,3 @@
-import AsyncAlgorithms
 import Domain
 import Foundation
 
@@ -12,71 +11,77 @@ public struct PostsListViewModel: ViewModelType, Sendable {
         public var select: AsyncStream<UUID>
         public var create: AsyncStream<Void>
         public var search: AsyncStream<Void>
+        public var status: AsyncStream<Void>
 
         public init(load: AsyncStream<Void>, loadMore: AsyncStream<Void>, select: AsyncStream<UUID>,
-                    create: AsyncStream<Void>, search: AsyncStream<Void>) {
-            (self.load, self.loadMore, self.select, self.create, self.search) = (load, loadMore, select, create, search)
+                    create: AsyncStream<Void>, search: AsyncStream<Void>, status: AsyncStream<Void>) {
+            (self.load, self.loadMore, self.select) = (load, loadMore, select)
+            (self.create, self.search, self.status) = (create, search, status)
         }
     }
 
     public struct Output: Sendable {
         public var state: AsyncStream<PostsListState>
-        public var navigation: Task<Void, Never>
     }
 
-    public static let pageSize = 20
+    public static let pageSize = 50
 
     let posts: any PostsUseCase
-    /// Fires when posts changed elsewhere (the platform's change notices).
-    let changes: AsyncStream<Void>
-    let navigator: any PostsListNavigator
+    let watch: any PostsWatchUseCase
+    let navigator: any Navigator
     let now: @Sendable () -> Date
 
-    public init(posts: any PostsUseCase, changes: AsyncStream<Void>, navigator: any PostsListNavigator,
+    public init(posts: any PostsUseCase, watch: any PostsWatchUseCase, navigator: any Navigator,
                 now: @escaping @Sendable () -> Date = Date.init) {
-        (self.posts, self.changes, self.navigator, self.now) = (posts, changes, navigator, now)
+        (self.posts, self.watch, self.navigator, self.now) = (posts, watch, navigator, now)
     }
 
-    enum Action: Sendable { case refresh, more }
+    enum Action: Sendable { case refresh, more, go(AppRoute) }
 
     public func transform(input: Input) -> Output {
-        let actions = merge(input.load.map { Action.refresh }, input.loadMore.map { Action.more }, changes.map { Action.refresh })
-        let posts = self.posts
-        let now = self.now
-        let state = AsyncStream(PostsListState.self) { continuation in
-            let work = Task {
-                var state = PostsListState()
-                var cursor: String?
-                for await action in actions {
-                    if action == .more, cursor == nil { continue }  // nothing more to load
-                    state.isFetching = true
-                    state.error = nil
-                    continuation.yield(state)
-                    do {
-                        let page = try await posts.posts(limit: Self.pageSize, cursor: action == .refresh ? nil : cursor)
-                        let items = page.posts.map { PostItem($0, now: now()) }
-                        state.items = action == .refresh ? items : state.items + items
-                        cursor = page.nextCursor
-                        state.hasMore = cursor != nil
-                    } catch {
-                        state.error = "\(error)"
-                    }
-                    state.isFetching = false
-                    continuation.yield(state)
+        let actions = funnel([
+            .mapping(input.load) { Action.refresh }, .mapping(input.loadMore) { Action.more },
+            .mapping(watch.changes()) { _ in Action.refresh },
+            .mapping(input.select) { Action.go(.detail($0)) }, .mapping(input.create) { Action.go(.create) },
+            .mapping(input.search) { Action.go(.search) }, .mapping(input.status) { Action.go(.status) },
+        ])
+        let (posts, navigator, now) = (self.posts, self.navigator, self.now)
+        let state = AsyncStream<PostsListState>.running { continuation in
+            var state = PostsListState()
+            var cursor: String?
+            for await action in actions {
+                let fromTop: Bool
+                switch action {
+                case .go(let route):
+                    navigator.navigate(to: route)
+                    continue
+                case .more where cursor == nil:
+                    continue  // nothing more to load
+                case .more:
+                    fromTop = false
+                case .refresh:
+                    fromTop = true
                 }
-                continuation.finish()
+                state.isFetching = true
+                state.error = nil
+                continuation.yield(state)
+                do {
+                    // A refresh reloads as many posts as were shown, so the place in the list is kept.
+                    let limit = fromTop ? min(max(Self.pageSize, state.items.count), PostRules.pageSize.upperBound) : Self.pageSize
+                    let page = try await posts.posts(limit: limit, cursor: fromTop ? nil : cursor)
+                    let items = page.posts.map { PostItem($0, now: now()) }
+                    state.items = fromTop ? items : state.items + items
+                    cursor = page.nextCursor
+                    state.hasMore = cursor != nil
+                    state.loaded = true
+                } catch {
+                    state.error = "\(error)"
+                }
+                state.isFetching = false
+                continuation.yield(state)
             }
-            continuation.onTermination = { _ in work.cancel() }
         }
-        let navigator = self.navigator
-        let navigation = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await uid in input.select { navigator.toPost(uid: uid) } }
-                group.addTask { for await _ in input.create { navigator.toCreate() } }
-                group.addTask { for await _ in input.search { navigator.toSearch() } }
-            }
-        }
-        return Output(state: state, navigation: navigation)
+        return Output(state: state)
     }
 }
 
@@ -85,39 +90,9 @@ public struct PostsListState: Sendable, Equatable {
     public var items: [PostItem] = []
     public var isFetching = false
     public var hasMore = false
+    /// Set once a page has arrived, so "no posts yet" is not shown before.
+    public var loaded = false
     public var error: String?
-}
 
-/// One post as the list shows it: title, a one-line excerpt, a relative date.
-public struct PostItem: Sendable, Equatable, Identifiable {
-    public var id: UUID
-    public var title: String
-    public var excerpt: String
-    public var date: String
-
-    public init(_ post: Post, now: Date) {
-        id = post.uid
-        title = post.title
-        let line = post.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        excerpt = line.count > 80 ? String(line.prefix(79)) + "…" : line
-        date = RelativeDate.describe(post.updateDate, now: now)
-    }
-}
-
-/// "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the date.
-public enum RelativeDate {
-    public static func describe(_ date: Date, now: Date) -> String {
-        let seconds = now.timeIntervalSince(date)
-        switch seconds {
-        case ..<(-60): return day(date)
-        case ..<60: return "just now"
-        case ..<3600: return "\(Int(seconds / 60)) min ago"
-        case ..<86_400: return "\(Int(seconds / 3600)) h ago"
-        case ..<(86_400 * 2): return "yesterday"
-        case ..<(86_400 * 30): return "\(Int(seconds / 86_400)) days ago"
-        default: return day(date)
-        }
-    }
-
-    static func day(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle().year().month().day()) }
+    public init() {}
 }

@@ -2,74 +2,87 @@ import AsyncAlgorithms
 import Clocks
 import Domain
 import Foundation
+import Synchronization
 
 /// Search as you type: waits until typing pauses (debounce), skips a query
 /// equal to the last one, and keeps only the newest search running, so a
 /// slow answer to an old query never replaces a newer one.
 public struct SearchViewModel: ViewModelType, Sendable {
     public struct Input: Sendable {
+        /// The text in the search field, after every keystroke.
         public var query: AsyncStream<String>
-        public var selection: AsyncStream<UUID>
+        /// Search the current query again now (posts may have changed).
+        public var refresh: AsyncStream<Void>
+        public var select: AsyncStream<UUID>
         public var back: AsyncStream<Void>
 
-        public init(query: AsyncStream<String>, selection: AsyncStream<UUID>, back: AsyncStream<Void>) {
-            (self.query, self.selection, self.back) = (query, selection, back)
+        public init(query: AsyncStream<String>, refresh: AsyncStream<Void>, select: AsyncStream<UUID>, back: AsyncStream<Void>) {
+            (self.query, self.refresh, self.select, self.back) = (query, refresh, select, back)
         }
     }
 
     public struct Output: Sendable {
-        /// What the screen shows, newest last.
+        /// What the screen shows, newest last. Reading it runs the screen;
+        /// navigation stops when it is no longer read.
         public var state: AsyncStream<SearchState>
-        /// Runs navigation: the view keeps it going for as long as it shows the screen.
-        public var navigation: Task<Void, Never>
     }
 
     public static let debounce = Duration.milliseconds(300)
+    public static let limit = 50
 
     let search: any SearchUseCase
-    let navigator: any SearchNavigator
+    let watch: any PostsWatchUseCase
+    let navigator: any Navigator
     let clock: AnyClock<Duration>
 
-    public init(search: any SearchUseCase, navigator: any SearchNavigator, clock: AnyClock<Duration>) {
-        self.search = search
-        self.navigator = navigator
-        self.clock = clock
+    /// `watch` says when posts changed; the query then runs again once the
+    /// debounce interval has passed, by which time the search workers have
+    /// applied the change (they take milliseconds: docs/BENCHMARKS.md).
+    public init(search: any SearchUseCase, watch: any PostsWatchUseCase, navigator: any Navigator, clock: AnyClock<Duration>) {
+        (self.search, self.watch, self.navigator, self.clock) = (search, watch, navigator, clock)
     }
 
     public func transform(input: Input) -> Output {
         let search = self.search
-        let queries = input.query
+        let latest = Mutex("")
+        let typed = input.query
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .debounce(for: Self.debounce, clock: clock)
             .removeDuplicates()
+            .map { query in
+                latest.withLock { $0 = query }
+                return query
+            }
+        let changed = watch.changes().debounce(for: Self.debounce, clock: clock)
+        let queries = merge(typed, input.refresh.map { latest.withLock { $0 } }, changed.map { _ in latest.withLock { $0 } })
+        // Latest only: a new query cancels the search still running for the last one.
         let states = queries.flatMapLatest { query in
-            AsyncStream(SearchState.self) { continuation in
-                let work = Task {
-                    guard !query.isEmpty else {
-                        continuation.yield(.idle)
-                        continuation.finish()
-                        return
-                    }
-                    continuation.yield(.searching(query))
-                    do {
-                        let results = try await search.search(query, limit: 50, offset: 0)
-                        if !Task.isCancelled { continuation.yield(SearchState(query: query, results: results)) }
-                    } catch {
-                        if !Task.isCancelled { continuation.yield(.failed(query, "\(error)")) }
-                    }
-                    continuation.finish()
+            AsyncStream<SearchState>.running { continuation in
+                guard !query.isEmpty else {
+                    continuation.yield(.idle)
+                    return
                 }
-                continuation.onTermination = { _ in work.cancel() }
+                continuation.yield(.searching(query))
+                do {
+                    let results = try await search.search(query, limit: Self.limit, offset: 0)
+                    if !Task.isCancelled { continuation.yield(SearchState(query: query, results: results)) }
+                } catch {
+                    if !Task.isCancelled { continuation.yield(.failed(query, "\(error)")) }
+                }
             }
         }
         let navigator = self.navigator
-        let navigation = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await uid in input.selection { navigator.toPost(uid: uid) } }
-                group.addTask { for await _ in input.back { navigator.back() } }
+        let routes = funnel([.mapping(input.select) { AppRoute.detail($0) }, .mapping(input.back) { AppRoute.back }])
+        let state = AsyncStream<SearchState>.running { continuation in
+            let navigation = Task { for await route in routes { navigator.navigate(to: route) } }
+            await withTaskCancellationHandler {
+                for await state in states { continuation.yield(state) }
+            } onCancel: {
+                navigation.cancel()
             }
+            navigation.cancel()
         }
-        return Output(state: AsyncStream(wrapping: states), navigation: navigation)
+        return Output(state: state)
     }
 }
 
@@ -98,18 +111,5 @@ public struct SearchItem: Sendable, Equatable, Identifiable {
 
     init(_ hit: SearchHit) {
         (id, title, snippet, highlights) = (hit.uid, hit.title, hit.snippet, hit.highlights)
-    }
-}
-
-extension AsyncStream {
-    /// Wraps any sendable async sequence that never fails.
-    init<Base: AsyncSequence & Sendable>(wrapping base: Base) where Base.Element == Element, Base.Failure == Never, Element: Sendable {
-        self.init { continuation in
-            let task = Task {
-                for await element in base { continuation.yield(element) }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 }

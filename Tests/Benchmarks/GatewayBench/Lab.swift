@@ -71,12 +71,14 @@ final class Lab {
         try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
     }
 
-    /// Starts a search-service and waits until the gateway lists it; returns its pid.
-    func startSearchService(context: Context) throws -> Int32 {
+    /// Starts a search-service and waits until the gateway lists it, which
+    /// it does once it has built its index; returns its pid and that time.
+    func startSearchService(context: Context) throws -> (pid: Int32, catchUp: Duration) {
         let before = try registeredWorkers(context)
+        let started = ContinuousClock.now
         let process = try spawn("\(binaries)/search-service", ["--sessions", "1"])
-        try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + 1 }
-        return process.processIdentifier
+        try waitFor(within: .seconds(300)) { (try? self.registeredWorkers(context)) ?? 0 >= before + 1 }
+        return (process.processIdentifier, started.duration(to: .now))
     }
 
     /// Runs a command to completion and returns how long it took.
@@ -110,10 +112,10 @@ final class Lab {
         return text.components(separatedBy: "\"identity\"").count - 1
     }
 
-    private func waitFor(_ condition: @escaping () -> Bool) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+    private func waitFor(within limit: Duration = .seconds(10), _ condition: @escaping () -> Bool) throws {
+        let deadline = ContinuousClock.now + limit
         while !condition() {
-            guard ContinuousClock.now < deadline else { throw BenchError("a process did not come up within 10 s") }
+            guard ContinuousClock.now < deadline else { throw BenchError("a process did not come up within \(limit)") }
             Thread.sleep(forTimeInterval: 0.02)
         }
     }

@@ -26,10 +26,10 @@ struct SearchSuite {
         _ = try lab.time("posts", ["import", "--json", corpus])
         let baseline = try baselineLatency(corpus)
 
-        let first = try lab.startSearchService(context: context)
+        let (first, catchUp) = try lab.startSearchService(context: context)
         try waitCaughtUp(workers: 1)
         let one = try latency()
-        let second = try lab.startSearchService(context: context)
+        let second = try lab.startSearchService(context: context).pid
         try waitCaughtUp(workers: 2)
         let two = try latency()
         let fresh = try freshness(workers: [first, second])
@@ -46,6 +46,7 @@ struct SearchSuite {
             row("end to end, 1 worker", one), row("end to end, 2 workers", two),
             "", "| freshness (acknowledged posts.save → found by both workers) | p50 | p99 |", "|---|---|---|",
             "| 200 saves, one at a time | \(Report.format(fresh.p50)) | \(Report.format(fresh.p99)) |",
+            "", String(format: "A new worker built its index of all \(count) posts and registered in %.1f s.", Double(catchUp.components.seconds) + Double(catchUp.components.attoseconds) / 1e18),
             "", "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: \(String(format: "%.0f MB", indexMB)).",
         ].joined(separator: "\n")
     }

@@ -1,0 +1,131 @@
+import Application
+import Foundation
+
+/// One post; edit in place (e, then Ctrl-S saves), delete after confirming.
+@MainActor
+final class DetailScreen: StateScreen<PostDetailState>, Screen {
+    let title = "Post"
+    var keyHelp: String {
+        if state.confirmingDelete { return "Delete this post?  y yes  n no" }
+        if state.editing { return "Tab next field  Ctrl-S save  Esc cancel" }
+        return "e edit  d delete  ↑↓ scroll  Esc back"
+    }
+    private let model: PostDetailViewModel
+    private let load = Feed<Void>(), editOrSave = Feed<Void>(), cancelEdit = Feed<Void>()
+    private let titleText = Feed<String>(), contentText = Feed<String>()
+    private let delete = Feed<Void>(), confirm = Feed<Bool>(), back = Feed<Void>()
+    private var form = PostForm()
+    private var scroll = 0
+
+    init(model: PostDetailViewModel, redraw: @escaping @MainActor () -> Void) {
+        self.model = model
+        super.init(initial: PostDetailState(), redraw: redraw)
+    }
+
+    func start() {
+        observe(model.transform(input: .init(load: load.stream, editOrSave: editOrSave.stream, cancelEdit: cancelEdit.stream,
+                                             title: titleText.stream, content: contentText.stream, delete: delete.stream,
+                                             confirmDelete: confirm.stream, back: back.stream)).state)
+        load.send()
+    }
+
+    override func changed(from old: PostDetailState) {
+        if state.editing && !old.editing { form = PostForm(title: state.draftTitle, content: state.draftContent) }
+    }
+
+    func handle(_ key: Key) {
+        if state.confirmingDelete {
+            switch key {
+            case .character("y"), .character("Y"): confirm.send(true)
+            case .character("n"), .character("N"), .escape: confirm.send(false)
+            default: break
+            }
+            return
+        }
+        if state.editing {
+            switch key {
+            case .control("s"): editOrSave.send()
+            case .escape: cancelEdit.send()
+            default:
+                switch form.handle(key) {
+                case .title: titleText.send(form.title.text)
+                case .content: contentText.send(form.content.text)
+                case nil: break
+                }
+            }
+            return
+        }
+        switch key {
+        case .character("e"): editOrSave.send()
+        case .character("d"), .delete: delete.send()
+        case .escape, .character("q"), .left, .backspace: back.send()
+        case .up, .character("k"): scroll = max(0, scroll - 1)
+        case .down, .character("j"): scroll += 1
+        case .character("r"): load.send()
+        default: break
+        }
+    }
+
+    func render(width: Int, height: Int) -> [String] {
+        var lines: [String] = []
+        if let error = state.error { lines.append(Style.error(Style.fit("! \(error)", width))) }
+        if state.editing {
+            lines += form.render(width: width, saveEnabled: state.saveEnabled, saving: state.isSaving)
+            return lines
+        }
+        guard let post = state.post else {
+            if state.isLoading { lines.append("Loading…") }
+            return lines
+        }
+        lines.append(Style.bold(Style.fit(post.title, width)))
+        let updated = post.updateDate.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+        lines.append(Style.dim(Style.fit("updated \(updated)  uid \(post.uid.uuidString)", width)))
+        lines.append("")
+        let body = TextField(post.content, multiline: true).lines(width: width, focused: false)
+        scroll = min(scroll, max(0, body.count - 1))
+        lines += body.dropFirst(scroll)
+        if state.confirmingDelete { lines.insert(Style.reverse(Style.fit("Delete “\(post.title)”? y / n", width)), at: 0) }
+        return lines
+    }
+}
+
+/// The two fields of a post being written, and which has the focus.
+struct PostForm {
+    enum Field { case title, content }
+    var title = TextField()
+    var content = TextField(multiline: true)
+    var focus = Field.title
+
+    init(title: String = "", content: String = "") {
+        self.title = TextField(title)
+        self.content = TextField(content, multiline: true)
+    }
+
+    /// Applies a key; returns the field whose text changed.
+    mutating func handle(_ key: Key) -> Field? {
+        switch key {
+        case .tab, .backTab:
+            focus = focus == .title ? .content : .title
+            return nil
+        case .enter where focus == .title:
+            focus = .content
+            return nil
+        default:
+            let before = focus == .title ? title.text : content.text
+            _ = focus == .title ? title.handle(key) : content.handle(key)
+            let after = focus == .title ? title.text : content.text
+            return before == after ? nil : focus
+        }
+    }
+
+    func render(width: Int, saveEnabled: Bool, saving: Bool) -> [String] {
+        var lines = [focus == .title ? Style.bold("Title") : "Title"]
+        lines += title.lines(width: width, focused: focus == .title)
+        lines.append("")
+        lines.append(focus == .content ? Style.bold("Content") : "Content")
+        lines += content.lines(width: width, focused: focus == .content)
+        lines.append("")
+        lines.append(saving ? "Saving…" : saveEnabled ? "Ctrl-S saves" : Style.dim("A title of 1 to 200 characters is needed to save"))
+        return lines
+    }
+}

@@ -1,0 +1,68 @@
+import Application
+import Foundation
+
+/// The posts, newest first; loads more on reaching the end.
+@MainActor
+final class ListScreen: StateScreen<PostsListState>, Screen {
+    let title = "Posts"
+    let keyHelp = "↑↓ move  Enter open  n new  / search  s status  r refresh  q quit"
+    private let model: PostsListViewModel
+    private let load = Feed<Void>(), loadMore = Feed<Void>(), select = Feed<UUID>()
+    private let create = Feed<Void>(), search = Feed<Void>(), status = Feed<Void>()
+    private var cursor = ListCursor()
+    private var rows = 10
+
+    init(model: PostsListViewModel, redraw: @escaping @MainActor () -> Void) {
+        self.model = model
+        super.init(initial: PostsListState(), redraw: redraw)
+    }
+
+    func start() {
+        observe(model.transform(input: .init(load: load.stream, loadMore: loadMore.stream, select: select.stream,
+                                             create: create.stream, search: search.stream, status: status.stream)).state)
+        load.send()
+    }
+
+    override func reappear() { load.send() }
+
+    override func changed(from old: PostsListState) { cursor.clamp(count: state.items.count) }
+
+    func handle(_ key: Key) {
+        if cursor.handle(key, count: state.items.count, page: rows - 1) {
+            if cursor.selected >= state.items.count - 1, state.hasMore, !state.isFetching { loadMore.send() }
+            return
+        }
+        switch key {
+        case .enter, .right:
+            if state.items.indices.contains(cursor.selected) { select.send(state.items[cursor.selected].id) }
+        case .character("n"): create.send()
+        case .character("/"): search.send()
+        case .character("s"): status.send()
+        case .character("r"): load.send()
+        default: break
+        }
+    }
+
+    func render(width: Int, height: Int) -> [String] {
+        var lines: [String] = []
+        if let error = state.error { lines.append(Style.error(Style.fit("! \(error)", width))) }
+        if state.items.isEmpty {
+            lines.append(state.loaded ? "No posts yet. Press n to write the first one." : "Loading…")
+            return lines
+        }
+        rows = max(1, height - lines.count - 1)
+        let top = cursor.scroll(rows: rows)
+        for (index, item) in state.items.enumerated().dropFirst(top).prefix(rows) {
+            let date = item.date
+            let titleWidth = min(50, max(10, width / 2))
+            let title = Style.fit(item.title, titleWidth).padding(toLength: titleWidth, withPad: " ", startingAt: 0)
+            let excerpt = Style.fit(item.excerpt, max(0, width - titleWidth - date.count - 6))
+            let gap = String(repeating: " ", count: max(1, width - titleWidth - excerpt.count - date.count - 4))
+            let line = "\(title)  \(Style.dim(excerpt))\(gap)\(date)"
+            lines.append(index == cursor.selected ? Style.reverse("▸ ") + Style.bold(line) : "  " + line)
+        }
+        let more = state.isFetching ? "loading…" : state.hasMore ? "more below" : "end"
+        lines.append(Style.dim("\(state.items.count) posts, \(more)"))
+        return lines
+    }
+}

@@ -1,0 +1,73 @@
+/// An editable text and its cursor, edited by keys. `multiline` fields take
+/// Enter as a new line; others leave Enter to the screen.
+struct TextField: Equatable {
+    private(set) var characters: [Character]
+    private(set) var cursor: Int
+    let multiline: Bool
+
+    init(_ text: String = "", multiline: Bool = false) {
+        characters = Array(text)
+        cursor = characters.count
+        self.multiline = multiline
+    }
+
+    var text: String { String(characters) }
+
+    /// Applies `key`; says whether it was an edit or a cursor move (a key
+    /// the field does not use is left to the screen).
+    mutating func handle(_ key: Key) -> Bool {
+        switch key {
+        case .character(let character):
+            characters.insert(character, at: cursor)
+            cursor += 1
+        case .enter where multiline:
+            characters.insert("\n", at: cursor)
+            cursor += 1
+        case .backspace:
+            guard cursor > 0 else { return true }
+            cursor -= 1
+            characters.remove(at: cursor)
+        case .delete:
+            guard cursor < characters.count else { return true }
+            characters.remove(at: cursor)
+        case .left: cursor = max(0, cursor - 1)
+        case .right: cursor = min(characters.count, cursor + 1)
+        case .home, .control("a"): cursor = 0
+        case .end, .control("e"): cursor = characters.count
+        case .control("u"):
+            characters.removeAll()
+            cursor = 0
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The text as screen lines of at most `width` characters, the cursor
+    /// shown in reverse video when `focused`.
+    func lines(width: Int, focused: Bool) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        var count = 0
+        func breakLine() {
+            lines.append(line)
+            (line, count) = ("", 0)
+        }
+        for index in 0...characters.count {
+            let character = index < characters.count ? characters[index] : " "
+            let isCursor = focused && index == cursor
+            if character == "\n" {
+                if isCursor { line += Style.reverse(" ") }
+                breakLine()
+                continue
+            }
+            if index == characters.count && !isCursor { break }
+            if count == width { breakLine() }
+            line += isCursor ? Style.reverse(String(character)) : String(character)
+            count += 1
+        }
+        lines.append(line)
+        return lines
+    }
+}
