@@ -25,11 +25,11 @@ struct PostsCommand: AsyncParsableCommand {
     /// what it prints on stderr is its own one-line messages.
     static func main() async {
         let level = (try? Settings().logLevel(nil, default: .error)) ?? .error
-        LogSetup.bootstrap(level: level)
         do {
             // No arguments on a terminal: the full-screen interface; otherwise help.
             let arguments = Array(CommandLine.arguments.dropFirst())
             var command = try parseAsRoot(arguments.isEmpty && Terminal.isInteractive ? ["ui"] : arguments)
+            if command is UICommand { LogSetup.silence() } else { LogSetup.bootstrap(level: level) }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

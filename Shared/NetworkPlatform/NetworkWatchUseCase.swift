@@ -2,6 +2,7 @@ import Domain
 import EventBus
 import Foundation
 import Logging
+import Synchronization
 import ZeroMQ
 
 /// Live updates from the gateway's event bus (`posts.changed` notices), and
@@ -12,7 +13,9 @@ struct NetworkWatchUseCase: PostsWatchUseCase {
 
     func changes() -> AsyncStream<Int64> {
         let (events, polling) = (self.events, self.polling)
-        return AsyncStream { continuation in
+        return AsyncStream { raw in
+            // The bus and the poll both tell of a change: pass on each head once.
+            let continuation = Newer(raw)
             let subscriber = events.flatMap { events in
                 try? EventSubscriber(endpoint: events, topic: ChangeNotice(service: "posts", head: 0).topic, context: try Context(),
                                      logger: Logger(label: "posts.watch")) { _, body in
@@ -22,10 +25,22 @@ struct NetworkWatchUseCase: PostsWatchUseCase {
             let poll = Task {
                 for await head in polling.changes() { continuation.yield(head) }
             }
-            continuation.onTermination = { _ in
+            raw.onTermination = { _ in
                 subscriber?.close()
                 poll.cancel()
             }
         }
+    }
+}
+
+/// Yields a head only when it is newer than any yielded before.
+private final class Newer: Sendable {
+    let continuation: AsyncStream<Int64>.Continuation
+    let newest = Atomic<Int64>(-1)
+
+    init(_ continuation: AsyncStream<Int64>.Continuation) { self.continuation = continuation }
+
+    func yield(_ head: Int64) {
+        if newest.max(head, ordering: .relaxed).oldValue < head { continuation.yield(head) }
     }
 }

@@ -9,4 +9,10 @@ public enum LogSetup {
             return handler
         }
     }
+
+    /// No log output at all: for a full-screen program, where a line on
+    /// stderr would land in the middle of the display.
+    public static func silence() {
+        LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+    }
 }

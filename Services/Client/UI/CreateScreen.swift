@@ -8,6 +8,8 @@ final class CreateScreen: StateScreen<CreatePostState>, Screen {
     private let model: CreatePostViewModel
     private let titleText = Feed<String>(), contentText = Feed<String>(), save = Feed<Void>(), cancel = Feed<Void>()
     private var form = PostForm()
+    /// Ctrl-S pressed before the view model had the last keystrokes.
+    private var saveWaiting = false
 
     init(model: CreatePostViewModel, redraw: @escaping @MainActor () -> Void) {
         self.model = model
@@ -18,9 +20,17 @@ final class CreateScreen: StateScreen<CreatePostState>, Screen {
         observe(model.transform(input: .init(title: titleText.stream, content: contentText.stream, save: save.stream, cancel: cancel.stream)).state)
     }
 
+    override func changed(from old: CreatePostState) {
+        if saveWaiting && form.matches(title: state.title, content: state.content) {
+            saveWaiting = false
+            save.send()
+        }
+    }
+
     func handle(_ key: Key) {
         switch key {
-        case .control("s"): save.send()
+        case .control("s"):
+            if form.matches(title: state.title, content: state.content) { save.send() } else { saveWaiting = true }
         case .escape: cancel.send()
         default:
             switch form.handle(key) {
@@ -34,6 +44,6 @@ final class CreateScreen: StateScreen<CreatePostState>, Screen {
     func render(width: Int, height: Int) -> [String] {
         var lines: [String] = []
         if let error = state.error { lines.append(Style.error(Style.fit("! \(error)", width))) }
-        return lines + form.render(width: width, saveEnabled: state.saveEnabled, saving: state.isSaving)
+        return lines + form.render(width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving)
     }
 }

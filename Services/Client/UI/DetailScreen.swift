@@ -16,6 +16,8 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
     private let delete = Feed<Void>(), confirm = Feed<Bool>(), back = Feed<Void>()
     private var form = PostForm()
     private var scroll = 0
+    /// Ctrl-S pressed before the view model had the last keystrokes.
+    private var saveWaiting = false
 
     init(model: PostDetailViewModel, redraw: @escaping @MainActor () -> Void) {
         self.model = model
@@ -31,6 +33,14 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
 
     override func changed(from old: PostDetailState) {
         if state.editing && !old.editing { form = PostForm(title: state.draftTitle, content: state.draftContent) }
+        if saveWaiting && form.matches(title: state.draftTitle, content: state.draftContent) {
+            saveWaiting = false
+            editOrSave.send()
+        }
+    }
+
+    private func save() {
+        if form.matches(title: state.draftTitle, content: state.draftContent) { editOrSave.send() } else { saveWaiting = true }
     }
 
     func handle(_ key: Key) {
@@ -44,7 +54,7 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
         }
         if state.editing {
             switch key {
-            case .control("s"): editOrSave.send()
+            case .control("s"): save()
             case .escape: cancelEdit.send()
             default:
                 switch form.handle(key) {
@@ -70,8 +80,7 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
         var lines: [String] = []
         if let error = state.error { lines.append(Style.error(Style.fit("! \(error)", width))) }
         if state.editing {
-            lines += form.render(width: width, saveEnabled: state.saveEnabled, saving: state.isSaving)
-            return lines
+            return lines + form.render(width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving)
         }
         guard let post = state.post else {
             if state.isLoading { lines.append("Loading…") }
@@ -82,7 +91,7 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
         lines.append(Style.dim(Style.fit("updated \(updated)  uid \(post.uid.uuidString)", width)))
         lines.append("")
         let body = TextField(post.content, multiline: true).lines(width: width, focused: false)
-        scroll = min(scroll, max(0, body.count - 1))
+        scroll = min(scroll, max(0, body.count - (height - lines.count)))
         lines += body.dropFirst(scroll)
         if state.confirmingDelete { lines.insert(Style.reverse(Style.fit("Delete “\(post.title)”? y / n", width)), at: 0) }
         return lines
@@ -118,14 +127,24 @@ struct PostForm {
         }
     }
 
-    func render(width: Int, saveEnabled: Bool, saving: Bool) -> [String] {
+    /// At most `height` lines; the content scrolls to keep its cursor in view.
+    func render(width: Int, height: Int, saveEnabled: Bool, saving: Bool) -> [String] {
         var lines = [focus == .title ? Style.bold("Title") : "Title"]
         lines += title.lines(width: width, focused: focus == .title)
         lines.append("")
         lines.append(focus == .content ? Style.bold("Content") : "Content")
-        lines += content.lines(width: width, focused: focus == .content)
-        lines.append("")
-        lines.append(saving ? "Saving…" : saveEnabled ? "Ctrl-S saves" : Style.dim("A title of 1 to 200 characters is needed to save"))
+        let footer = saving ? "Saving…" : saveEnabled ? "Ctrl-S saves" : Style.dim(Style.fit("A title of 1 to 200 characters is needed to save", width))
+        let room = max(1, height - lines.count - 2)
+        let (body, cursorLine) = content.layout(width: width, focused: focus == .content)
+        let top = min(max(0, cursorLine - room + 1), max(0, body.count - room))
+        lines += body.dropFirst(focus == .content ? top : 0).prefix(room)
+        lines += ["", footer]
         return lines
+    }
+
+    /// Whether the view model has seen the fields' latest text (a save must
+    /// wait for that: inputs travel on separate streams).
+    func matches(title draftTitle: String, content draftContent: String) -> Bool {
+        title.text == draftTitle && content.text == draftContent
     }
 }

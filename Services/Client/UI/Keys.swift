@@ -22,7 +22,7 @@ enum KeyDecoder {
             switch byte {
             case 0x1B:
                 let (key, length) = escape(bytes, from: index)
-                keys.append(key)
+                if let key { keys.append(key) }  // a sequence we do not know (F1, Alt-x…) does nothing
                 index += length
                 continue
             case 0x0D, 0x0A: keys.append(.enter)
@@ -46,15 +46,15 @@ enum KeyDecoder {
         return keys
     }
 
-    private static func escape(_ bytes: [UInt8], from start: Int) -> (Key, Int) {
+    private static func escape(_ bytes: [UInt8], from start: Int) -> (Key?, Int) {
         guard start + 1 < bytes.count, bytes[start + 1] == UInt8(ascii: "[") || bytes[start + 1] == UInt8(ascii: "O") else {
             return (.escape, 1)
         }
         var end = start + 2
         while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
-        guard end < bytes.count else { return (.escape, bytes.count - start) }
+        guard end < bytes.count else { return (nil, bytes.count - start) }
         let body = String(decoding: bytes[(start + 2)..<end], as: UTF8.self)
-        let key: Key = switch (Character(Unicode.Scalar(bytes[end])), body) {
+        let key: Key? = switch (Character(Unicode.Scalar(bytes[end])), body) {
         case ("A", _): .up
         case ("B", _): .down
         case ("C", _): .right
@@ -65,7 +65,7 @@ enum KeyDecoder {
         case ("~", "5"): .pageUp
         case ("~", "6"): .pageDown
         case ("Z", _): .backTab
-        default: .escape
+        default: nil
         }
         return (key, end - start + 1)
     }

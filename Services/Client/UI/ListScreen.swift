@@ -25,7 +25,13 @@ final class ListScreen: StateScreen<PostsListState>, Screen {
 
     override func reappear() { load.send() }
 
-    override func changed(from old: PostsListState) { cursor.clamp(count: state.items.count) }
+    /// The selection stays on the same post when posts arrive above it.
+    override func changed(from old: PostsListState) {
+        if old.items.indices.contains(cursor.selected), let index = state.items.firstIndex(where: { $0.id == old.items[cursor.selected].id }) {
+            cursor.selected = index
+        }
+        cursor.clamp(count: state.items.count)
+    }
 
     func handle(_ key: Key) {
         if cursor.handle(key, count: state.items.count, page: rows - 1) {
@@ -54,11 +60,11 @@ final class ListScreen: StateScreen<PostsListState>, Screen {
         let top = cursor.scroll(rows: rows)
         for (index, item) in state.items.enumerated().dropFirst(top).prefix(rows) {
             let date = item.date
-            let titleWidth = min(50, max(10, width / 2))
+            let titleWidth = max(1, min(50, width / 2))
             let title = Style.fit(item.title, titleWidth).padding(toLength: titleWidth, withPad: " ", startingAt: 0)
             let excerpt = Style.fit(item.excerpt, max(0, width - titleWidth - date.count - 6))
             let gap = String(repeating: " ", count: max(1, width - titleWidth - excerpt.count - date.count - 4))
-            let line = "\(title)  \(Style.dim(excerpt))\(gap)\(date)"
+            let line = width < 30 ? Style.fit(item.title, width - 2) : "\(title)  \(Style.dim(excerpt))\(gap)\(date)"
             lines.append(index == cursor.selected ? Style.reverse("▸ ") + Style.bold(line) : "  " + line)
         }
         let more = state.isFetching ? "loading…" : state.hasMore ? "more below" : "end"

@@ -24,12 +24,24 @@ final class SearchScreen: StateScreen<SearchState>, Screen {
     /// Back from a post that may have changed: search again.
     override func reappear() { refresh.send() }
 
-    private var items: [SearchItem] {
-        if case .results(_, let items, _) = state { return items }
-        return []
-    }
+    /// The hits shown: kept while the same or a newer query is searched
+    /// again, so a refresh does not blank the list or lose the selection.
+    private var items: [SearchItem] = []
+    private var total = 0
 
-    override func changed(from old: SearchState) { cursor.clamp(count: items.count) }
+    override func changed(from old: SearchState) {
+        switch state {
+        case .results(_, let hits, let count):
+            let selected = items.indices.contains(cursor.selected) ? items[cursor.selected].id : nil
+            (items, total) = (hits, count)
+            cursor.selected = hits.firstIndex { $0.id == selected } ?? cursor.selected
+        case .searching:
+            break
+        case .idle, .empty, .failed:
+            (items, total) = ([], 0)
+        }
+        cursor.clamp(count: items.count)
+    }
 
     func handle(_ key: Key) {
         switch key {
@@ -48,13 +60,14 @@ final class SearchScreen: StateScreen<SearchState>, Screen {
     }
 
     func render(width: Int, height: Int) -> [String] {
-        var lines = ["Search: " + field.lines(width: max(1, width - 8), focused: true).joined(), ""]
+        // A long query shows its end, where the typing is.
+        var lines = ["Search: " + (field.lines(width: max(1, width - 8), focused: true).last ?? ""), ""]
         switch state {
-        case .idle: lines.append(Style.dim("Type words; the last may be unfinished. \"Quotes\" make a phrase."))
-        case .searching(let query): lines.append(Style.dim("Searching for “\(query)”…"))
-        case .empty(let query): lines.append("No posts match “\(query)”.")
+        case .idle: lines.append(Style.dim(Style.fit("Type words; the last may be unfinished. \"Quotes\" make a phrase.", width)))
+        case .searching(let query) where items.isEmpty: lines.append(Style.dim(Style.fit("Searching for “\(query)”…", width)))
+        case .empty(let query): lines.append(Style.fit("No posts match “\(query)”.", width))
         case .failed(_, let message): lines.append(Style.error(Style.fit("! \(message)", width)))
-        case .results(_, let items, let total):
+        case .results, .searching:
             lines.append(Style.dim("\(total) found"))
             rows = max(1, (height - lines.count) / 2)
             let top = cursor.scroll(rows: rows)

@@ -29,10 +29,10 @@ final class StatusScreen: StateScreen<StatusState>, Screen {
         var lines: [String] = []
         if let error = state.error { lines.append(Style.error(Style.fit("! \(error)", width))) }
         guard let status = state.status else { return lines + ["Loading…"] }
-        lines.append("Source: \(status.source)" + (status.uptimeSeconds.map { String(format: "  up %.0f s", $0) } ?? ""))
+        lines.append(Style.fit("Source: \(status.source)" + (status.uptimeSeconds.map { String(format: "  up %.0f s", $0) } ?? ""), width))
         if let posts = status.posts { lines.append("Posts: \(posts)") }
         if !status.services.isEmpty {
-            lines += ["", Style.bold("SERVICE      WORKERS  QUEUED  REQUESTS  ERRORS  P50 MS  P99 MS")]
+            lines += ["", Style.bold(Style.fit("SERVICE      WORKERS  QUEUED  REQUESTS  ERRORS  P50 MS  P99 MS", width))]
             for service in status.services {
                 let p50 = service.p50Milliseconds.map { String(format: "%.2f", $0) } ?? "-"
                 let p99 = service.p99Milliseconds.map { String(format: "%.2f", $0) } ?? "-"
@@ -41,9 +41,9 @@ final class StatusScreen: StateScreen<StatusState>, Screen {
             }
         }
         if !status.searchIndexes.isEmpty {
-            lines += ["", Style.bold("SEARCH WORKER  DOCUMENTS  APPLIED  LAG")]
+            lines += ["", Style.bold(Style.fit("SEARCH WORKER  DOCUMENTS  APPLIED  LAG", width))]
             for index in status.searchIndexes {
-                lines.append(String(format: "pid %-9d %10d %8lld %4lld", index.worker, index.documents, index.applied, index.lag))
+                lines.append(Style.fit(String(format: "pid %-9d %10d %8lld %4lld", index.worker, index.documents, index.applied, index.lag), width))
             }
         }
         return lines

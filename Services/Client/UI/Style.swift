@@ -6,9 +6,18 @@ enum Style {
     static func highlight(_ text: String) -> String { "\u{1B}[1;33m\(text)\u{1B}[22;39m" }
     static func error(_ text: String) -> String { "\u{1B}[31m\(text)\u{1B}[39m" }
 
+    /// A character safe to draw: control characters (ESC among them: a
+    /// post must never drive the terminal) become "·", line breaks and tabs
+    /// a space.
+    static func printable(_ character: Character) -> Character {
+        if character.isNewline || character == "\t" { return " " }
+        if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "·" }
+        return character
+    }
+
     /// `text` cut to `width` characters (one line, with … when cut).
     static func fit(_ text: String, _ width: Int) -> String {
-        let flat = text.map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        let flat = text.map(printable)
         guard flat.count > width else { return String(flat) }
         return width <= 1 ? String(flat.prefix(width)) : String(flat.prefix(width - 1)) + "…"
     }

@@ -46,6 +46,11 @@ struct TextField: Equatable {
     /// The text as screen lines of at most `width` characters, the cursor
     /// shown in reverse video when `focused`.
     func lines(width: Int, focused: Bool) -> [String] {
+        layout(width: width, focused: focused).lines
+    }
+
+    /// The lines, and which of them holds the cursor.
+    func layout(width: Int, focused: Bool) -> (lines: [String], cursorLine: Int) {
         let width = max(1, width)
         var lines: [String] = []
         var line = ""
@@ -54,20 +59,23 @@ struct TextField: Equatable {
             lines.append(line)
             (line, count) = ("", 0)
         }
+        var cursorLine = 0
         for index in 0...characters.count {
             let character = index < characters.count ? characters[index] : " "
             let isCursor = focused && index == cursor
-            if character == "\n" {
+            if index == cursor { cursorLine = lines.count + (count == width && !character.isNewline ? 1 : 0) }
+            if character.isNewline {
                 if isCursor { line += Style.reverse(" ") }
                 breakLine()
                 continue
             }
             if index == characters.count && !isCursor { break }
             if count == width { breakLine() }
-            line += isCursor ? Style.reverse(String(character)) : String(character)
+            let shown = String(Style.printable(character))
+            line += isCursor ? Style.reverse(shown) : shown
             count += 1
         }
         lines.append(line)
-        return lines
+        return (lines, cursorLine)
     }
 }

@@ -34,6 +34,9 @@ public struct CreatePostViewModel: ViewModelType, Sendable {
             .mapping(input.save) { Action.save }, .mapping(input.cancel) { Action.cancel },
         ])
         let (posts, navigator) = (posts, navigator)
+        // One uid for the screen: a save retried after a timeout (which the
+        // server may have stored) updates that post instead of adding a copy.
+        let uid = UUID()
         let state = AsyncStream<CreatePostState>.running { continuation in
             var state = CreatePostState()
             func publish() {
@@ -54,19 +57,19 @@ public struct CreatePostViewModel: ViewModelType, Sendable {
                     state.error = nil
                     publish()
                     do {
-                        let saved = try await posts.save(Post(title: state.title, content: state.content))
+                        let saved = try await posts.save(Post(uid: uid, title: state.title, content: state.content))
                         state.saved = saved.uid
                         state.isSaving = false
                         publish()
-                        navigator.navigate(to: .back)  // dismiss
-                        continue
+                        navigator.navigate(to: .back)  // dismiss; the screen is done
+                        return
                     } catch {
                         state.error = "\(error)"
                         state.isSaving = false
                     }
                 case .cancel:
                     navigator.navigate(to: .back)
-                    continue
+                    return  // gone: a second Esc queued meanwhile must not close the screen below
                 }
                 publish()
             }

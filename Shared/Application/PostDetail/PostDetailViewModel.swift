@@ -103,13 +103,13 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                     do {
                         _ = try await posts.delete(uid: uid)
                         navigator.navigate(to: .back)
-                        continue
+                        return  // the screen is done
                     } catch {
                         state.error = "\(error)"
                     }
                 case .back:
                     navigator.navigate(to: .back)
-                    continue
+                    return  // gone: a second Esc queued meanwhile must not close the screen below
                 }
                 publish()
             }

@@ -36,25 +36,27 @@ public struct PostsListViewModel: ViewModelType, Sendable {
         (self.posts, self.watch, self.navigator, self.now) = (posts, watch, navigator, now)
     }
 
-    enum Action: Sendable { case refresh, more, go(AppRoute) }
+    enum Action: Sendable { case refresh, more }
 
     public func transform(input: Input) -> Output {
         let actions = funnel([
             .mapping(input.load) { Action.refresh }, .mapping(input.loadMore) { Action.more },
             .mapping(watch.changes()) { _ in Action.refresh },
-            .mapping(input.select) { Action.go(.detail($0)) }, .mapping(input.create) { Action.go(.create) },
-            .mapping(input.search) { Action.go(.search) }, .mapping(input.status) { Action.go(.status) },
+        ])
+        let routes = funnel([
+            .mapping(input.select) { AppRoute.detail($0) }, .mapping(input.create) { AppRoute.create },
+            .mapping(input.search) { AppRoute.search }, .mapping(input.status) { AppRoute.status },
         ])
         let (posts, navigator, now) = (self.posts, self.navigator, self.now)
         let state = AsyncStream<PostsListState>.running { continuation in
+            // Navigation is never kept waiting behind a page that is loading.
+            let navigation = Task { for await route in routes { navigator.navigate(to: route) } }
+            defer { navigation.cancel() }
             var state = PostsListState()
             var cursor: String?
             for await action in actions {
                 let fromTop: Bool
                 switch action {
-                case .go(let route):
-                    navigator.navigate(to: route)
-                    continue
                 case .more where cursor == nil:
                     continue  // nothing more to load
                 case .more:

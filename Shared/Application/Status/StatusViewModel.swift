@@ -1,6 +1,7 @@
 import Clocks
 import Domain
 import Foundation
+import Synchronization
 
 /// Services, workers and search lag, refreshed every few seconds (on the
 /// injected clock) and on demand.
@@ -28,23 +29,31 @@ public struct StatusViewModel: ViewModelType, Sendable {
         (self.status, self.navigator, self.clock) = (status, navigator, clock)
     }
 
-    enum Action: Sendable { case refresh, back }
-
     public func transform(input: Input) -> Output {
         let clock = self.clock
-        let ticks = AsyncStream<Action>.running { continuation in
-            continuation.yield(.refresh)
-            while (try? await clock.sleep(for: Self.interval)) != nil { continuation.yield(.refresh) }
+        let busy = Atomic(false)
+        // A tick while a refresh is still running (a slow gateway) is skipped, so they never pile up.
+        let ticks = AsyncStream<Void>.running { continuation in
+            continuation.yield(())
+            while (try? await clock.sleep(for: Self.interval)) != nil {
+                if !busy.load(ordering: .acquiring) { continuation.yield(()) }
+            }
         }
-        let actions = funnel([ticks, .mapping(input.refresh) { Action.refresh }, .mapping(input.back) { Action.back }])
-        let (status, navigator) = (status, navigator)
+        let refreshes = funnel([ticks, input.refresh])
+        let (status, navigator, back) = (status, navigator, input.back)
         let state = AsyncStream<StatusState>.running { continuation in
-            var state = StatusState()
-            for await action in actions {
-                if action == .back {
+            // Back is never kept waiting behind a refresh.
+            let navigation = Task {
+                for await _ in back {
                     navigator.navigate(to: .back)
-                    continue
+                    return
                 }
+            }
+            defer { navigation.cancel() }
+            var state = StatusState()
+            for await _ in refreshes {
+                busy.store(true, ordering: .releasing)
+                defer { busy.store(false, ordering: .releasing) }
                 state.isFetching = true
                 continuation.yield(state)
                 do {

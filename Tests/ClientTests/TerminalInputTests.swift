@@ -1,0 +1,43 @@
+@testable import Client
+import Testing
+
+@Suite("Terminal keys and text fields")
+struct TerminalInputTests {
+    @Test func test_bytesFromATerminalBecomeKeys() {
+        let bytes: [UInt8] = Array("a".utf8) + [0x1B, 0x5B, 0x41] + [0x0D, 0x7F, 0x13, 0x09] + [0x1B] + [0x1B, 0x5B, 0x36, 0x7E] + Array("é".utf8)
+        #expect(KeyDecoder.keys(in: bytes) == [.character("a"), .up, .enter, .backspace, .control("s"), .tab, .escape, .pageDown, .character("é")])
+    }
+
+    @Test func test_sequencesWeDoNotKnowDoNothing_ratherThanActAsEscape() {
+        let f1: [UInt8] = [0x1B, 0x4F, 0x50], insert: [UInt8] = [0x1B, 0x5B, 0x32, 0x7E]
+        #expect(KeyDecoder.keys(in: f1 + insert + Array("x".utf8)) == [.character("x")])
+    }
+
+    @Test func test_controlCharactersInAPostNeverReachTheTerminal() {
+        #expect(Style.fit("a\u{1B}[2Jb\u{7}", 20) == "a·[2Jb·")
+        #expect(TextField("one\r\ntwo", multiline: true).lines(width: 20, focused: false) == ["one", "two"])
+    }
+
+    @Test func test_aFieldEditsAtItsCursor() {
+        var field = TextField("helo")
+        for key in [Key.left, .character("l"), .end, .character("!"), .home, .delete] { _ = field.handle(key) }
+        #expect(field.text == "ello!")
+        let usedEnter = field.handle(.enter)
+        #expect(!usedEnter, "a one-line field leaves Enter to the screen")
+        var content = TextField("a", multiline: true)
+        _ = content.handle(.enter)
+        _ = content.handle(.character("b"))
+        #expect(content.text == "a\nb")
+    }
+
+    @Test func test_aFieldWrapsToTheWidth_andShowsItsCursor() {
+        let field = TextField("abcdef")
+        #expect(field.lines(width: 4, focused: false) == ["abcd", "ef"])
+        #expect(field.lines(width: 4, focused: true).last == "ef" + Style.reverse(" "), "the cursor sits after the text")
+    }
+
+    @Test func test_highlightsMarkTheMatchedWords_andTextIsCutToTheWidth() {
+        #expect(Style.highlighted("the quick fox", [4..<9], width: 40) == "the " + Style.highlight("quick") + " fox")
+        #expect(Style.fit("a long title", 6) == "a lon…")
+    }
+}
