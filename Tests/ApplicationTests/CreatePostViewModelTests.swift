@@ -6,7 +6,7 @@ import Testing
 @Suite("Create post view model", .timeLimit(.minutes(1)))
 struct CreatePostViewModelTests {
     struct Screen {
-        let title = Pipe<String>(), content = Pipe<String>(), save = Pipe<Void>(), cancel = Pipe<Void>()
+        let title = Feed<String>(), content = Feed<String>(), save = Feed<Void>(), cancel = Feed<Void>()
         let navigator = NavigatorRecorder()
         let states: AsyncStream<CreatePostState>
 

@@ -127,17 +127,3 @@ extension Post {
         return Post(title: title, content: content, createDate: date, updateDate: date)
     }
 }
-
-/// A stream for one input, and the way to send to it.
-struct Pipe<Element: Sendable>: Sendable {
-    let stream: AsyncStream<Element>
-    let continuation: AsyncStream<Element>.Continuation
-
-    init() { (stream, continuation) = AsyncStream.makeStream(of: Element.self) }
-
-    func send(_ element: Element) { continuation.yield(element) }
-}
-
-extension Pipe where Element == Void {
-    func send() { continuation.yield(()) }
-}

@@ -6,9 +6,9 @@ import Testing
 @Suite("Post detail view model", .timeLimit(.minutes(1)))
 struct PostDetailViewModelTests {
     struct Screen {
-        let load = Pipe<Void>(), editOrSave = Pipe<Void>(), cancelEdit = Pipe<Void>()
-        let title = Pipe<String>(), content = Pipe<String>()
-        let delete = Pipe<Void>(), confirm = Pipe<Bool>(), back = Pipe<Void>()
+        let load = Feed<Void>(), editOrSave = Feed<Void>(), cancelEdit = Feed<Void>()
+        let title = Feed<String>(), content = Feed<String>()
+        let delete = Feed<Void>(), confirm = Feed<Bool>(), back = Feed<Void>()
         let navigator = NavigatorRecorder()
         let states: AsyncStream<PostDetailState>
 
@@ -82,5 +82,14 @@ struct PostDetailViewModelTests {
         _ = await states.next()
         let failed = await states.next()
         #expect(failed?.error == "the gateway is not running" && failed?.editing == true, "the draft is kept")
+    }
+
+    @Test func test_backPressedTwice_leavesOnlyThisScreen() async {
+        let screen = Screen(uid: post.uid, posts: PostsDouble(posts: [post]))
+        let reading = Task { for await _ in screen.states {} }
+        defer { reading.cancel() }
+        screen.back.send()
+        screen.back.send()
+        #expect(await screen.navigator.waitFor(2) == [.back], "the screen below stays")
     }
 }

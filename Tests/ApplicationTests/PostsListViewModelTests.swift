@@ -8,8 +8,8 @@ struct PostsListViewModelTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     struct Screen {
-        let load = Pipe<Void>(), loadMore = Pipe<Void>(), select = Pipe<UUID>()
-        let create = Pipe<Void>(), search = Pipe<Void>(), status = Pipe<Void>()
+        let load = Feed<Void>(), loadMore = Feed<Void>(), select = Feed<UUID>()
+        let create = Feed<Void>(), search = Feed<Void>(), status = Feed<Void>()
         let watch = WatchDouble()
         let navigator = NavigatorRecorder()
         let states: AsyncStream<PostsListState>

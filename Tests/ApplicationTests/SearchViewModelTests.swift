@@ -14,7 +14,7 @@ struct ClockedViewModelTests {
     struct Screen {
         let clock = TestClock()
         let query = AsyncStream.makeStream(of: String.self)
-        let refresh = Pipe<Void>(), select = Pipe<UUID>(), back = Pipe<Void>()
+        let refresh = Feed<Void>(), select = Feed<UUID>(), back = Feed<Void>()
         let watch = WatchDouble()
         let navigator = NavigatorRecorder()
         let output: SearchViewModel.Output
@@ -177,8 +177,10 @@ struct ClockedViewModelTests {
             let reading = Task { for await _ in screen.output.state {} }
             let uid = UUID()
             screen.select.send(uid)
+            #expect(await screen.navigator.waitFor(1) == [.detail(uid)])
             screen.back.send()
-            #expect(await screen.navigator.waitFor(2) == [.detail(uid), .back])
+            screen.back.send()  // pressed twice: the screen below must stay
+            #expect(await screen.navigator.waitFor(3) == [.detail(uid), .back], "one back per screen")
             reading.cancel()
         }
     }

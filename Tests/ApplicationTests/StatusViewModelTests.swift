@@ -9,7 +9,7 @@ extension ClockedViewModelTests {
         await withMainSerialExecutor {
             let clock = TestClock()
             let status = StatusDouble()
-            let back = Pipe<Void>(), refresh = Pipe<Void>()
+            let back = Feed<Void>(), refresh = Feed<Void>()
             let model = StatusViewModel(status: status, navigator: NavigatorRecorder(), clock: AnyClock(clock))
             var states = model.transform(input: .init(refresh: refresh.stream, back: back.stream)).state.makeAsyncIterator()
             #expect(await states.next()?.isFetching == true)
@@ -30,7 +30,7 @@ extension ClockedViewModelTests {
             let clock = TestClock()
             let status = StatusDouble()
             let navigator = NavigatorRecorder()
-            let back = Pipe<Void>(), refresh = Pipe<Void>()
+            let back = Feed<Void>(), refresh = Feed<Void>()
             let model = StatusViewModel(status: status, navigator: navigator, clock: AnyClock(clock))
             var states = model.transform(input: .init(refresh: refresh.stream, back: back.stream)).state.makeAsyncIterator()
             _ = await states.next()

@@ -49,20 +49,6 @@ class StateScreen<State: Sendable> {
     func stop() { observing?.cancel() }
 }
 
-/// One input of a view model, and the way to send to it.
-struct Feed<Element: Sendable>: Sendable {
-    let stream: AsyncStream<Element>
-    let continuation: AsyncStream<Element>.Continuation
-
-    init() { (stream, continuation) = AsyncStream.makeStream(of: Element.self) }
-
-    func send(_ element: Element) { continuation.yield(element) }
-}
-
-extension Feed where Element == Void {
-    func send() { continuation.yield(()) }
-}
-
 /// A selection in a list that scrolls to keep it in view.
 struct ListCursor {
     var selected = 0

@@ -74,7 +74,12 @@ public struct SearchViewModel: ViewModelType, Sendable {
         let navigator = self.navigator
         let routes = funnel([.mapping(input.select) { AppRoute.detail($0) }, .mapping(input.back) { AppRoute.back }])
         let state = AsyncStream<SearchState>.running { continuation in
-            let navigation = Task { for await route in routes { navigator.navigate(to: route) } }
+            let navigation = Task {
+                for await route in routes {
+                    navigator.navigate(to: route)
+                    if route == .back { return }  // gone: a second Esc queued meanwhile must not close the screen below
+                }
+            }
             await withTaskCancellationHandler {
                 for await state in states { continuation.yield(state) }
             } onCancel: {
