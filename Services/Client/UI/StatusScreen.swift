@@ -32,18 +32,27 @@ final class StatusScreen: StateScreen<StatusState>, Screen {
         lines.append(Style.fit("Source: \(status.source)" + (status.uptimeSeconds.map { String(format: "  up %.0f s", $0) } ?? ""), width))
         if let posts = status.posts { lines.append("Posts: \(posts)") }
         if !status.services.isEmpty {
-            lines += ["", Style.bold(Style.fit("SERVICE      WORKERS  QUEUED  REQUESTS  ERRORS  P50 MS  P99 MS", width))]
+            lines += ["", Style.bold(Style.row([("SERVICE", 12), ("WORKERS", -7), ("QUEUED", -7), ("REQUESTS", -9), ("ERRORS", -7),
+                                                ("P50 MS", -7), ("P99 MS", -7)], width: width))]
             for service in status.services {
                 let p50 = service.p50Milliseconds.map { String(format: "%.2f", $0) } ?? "-"
                 let p99 = service.p99Milliseconds.map { String(format: "%.2f", $0) } ?? "-"
-                lines.append(Style.fit(String(format: "%-12@ %7d %7d %9d %7d %7@ %7@", service.name as NSString, service.workers, service.queued,
-                                              service.requests, service.errors, p50 as NSString, p99 as NSString), width))
+                lines.append(Style.row([(service.name, 12), ("\(service.workers)", -7), ("\(service.queued)", -7), ("\(service.requests)", -9),
+                                        ("\(service.errors)", -7), (p50, -7), (p99, -7)], width: width))
+            }
+        }
+        if !status.workers.isEmpty {
+            lines += ["", Style.bold(Style.row([("WORKER", 20), ("SERVICE", 9), ("STATE", 5), ("HANDLED", -8), ("HEARD MS AGO", -13)], width: width))]
+            for worker in status.workers {
+                lines.append(Style.row([(worker.identity, 20), (worker.service, 9), (worker.busy ? "busy" : "idle", 5), ("\(worker.handled)", -8),
+                                        (String(format: "%.0f", worker.lastHeardMilliseconds), -13)], width: width))
             }
         }
         if !status.searchIndexes.isEmpty {
-            lines += ["", Style.bold(Style.fit("SEARCH WORKER  DOCUMENTS  APPLIED  LAG", width))]
+            lines += ["", Style.bold(Style.row([("SEARCH WORKER", 14), ("DOCUMENTS", -10), ("APPLIED", -8), ("LAG", -5)], width: width))]
             for index in status.searchIndexes {
-                lines.append(Style.fit(String(format: "pid %-9d %10d %8lld %4lld", index.worker, index.documents, index.applied, index.lag), width))
+                lines.append(Style.row([("pid \(index.worker)", 14), ("\(index.documents)", -10), ("\(index.applied)", -8), ("\(index.lag)", -5)],
+                                       width: width))
             }
         }
         return lines

@@ -42,4 +42,13 @@ enum Style {
         }
         return out + fit(String(String.UnicodeScalarView(scalars[index...])), max(0, width - shown))
     }
+
+    /// Table cells: each padded to its width, on the left for a positive
+    /// width and on the right (numbers) for a negative one, then cut to `width`.
+    static func row(_ cells: [(String, Int)], width: Int) -> String {
+        fit(cells.map { text, column in
+            let pad = String(repeating: " ", count: max(0, abs(column) - text.count))
+            return column < 0 ? pad + text : text + pad
+        }.joined(separator: " "), width)
+    }
 }
