@@ -42,9 +42,9 @@ final class PostsDouble: PostsUseCase {
         var failure: PostsError?
     }
     private let state = Mutex(State())
-    private let page: (@Sendable (String?) async throws(PostsError) -> PostsPage)?
+    private let page: (@Sendable (String?, Int) async throws(PostsError) -> PostsPage)?
 
-    init(posts: [Post] = [], page: (@Sendable (String?) async throws(PostsError) -> PostsPage)? = nil) {
+    init(posts: [Post] = [], page: (@Sendable (String?, Int) async throws(PostsError) -> PostsPage)? = nil) {
         state.withLock { $0.posts = posts }
         self.page = page
     }
@@ -53,7 +53,7 @@ final class PostsDouble: PostsUseCase {
 
     func posts(limit: Int, cursor: String?) async throws(PostsError) -> PostsPage {
         state.withLock { $0.cursors.append(cursor) }
-        if let page { return try await page(cursor) }
+        if let page { return try await page(cursor, limit) }
         return PostsPage(posts: state.withLock { Array($0.posts.prefix(limit)) }, nextCursor: nil)
     }
 

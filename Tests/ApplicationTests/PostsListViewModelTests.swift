@@ -34,25 +34,28 @@ struct PostsListViewModelTests {
     }
 
     @Test func test_loadingMoreAppendsTheNextPage_andStopsAtTheLast() async {
-        let posts = PostsDouble { cursor in
-            cursor == nil ? PostsPage(posts: [.stub("A", now: Self.now)], nextCursor: "c2")
-                          : PostsPage(posts: [.stub("B", now: Self.now)], nextCursor: nil)
+        let all = (0..<70).map { Post.stub("P\($0)", minutesAgo: Double($0), now: Self.now) }
+        let posts = PostsDouble { cursor, limit in
+            let start = cursor.flatMap(Int.init) ?? 0
+            let end = min(all.count, start + limit)
+            return PostsPage(posts: Array(all[start..<end]), nextCursor: end < all.count ? "\(end)" : nil)
         }
         let screen = Screen(posts: posts)
         var states = screen.states.makeAsyncIterator()
         screen.load.send()
         _ = await states.next()
-        #expect(await states.next()?.hasMore == true)
+        let first = await states.next()
+        #expect(first?.items.count == 50 && first?.hasMore == true)
         screen.loadMore.send()
         _ = await states.next()
         let both = await states.next()
-        #expect(both?.items.map(\.title) == ["A", "B"])
+        #expect(both?.items.map(\.title) == all.map(\.title))
         #expect(both?.hasMore == false)
         screen.loadMore.send()  // nothing more: no request
         screen.load.send()
         _ = await states.next()
         _ = await states.next()
-        #expect(posts.asked == [nil, "c2", nil], "load more at the end asked for nothing")
+        #expect(posts.asked == [nil, "50", nil], "load more at the end asked for nothing")
     }
 
     @Test func test_whenPostsChangeElsewhere_theListRefreshesFromTheTop() async {
@@ -69,10 +72,39 @@ struct PostsListViewModelTests {
         #expect(posts.asked == [nil, nil])
     }
 
+    @Test func test_aRefreshReloadsAsManyPostsAsWereShown_inPages() async {
+        let all = (0..<620).map { Post.stub("P\($0)", minutesAgo: Double($0), now: Self.now) }
+        let posts = PostsDouble { cursor, limit in
+            // Pages from an offset carried in the cursor.
+            let start = cursor.flatMap(Int.init) ?? 0
+            let end = min(all.count, start + limit)
+            return PostsPage(posts: Array(all[start..<end]), nextCursor: end < all.count ? "\(end)" : nil)
+        }
+        let screen = Screen(posts: posts)
+        var states = screen.states.makeAsyncIterator()
+        screen.load.send()
+        _ = await states.next()
+        _ = await states.next()
+        for _ in 0..<11 {  // 50 at a time, as a person scrolls down
+            screen.loadMore.send()
+            _ = await states.next()
+            _ = await states.next()
+        }
+        screen.loadMore.send()
+        _ = await states.next()
+        #expect(await states.next()?.items.count == 620)
+        screen.load.send()
+        _ = await states.next()
+        let refreshed = await states.next()
+        #expect(refreshed?.items.count == 620, "nothing shown before is cut off")
+        #expect(refreshed?.hasMore == false)
+    }
+
     @Test func test_aFailedLoadShowsTheError_andKeepsWhatWasShown() async {
-        let posts = PostsDouble { cursor throws(PostsError) in
-            if cursor == "c2" { throw .unavailable("no answer from the gateway") }
-            return PostsPage(posts: [.stub("A", now: Self.now)], nextCursor: "c2")
+        let all = (0..<70).map { Post.stub("P\($0)", minutesAgo: Double($0), now: Self.now) }
+        let posts = PostsDouble { cursor, limit throws(PostsError) in
+            if cursor != nil { throw .unavailable("no answer from the gateway") }
+            return PostsPage(posts: Array(all.prefix(limit)), nextCursor: "\(limit)")
         }
         let screen = Screen(posts: posts)
         var states = screen.states.makeAsyncIterator()
@@ -83,7 +115,7 @@ struct PostsListViewModelTests {
         _ = await states.next()
         let failed = await states.next()
         #expect(failed?.error == "no answer from the gateway")
-        #expect(failed?.items.map(\.title) == ["A"])
+        #expect(failed?.items.count == 50, "what was shown stays")
     }
 
     @Test func test_selectCreateSearchAndStatus_askTheCoordinator() async {

@@ -68,12 +68,19 @@ public struct PostsListViewModel: ViewModelType, Sendable {
                 state.error = nil
                 continuation.yield(state)
                 do {
-                    // A refresh reloads as many posts as were shown, so the place in the list is kept.
-                    let limit = fromTop ? min(max(Self.pageSize, state.items.count), PostRules.pageSize.upperBound) : Self.pageSize
-                    let page = try await posts.posts(limit: limit, cursor: fromTop ? nil : cursor)
-                    let items = page.posts.map { PostItem($0, now: now()) }
+                    // A refresh reloads as many posts as were shown, page by page,
+                    // so the place in the list is kept however far it was scrolled.
+                    let wanted = fromTop ? max(Self.pageSize, state.items.count) : Self.pageSize
+                    var items: [PostItem] = []
+                    var next = fromTop ? nil : cursor
+                    repeat {
+                        let limit = min(wanted - items.count, PostRules.pageSize.upperBound)
+                        let page = try await posts.posts(limit: limit, cursor: next)
+                        items += page.posts.map { PostItem($0, now: now()) }
+                        next = page.nextCursor
+                    } while items.count < wanted && next != nil
                     state.items = fromTop ? items : state.items + items
-                    cursor = page.nextCursor
+                    cursor = next
                     state.hasMore = cursor != nil
                     state.loaded = true
                 } catch {
