@@ -30,6 +30,18 @@ struct TerminalInputTests {
         #expect(content.text == "a\nb")
     }
 
+    @Test func test_upAndDownMoveBetweenLinesOfContent_keepingTheColumn() {
+        var content = TextField("first line\nab\nthird line", multiline: true)
+        _ = content.handle(.up)  // from the end of "third line" to the end of "ab"
+        _ = content.handle(.character("c"))
+        _ = content.handle(.up)  // column 3 of "first line"
+        _ = content.handle(.character("|"))
+        _ = content.handle(.down)
+        _ = content.handle(.down)
+        _ = content.handle(.character("^"))
+        #expect(content.text == "fir|st line\nabc\nthi^rd line", "through the shorter line, the column is that line's end")
+    }
+
     @Test func test_aFieldWrapsToTheWidth_andShowsItsCursor() {
         let field = TextField("abcdef")
         #expect(field.lines(width: 4, focused: false) == ["abcd", "ef"])

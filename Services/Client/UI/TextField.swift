@@ -30,6 +30,8 @@ struct TextField: Equatable {
         case .delete:
             guard cursor < characters.count else { return true }
             characters.remove(at: cursor)
+        case .up where multiline: cursor = position(lineOffset: -1)
+        case .down where multiline: cursor = position(lineOffset: 1)
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(characters.count, cursor + 1)
         case .home, .control("a"): cursor = 0
@@ -41,6 +43,22 @@ struct TextField: Equatable {
             return false
         }
         return true
+    }
+
+    /// The cursor's place on the line above (-1) or below (1), in the same
+    /// column or at the end of a shorter line; the start or end of the text
+    /// when there is no such line.
+    private func position(lineOffset: Int) -> Int {
+        let start = characters[..<cursor].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+        let column = cursor - start
+        if lineOffset < 0 {
+            guard start > 0 else { return 0 }
+            let above = characters[..<(start - 1)].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+            return min(above + column, start - 1)
+        }
+        guard let end = characters[cursor...].firstIndex(of: "\n") else { return characters.count }
+        let belowEnd = characters[(end + 1)...].firstIndex(of: "\n") ?? characters.count
+        return min(end + 1 + column, belowEnd)
     }
 
     /// The text as screen lines of at most `width` characters, the cursor
