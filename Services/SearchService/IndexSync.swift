@@ -50,8 +50,8 @@ final class IndexSync: Sendable {
             let page = try await changes.changes(after: applied, limit: 500)
             headSeen.max(page.head, ordering: .relaxed)
             let next = try await index.apply(page)
-            if next < applied {
-                logger.warning("the posts database is behind this index (reset or restored?); rebuilding it",
+            if applied > 0 && next == 0 {  // only a reset goes back to 0
+                logger.warning("the posts database was reset or restored; rebuilding the index",
                                metadata: ["applied": "\(applied)", "head": "\(page.head)"])
                 headSeen.store(page.head, ordering: .relaxed)
             } else if page.changes.isEmpty || next >= page.head {

@@ -25,7 +25,7 @@ struct LocalPostChangesUseCase: PostChangesUseCase {
                 if bytes > PostRules.maxPageBytes && !changes.isEmpty { break }
                 if let change = Self.change(from: row) { changes.append(change) }
             }
-            return PostChanges(changes: changes, head: try Schema.head(db))
+            return PostChanges(changes: changes, head: try Schema.head(db), database: try Schema.identity(db))
         }
     }
 

@@ -41,17 +41,24 @@ public final class LocalSearchIndex: SearchUseCase {
 
     /// Applies a page of changes that was asked for after `appliedSequence()`.
     /// Changes at or below the applied sequence are replays and are skipped.
-    /// An empty page means the index has caught up with `head`. A head
-    /// below what was applied means the posts database was reset or
-    /// restored from a backup: the index empties itself, to be rebuilt
-    /// from sequence 0. Returns the sequence applied now.
+    /// An empty page means the index has caught up with `head`. Another
+    /// database (a reset one) or a head below what was applied (a database
+    /// restored from a backup) means the sequence followed so far is gone:
+    /// the index empties itself, to be rebuilt from sequence 0, and returns
+    /// 0. Otherwise it returns the sequence applied now.
     @discardableResult
     public func apply(_ page: PostChanges) async throws(PostsError) -> Int64 {
         try await write { db in
             var applied = try SearchSchema.applied(db)
-            if page.head < applied {
-                try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0 WHERE id = 1")
+            let database = try String?.fetchOne(db, sql: "SELECT database FROM searchState WHERE id = 1") ?? nil
+            let otherDatabase = page.database != nil && database != nil && page.database != database
+            if otherDatabase || page.head < applied {
+                try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ? WHERE id = 1",
+                               arguments: [page.database])
                 return 0
+            }
+            if let source = page.database, database == nil {
+                try db.execute(sql: "UPDATE searchState SET database = ? WHERE id = 1", arguments: [source])
             }
             for change in page.changes where change.sequence > applied {
                 switch change.kind {
@@ -201,6 +208,9 @@ enum SearchSchema {
                 table.column("content")
             }
             try db.execute(sql: "CREATE VIRTUAL TABLE document_vocab USING fts5vocab(document_words, row)")
+        }
+        migrator.registerMigration("v3: which posts database the sequence counts in") { db in
+            try db.alter(table: "searchState") { table in table.add(column: "database", .text) }
         }
         return migrator
     }

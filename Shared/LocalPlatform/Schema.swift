@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The file's schema, as migrations. Every write takes the next value of
@@ -27,7 +28,20 @@ enum Schema {
             }
             try db.execute(sql: "INSERT INTO changeSequence (id, value) VALUES (1, 0)")
         }
+        migrator.registerMigration("v2: database identity") { db in
+            try db.create(table: "databaseIdentity") { table in
+                table.column("id", .integer).primaryKey().check { $0 == 1 }
+                table.column("value", .text).notNull()
+            }
+            try db.execute(sql: "INSERT INTO databaseIdentity (id, value) VALUES (1, ?)", arguments: [UUID().uuidString])
+        }
         return migrator
+    }
+
+    /// Made once, with the database: readers of `posts.changes` tell a new
+    /// database from the one whose sequence they followed.
+    static func identity(_ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM databaseIdentity WHERE id = 1")
     }
 
     /// The next change sequence; call inside the write that uses it.

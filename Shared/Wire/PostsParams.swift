@@ -62,6 +62,7 @@ public struct ChangeDTO: Codable, Sendable, Equatable {
 public struct ChangesResult: Codable, Sendable, Equatable {
     public var changes: [ChangeDTO]
     public var head: Int64
+    public var database: String?
 }
 
 public struct HealthResult: Codable, Sendable, Equatable {
@@ -89,6 +90,7 @@ extension ChangesResult {
             }
         }
         head = changes.head
+        database = changes.database
     }
 
     public func toDomain() throws(PostsError) -> PostChanges {
@@ -103,6 +105,6 @@ extension ChangesResult {
                 throw .failed("change \(change.sequence) is an upsert without a post")
             }
         }
-        return PostChanges(changes: result, head: head)
+        return PostChanges(changes: result, head: head, database: database)
     }
 }

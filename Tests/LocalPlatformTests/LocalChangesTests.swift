@@ -25,6 +25,19 @@ struct LocalChangesTests {
         }
     }
 
+    @Test func test_eachDatabaseFileHasItsOwnIdentity_keptWhenReopened() async throws {
+        let first = try await withDatabase { path in
+            let id = try await LocalUseCaseProvider(path: path).makePostChangesUseCase().changes(after: 0, limit: 1).database
+            let again = try await LocalUseCaseProvider(path: path).makePostChangesUseCase().changes(after: 0, limit: 1).database
+            #expect(id != nil && id == again)
+            return id
+        }
+        let second = try await withDatabase { path in
+            try await LocalUseCaseProvider(path: path).makePostChangesUseCase().changes(after: 0, limit: 1).database
+        }
+        #expect(first != second, "a new file is another database")
+    }
+
     @Test func test_changesArePagedAfterASequence() async throws {
         try await withDatabase { path in
             let provider = try LocalUseCaseProvider(path: path)

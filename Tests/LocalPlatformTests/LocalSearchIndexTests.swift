@@ -49,6 +49,19 @@ struct LocalSearchIndexTests {
         #expect(try await titles(index, "reset") == ["After the reset"])
     }
 
+    @Test func test_anotherPostsDatabase_emptiesTheIndex_evenWhenItsHeadIsAhead() async throws {
+        let index = try LocalSearchIndex()
+        try await index.apply(PostChanges(changes: [upsert(2, Post(title: "From the old file", content: ""))], head: 2, database: "A"))
+        // A new file, filled (by an import, say) past the old head before the worker looked.
+        let fresh = PostChanges(changes: [upsert(5, Post(title: "From the new file", content: ""))], head: 5, database: "B")
+        #expect(try await index.apply(fresh) == 0)
+        #expect(try await index.documentCount() == 0)
+        let all = PostChanges(changes: [upsert(1, Post(title: "First in the new file", content: "")), fresh.changes[0]], head: 5, database: "B")
+        #expect(try await index.apply(all) == 5)
+        #expect(try await titles(index, "file").sorted() == ["First in the new file", "From the new file"])
+        #expect(try await index.apply(PostChanges(changes: [], head: 5, database: "B")) == 5, "the same database again changes nothing")
+    }
+
     @Test func test_aMatchInTheTitleRanksAboveOneInTheContent() async throws {
         let index = try LocalSearchIndex()
         let inContent = Post(title: "Weather report", content: "A long text that mentions swift once among many other words here")
