@@ -49,6 +49,15 @@ final class PostsDouble: PostsUseCase {
         self.page = page
     }
 
+    /// Serves `all` in pages of the size asked for, the cursor being the offset.
+    static func paged(_ all: [Post]) -> PostsDouble {
+        PostsDouble { cursor, limit in
+            let start = cursor.flatMap(Int.init) ?? 0
+            let end = min(all.count, start + limit)
+            return PostsPage(posts: Array(all[start..<end]), nextCursor: end < all.count ? "\(end)" : nil)
+        }
+    }
+
     func failing(with error: PostsError?) { state.withLock { $0.failure = error } }
 
     func posts(limit: Int, cursor: String?) async throws(PostsError) -> PostsPage {

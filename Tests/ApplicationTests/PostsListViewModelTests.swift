@@ -35,11 +35,7 @@ struct PostsListViewModelTests {
 
     @Test func test_loadingMoreAppendsTheNextPage_andStopsAtTheLast() async {
         let all = (0..<70).map { Post.stub("P\($0)", minutesAgo: Double($0), now: Self.now) }
-        let posts = PostsDouble { cursor, limit in
-            let start = cursor.flatMap(Int.init) ?? 0
-            let end = min(all.count, start + limit)
-            return PostsPage(posts: Array(all[start..<end]), nextCursor: end < all.count ? "\(end)" : nil)
-        }
+        let posts = PostsDouble.paged(all)
         let screen = Screen(posts: posts)
         var states = screen.states.makeAsyncIterator()
         screen.load.send()
@@ -74,12 +70,7 @@ struct PostsListViewModelTests {
 
     @Test func test_aRefreshReloadsAsManyPostsAsWereShown_inPages() async {
         let all = (0..<620).map { Post.stub("P\($0)", minutesAgo: Double($0), now: Self.now) }
-        let posts = PostsDouble { cursor, limit in
-            // Pages from an offset carried in the cursor.
-            let start = cursor.flatMap(Int.init) ?? 0
-            let end = min(all.count, start + limit)
-            return PostsPage(posts: Array(all[start..<end]), nextCursor: end < all.count ? "\(end)" : nil)
-        }
+        let posts = PostsDouble.paged(all)
         let screen = Screen(posts: posts)
         var states = screen.states.makeAsyncIterator()
         screen.load.send()

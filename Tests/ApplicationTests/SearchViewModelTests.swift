@@ -36,6 +36,15 @@ struct ClockedViewModelTests {
             query.continuation.yield(text)
             await Task.megaYield()
         }
+
+        /// Types `text`, lets the debounce pass, and reads the two states a
+        /// search shows (searching, then its answer).
+        func searched(_ text: String, _ states: inout AsyncStream<SearchState>.Iterator) async {
+            await type(text)
+            await clock.advance(by: SearchViewModel.debounce)
+            _ = await states.next()
+            _ = await states.next()
+        }
     }
 
     @Test func test_whenTypingPauses_thenOnlyTheLastQueryIsSearched() async {
@@ -66,10 +75,7 @@ struct ClockedViewModelTests {
             let search = SearchDouble { .one(titled: $0) }
             let screen = Screen(search: search)
             var states = screen.output.state.makeAsyncIterator()
-            await screen.type("swift")
-            await screen.clock.advance(by: .milliseconds(300))
-            _ = await states.next()
-            _ = await states.next()
+            await screen.searched("swift", &states)
             await screen.type("swift ")  // the same once trimmed
             await screen.clock.advance(by: .milliseconds(300))
             await screen.type("swiftly")
@@ -84,10 +90,7 @@ struct ClockedViewModelTests {
             let search = SearchDouble { .one(titled: $0) }
             let screen = Screen(search: search)
             var states = screen.output.state.makeAsyncIterator()
-            await screen.type("zebra")
-            await screen.clock.advance(by: .milliseconds(300))
-            _ = await states.next()
-            _ = await states.next()
+            await screen.searched("zebra", &states)
             screen.refresh.send()  // back from a post that was just deleted, say
             #expect(await states.next() == .searching("zebra"))
             _ = await states.next()
@@ -100,10 +103,7 @@ struct ClockedViewModelTests {
             let search = SearchDouble { .one(titled: $0) }
             let screen = Screen(search: search)
             var states = screen.output.state.makeAsyncIterator()
-            await screen.type("zebra")
-            await screen.clock.advance(by: .milliseconds(300))
-            _ = await states.next()
-            _ = await states.next()
+            await screen.searched("zebra", &states)
             screen.watch.continuation.yield(7)
             await Task.megaYield()
             await screen.clock.advance(by: .milliseconds(299))

@@ -60,11 +60,19 @@ extension ProcessHarness {
     /// Starts an echo worker and waits until the gateway lists it; returns its pid.
     @discardableResult
     func startEcho(_ name: String, service: String = "echo", _ arguments: [String] = [], context: Context) async throws -> Int32 {
+        try await startWorker(name, "echo-worker", service: service, sessions: 1, ["--service", service] + arguments, context: context)
+    }
+
+    /// Starts a worker executable and waits until the gateway lists `sessions`
+    /// more sessions of `service`; returns its pid.
+    @discardableResult
+    func startWorker(_ name: String, _ executable: String, service: String, sessions: Int, _ arguments: [String],
+                     context: Context) async throws -> Int32 {
         let client = try GatewayClient(endpoint: gatewayEndpoint, context: context, timeout: .milliseconds(500), retries: 0)
         let before = (try? await client.workers(of: service)) ?? 0
-        let process = try start(name, "echo-worker", ["--service", service] + arguments)
-        let registered = await eventually { ((try? await client.workers(of: service)) ?? 0) > before }
-        guard registered else { throw HarnessError("worker \(name) did not register:\n\(log(name))") }
+        let process = try start(name, executable, arguments)
+        let registered = await eventually { ((try? await client.workers(of: service)) ?? 0) >= before + sessions }
+        guard registered else { throw HarnessError("\(name) did not register:\n\(log(name))") }
         return process.processIdentifier
     }
 }

@@ -8,21 +8,14 @@ extension ProcessHarness {
     /// Starts posts-service on this harness's database and waits until the
     /// gateway lists all its sessions.
     func startPostsService(_ name: String = "posts-service", sessions: Int = 2, _ arguments: [String] = [], context: Context) async throws {
-        let client = try GatewayClient(endpoint: gatewayEndpoint, context: context, timeout: .milliseconds(500), retries: 0)
-        let before = (try? await client.workers(of: "posts")) ?? 0
-        try start(name, "posts-service", ["--database", databasePath, "--sessions", "\(sessions)"] + arguments)
-        let registered = await eventually { ((try? await client.workers(of: "posts")) ?? 0) >= before + sessions }
-        guard registered else { throw HarnessError("\(name) did not register:\n\(log(name))") }
+        try await startWorker(name, "posts-service", service: "posts", sessions: sessions,
+                              ["--database", databasePath, "--sessions", "\(sessions)"] + arguments, context: context)
     }
 
     /// Starts a search-service and waits until the gateway lists its sessions.
     func startSearchService(_ name: String, sessions: Int = 1, _ arguments: [String] = [], context: Context) async throws -> Int32 {
-        let client = try GatewayClient(endpoint: gatewayEndpoint, context: context, timeout: .milliseconds(500), retries: 0)
-        let before = (try? await client.workers(of: "search")) ?? 0
-        let process = try start(name, "search-service", ["--sessions", "\(sessions)", "--sync-interval", "250ms"] + arguments)
-        let registered = await eventually { ((try? await client.workers(of: "search")) ?? 0) >= before + sessions }
-        guard registered else { throw HarnessError("\(name) did not register:\n\(log(name))") }
-        return process.processIdentifier
+        try await startWorker(name, "search-service", service: "search", sessions: sessions,
+                              ["--sessions", "\(sessions)", "--sync-interval", "250ms"] + arguments, context: context)
     }
 
     /// A gateway and one posts-service, ready for the `posts` CLI.
