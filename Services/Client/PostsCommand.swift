@@ -15,7 +15,7 @@ struct PostsCommand: AsyncParsableCommand {
 
         Exit codes: 0 done; 64 bad usage; 65 invalid input (an empty title, say);
         3 not found; 4 unavailable (no gateway, no worker, busy, timed out);
-        1 anything else.
+        5 conflict (edit: the post changed elsewhere meanwhile); 1 anything else.
         """,
         subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
                       DeleteCommand.self, SearchCommand.self, StatusCommand.self, ImportCommand.self, UICommand.self]
@@ -47,6 +47,7 @@ enum Failure {
         switch error {
         case .invalid: 65
         case .notFound: 3
+        case .conflict: 5
         case .unavailable, .busy, .timeout: 4
         case .failed: 1
         }

@@ -73,10 +73,11 @@ struct EditCommand: AsyncParsableCommand {
         try await Failure.guarded {
             let posts = try connection.provider().makePostsUseCase()
             var post = try await posts.post(uid: try PostRules.uid(uid))
+            let read = post.updateDate
             let content = try body.read(pipedInput: false)
             post.title = title ?? post.title
             post.content = content ?? post.content
-            let saved = try await posts.save(post)
+            let saved = try await posts.save(post, ifUnchangedSince: read)
             if connection.json { return Output.json(saved) }
             print("Updated \(saved.uid.uuidString)")
         }

@@ -51,8 +51,14 @@ struct PostsRouter: Sendable {
             let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
             return (try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.post(uid: uid))), false)
         case PostsMethod.save:
-            let post = try request.params(SaveParams.self).post.toDomain()
-            return (try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.save(post))), true)
+            let params = try request.params(SaveParams.self)
+            let post = try params.post.toDomain()
+            let saved = if let since = params.ifUnchangedSince {
+                try await posts.save(post, ifUnchangedSince: try WireDate.parse(since, field: "ifUnchangedSince"))
+            } else {
+                try await posts.save(post)
+            }
+            return (try JSONRPC.encodeResult(id: id, PostDTO(domain: saved)), true)
         case PostsMethod.saveMany:
             let dtos = try request.params(SaveManyParams.self).posts
             guard dtos.count <= PostsMethod.saveManyLimit else {

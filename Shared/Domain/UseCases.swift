@@ -9,6 +9,10 @@ public protocol PostsUseCase: Sendable {
     /// Creates or updates the post with this uid (an upsert), and returns it as
     /// stored. Saving the same post again never makes a second one.
     func save(_ post: Post) async throws(PostsError) -> Post
+    /// Saves an edit of a post read before, only if nobody changed or deleted
+    /// it since: `readUpdateDate` is the `updateDate` it had when read.
+    /// Otherwise throws `.conflict` and saves nothing, so no edit is lost.
+    func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post
     /// Saves many posts in one go (imports); returns how many were saved.
     func save(_ posts: [Post]) async throws(PostsError) -> Int
     /// Returns whether there was such a post.

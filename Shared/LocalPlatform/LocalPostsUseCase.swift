@@ -38,6 +38,19 @@ struct LocalPostsUseCase: PostsUseCase {
         return try await store.write { db in try Self.upsert(valid, now: Date(), db) }
     }
 
+    func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post {
+        let valid = try PostRules.validated(post)
+        return try await store.write { db in
+            let stored = try Double.fetchOne(db, sql: "SELECT updateDate FROM post WHERE uid = ?", arguments: [valid.uid.uuidString])
+            // Dates cross the wire in milliseconds, and Foundation's ISO 8601
+            // formatting can be one more off: within 2 ms is unchanged.
+            guard let stored, abs(stored - readUpdateDate.timeIntervalSince1970) < 0.002 else {
+                throw PostsError.conflict(uid: valid.uid)
+            }
+            return try Self.upsert(valid, now: Date(), db)
+        }
+    }
+
     func save(_ posts: [Post]) async throws(PostsError) -> Int {
         var checked: [Post] = []
         checked.reserveCapacity(posts.count)

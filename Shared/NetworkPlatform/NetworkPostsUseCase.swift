@@ -19,6 +19,12 @@ struct NetworkPostsUseCase: PostsUseCase {
         return try await gateway.call(PostsMethod.service, PostsMethod.save, SaveParams(post: PostDTO(domain: valid)), as: PostDTO.self).toDomain()
     }
 
+    func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post {
+        let valid = try PostRules.validated(post)
+        let params = SaveParams(post: PostDTO(domain: valid), ifUnchangedSince: WireDate.format(readUpdateDate))
+        return try await gateway.call(PostsMethod.service, PostsMethod.save, params, as: PostDTO.self).toDomain()
+    }
+
     /// Sends `posts.saveMany` calls of at most 1000 posts and
     /// `PostRules.maxPageBytes` of text each, inside the gateway's frame limit.
     func save(_ posts: [Post]) async throws(PostsError) -> Int {

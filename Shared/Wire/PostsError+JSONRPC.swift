@@ -10,6 +10,8 @@ extension JSONRPCError {
             self.init(.invalidParams, "\(name) \(rule)", data: ["field": .string(name)])
         case .notFound(let uid):
             self.init(.notFound, error.description, data: ["uid": .string(uid.uuidString)])
+        case .conflict(let uid):
+            self.init(.conflict, error.description, data: ["uid": .string(uid.uuidString)])
         case .unavailable(let message): self.init(.serviceUnavailable, message)
         case .busy(let message): self.init(.busy, message)
         case .timeout(let message): self.init(.timeout, message)
@@ -30,6 +32,12 @@ extension PostsError {
         case .notFound:
             if let text = error.data?["uid"]?.stringValue, let uid = UUID(uuidString: text) {
                 self = .notFound(uid: uid)
+            } else {
+                self = .failed(error.message)
+            }
+        case .conflict:
+            if let text = error.data?["uid"]?.stringValue, let uid = UUID(uuidString: text) {
+                self = .conflict(uid: uid)
             } else {
                 self = .failed(error.message)
             }

@@ -14,7 +14,9 @@ public struct UIDParams: Codable, Sendable {
 
 public struct SaveParams: Codable, Sendable {
     public var post: PostDTO
-    public init(post: PostDTO) { self.post = post }
+    /// The post's `updateDate` when it was read: save only if it still has it.
+    public var ifUnchangedSince: String?
+    public init(post: PostDTO, ifUnchangedSince: String? = nil) { (self.post, self.ifUnchangedSince) = (post, ifUnchangedSince) }
 }
 
 public struct SaveManyParams: Codable, Sendable {

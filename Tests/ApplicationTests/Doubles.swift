@@ -83,6 +83,12 @@ final class PostsDouble: PostsUseCase {
         }
     }
 
+    func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post {
+        let current = state.withLock { state in state.posts.first { $0.uid == post.uid } }
+        guard current?.updateDate == readUpdateDate else { throw .conflict(uid: post.uid) }
+        return try await save(post)
+    }
+
     func save(_ posts: [Post]) async throws(PostsError) -> Int { posts.count }
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {

@@ -92,4 +92,24 @@ struct PostDetailViewModelTests {
         screen.back.send()
         #expect(await screen.navigator.waitFor(2) == [.back], "the screen below stays")
     }
+
+    @Test func test_aSaveOverAnEditMadeElsewhere_isRefused_andTheDraftKept() async throws {
+        let posts = PostsDouble(posts: [post])
+        let screen = Screen(uid: post.uid, posts: posts, editing: true)
+        var states = screen.states.makeAsyncIterator()
+        screen.load.send()
+        _ = await states.next()
+        _ = await states.next()
+        var elsewhere = post
+        (elsewhere.title, elsewhere.updateDate) = ("Changed elsewhere", post.updateDate.addingTimeInterval(5))
+        _ = try? await posts.save(elsewhere)
+        screen.title.send("My edit")
+        _ = await states.next()
+        screen.editOrSave.send()
+        _ = await states.next()
+        let refused = await states.next()
+        #expect(refused?.error?.contains("changed or deleted elsewhere") == true)
+        #expect(refused?.editing == true && refused?.draftTitle == "My edit", "the draft is kept")
+        #expect(try await posts.post(uid: post.uid).title == "Changed elsewhere", "their edit stands")
+    }
 }

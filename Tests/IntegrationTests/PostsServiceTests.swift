@@ -50,6 +50,23 @@ struct PostsServiceTests {
         #expect(try nextNotice() == ChangeNotice(service: "posts", head: 3), "a delete that found nothing publishes nothing")
     }
 
+    @Test func test_aSaveOverAStaleRead_isAConflict_andTheCLIEditSaysSo() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        let uid = try harness.posts(["create", "--title", "Original"]).trimmed
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        let read = try await client.call(service: "posts", method: "posts.get", params: ["uid": .string(uid)]).get()
+        #expect(try harness.posts(["edit", uid, "--title", "Edited elsewhere"]).status == 0)
+        let stale: JSONValue = ["post": ["uid": .string(uid), "title": "Mine", "content": ""], "ifUnchangedSince": read["updateDate"] ?? .null]
+        guard case .failure(let error) = try await client.call(service: "posts", method: "posts.save", params: stale) else {
+            throw HarnessError("a save over a stale read was taken")
+        }
+        #expect(error.code == .conflict && error.data?["uid"]?.stringValue == uid)
+        #expect(try harness.posts(["show", uid, "--json"]).json?["title"] == "Edited elsewhere", "nothing was overwritten")
+    }
+
     @Test func test_twoServicesOnOneDatabaseFile_loseNothing() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

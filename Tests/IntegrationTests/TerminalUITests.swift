@@ -75,6 +75,7 @@ struct TerminalUITests {
         #expect(try harness.posts(["list"]).stdout.contains("Quokka on the ferry"), "it really was saved")
 
         try tmux.keys("/")
+        try await tmux.waitFor("Type words", "/ opens search")  // keys sent sooner would reach the list
         try tmux.type("photog")
         try await tmux.waitFor("1 found", "search as you type finds it by part of a word")
         #expect(try tmux.screen().contains("Quokka on the ferry"))

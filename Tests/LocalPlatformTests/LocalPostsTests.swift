@@ -135,4 +135,27 @@ struct LocalPostsTests {
             #expect(try await provider.makePostChangesUseCase().changes(after: 0, limit: 10).changes.map(\.uid) == [good.uid])
         }
     }
+
+    @Test func test_anEditOverWhatWasRead_saves_butNotOverAChangeOrDeleteMadeSince() async throws {
+        try await withDatabase { path in
+            let posts = try LocalUseCaseProvider(path: path).makePostsUseCase()
+            var read = try await posts.save(.stub(title: "First"))
+            read.title = "Mine"
+            let mine = try await posts.save(read, ifUnchangedSince: read.updateDate)
+            #expect(try await posts.post(uid: read.uid).title == "Mine")
+
+            var theirs = mine
+            theirs.title = "Theirs"
+            _ = try await posts.save(theirs)  // someone else, meanwhile
+            var late = mine
+            late.title = "Mine again"
+            await #expect(throws: PostsError.conflict(uid: mine.uid)) { try await posts.save(late, ifUnchangedSince: mine.updateDate) }
+            #expect(try await posts.post(uid: mine.uid).title == "Theirs", "their edit is not overwritten")
+
+            _ = try await posts.delete(uid: mine.uid)
+            await #expect(throws: PostsError.conflict(uid: mine.uid), "a deleted post is not brought back") {
+                try await posts.save(late, ifUnchangedSince: mine.updateDate)
+            }
+        }
+    }
 }

@@ -78,7 +78,8 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                     post.title = state.draftTitle
                     post.content = state.draftContent
                     do {
-                        state.post = try await posts.save(post)
+                        // Only over what was read: an edit made elsewhere meanwhile is never overwritten.
+                        state.post = try await posts.save(post, ifUnchangedSince: post.updateDate)
                         state.editing = false
                     } catch {
                         state.error = "\(error)"
