@@ -77,7 +77,7 @@ struct BadInputTests {
         #expect(try await client.workers(of: "echo") == 1)
     }
 
-    @Test func test_badSettingsAreRefusedWithAMessageNamingTheValue() throws {
+    @Test func test_badSettingsAreRefusedWithAMessageNamingTheValue() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let process = try harness.start("bad", "gateway", ["--heartbeat-interval", "soon"])
@@ -91,7 +91,7 @@ struct BadInputTests {
         #expect(harness.log("bad-endpoint").contains("'htp://x'"))
     }
 
-    @Test func test_helpExplainsEveryEnvironmentVariable() throws {
+    @Test func test_helpExplainsEveryEnvironmentVariable() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let process = try harness.start("help", "gateway", ["--help"])

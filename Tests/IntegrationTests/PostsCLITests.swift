@@ -11,39 +11,39 @@ struct PostsCLITests {
         defer { harness.shutdown() }
         try await harness.startPostsSystem(context: try Context())
 
-        let first = try harness.posts(["create", "--title", "First post", "--content", "Hello world"])
+        let first = try await harness.posts(["create", "--title", "First post", "--content", "Hello world"])
         #expect(first.status == 0)
         let uid = try #require(UUID(uuidString: first.trimmed), "create prints the uid: \(first.stdout) \(first.stderr)")
         try "From a file".write(toFile: "\(harness.directory)/body.txt", atomically: true, encoding: .utf8)
-        #expect(try harness.posts(["create", "--title", "Second", "--content-file", "\(harness.directory)/body.txt"]).status == 0)
-        #expect(try harness.posts(["create", "--title", "Third"], input: "From standard input").status == 0)
+        #expect(try await harness.posts(["create", "--title", "Second", "--content-file", "\(harness.directory)/body.txt"]).status == 0)
+        #expect(try await harness.posts(["create", "--title", "Third"], input: "From standard input").status == 0)
 
-        let list = try harness.posts(["list"])
+        let list = try await harness.posts(["list"])
         #expect(list.status == 0)
         #expect(list.stdout.contains("First post") && list.stdout.contains("Second") && list.stdout.contains("Third"))
-        let json = try #require(try harness.posts(["list", "--json"]).json)
+        let json = try #require(try await harness.posts(["list", "--json"]).json)
         guard case .array(let posts)? = json["posts"] else { throw HarnessError("list --json has no posts array: \(json)") }
         #expect(posts.compactMap { $0["content"]?.stringValue }.sorted() == ["From a file", "From standard input", "Hello world"])
 
-        let paged = try harness.posts(["list", "--limit", "2"])
+        let paged = try await harness.posts(["list", "--limit", "2"])
         let cursor = try #require(paged.stdout.components(separatedBy: "--cursor ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
-        let rest = try #require(try harness.posts(["list", "--cursor", cursor, "--json"]).json)
+        let rest = try #require(try await harness.posts(["list", "--cursor", cursor, "--json"]).json)
         #expect(rest["posts"].map { if case .array(let items) = $0 { items.count } else { -1 } } == 1)
 
-        let shown = try harness.posts(["show", uid.uuidString])
+        let shown = try await harness.posts(["show", uid.uuidString])
         #expect(shown.stdout.contains("First post") && shown.stdout.contains("Hello world"))
-        #expect(try harness.posts(["edit", uid.uuidString, "--title", "First, edited"]).status == 0)
-        #expect(try harness.posts(["show", uid.uuidString, "--json"]).json?["title"] == "First, edited")
+        #expect(try await harness.posts(["edit", uid.uuidString, "--title", "First, edited"]).status == 0)
+        #expect(try await harness.posts(["show", uid.uuidString, "--json"]).json?["title"] == "First, edited")
 
-        #expect(try harness.posts(["delete", uid.uuidString]).stdout.contains("Deleted"))
-        let gone = try harness.posts(["show", uid.uuidString])
+        #expect(try await harness.posts(["delete", uid.uuidString]).stdout.contains("Deleted"))
+        let gone = try await harness.posts(["show", uid.uuidString])
         #expect(gone.status == 3)
         #expect(gone.stderr.contains("no post with uid \(uid.uuidString)"))
 
-        let status = try harness.posts(["status"])
+        let status = try await harness.posts(["status"])
         #expect(status.status == 0)
         #expect(status.stdout.contains("posts") && status.stdout.contains("WORKER"))
-        #expect(try harness.posts(["status", "--json"]).json?["workers"].map { if case .array(let w) = $0 { w.count } else { 0 } } == 2)
+        #expect(try await harness.posts(["status", "--json"]).json?["workers"].map { if case .array(let w) = $0 { w.count } else { 0 } } == 2)
     }
 
     @Test func test_importReadsArraysJSONLinesAndSampleData_andReimportingWithUIDsDuplicatesNothing() async throws {
@@ -55,16 +55,16 @@ struct PostsCLITests {
         let lines = (1...5).map { #"{"uid":"\#(UUID().uuidString)","title":"line \#($0)","content":"c"}"# }.joined(separator: "\n")
         try lines.write(toFile: "\(harness.directory)/posts.jsonl", atomically: true, encoding: .utf8)
 
-        let imported = try harness.posts(["import", "\(harness.directory)/sample.json"])
+        let imported = try await harness.posts(["import", "\(harness.directory)/sample.json"])
         #expect(imported.status == 0)
         #expect(imported.stdout.contains("Imported 10 posts"))
         #expect(imported.stderr.contains("imported 10/10"), "plain progress lines when not on a terminal")
-        #expect(try harness.posts(["import", "\(harness.directory)/posts.jsonl"]).status == 0)
-        #expect(try harness.posts(["import", "-"], input: lines).status == 0)
-        #expect(try harness.posts(["import", "-", "--batch", "2"], input: lines).status == 0)
+        #expect(try await harness.posts(["import", "\(harness.directory)/posts.jsonl"]).status == 0)
+        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
+        #expect(try await harness.posts(["import", "-", "--batch", "2"], input: lines).status == 0)
 
-        #expect(try harness.posts(["import", "\(harness.directory)/sample.json"]).status == 0, "sample data imported twice")
-        let all = try #require(try harness.posts(["list", "--limit", "500", "--json"]).json)
+        #expect(try await harness.posts(["import", "\(harness.directory)/sample.json"]).status == 0, "sample data imported twice")
+        let all = try #require(try await harness.posts(["list", "--limit", "500", "--json"]).json)
         guard case .array(let posts)? = all["posts"] else { throw HarnessError("no posts array") }
         #expect(posts.count == 15)
         #expect(posts.contains { $0["title"] == "sample 3" && $0["content"] == "body 3" })
@@ -76,22 +76,22 @@ struct PostsCLITests {
         try await harness.startPostsSystem(context: try Context())
         try String(repeating: "x", count: 100_001).write(toFile: "\(harness.directory)/big.txt", atomically: true, encoding: .utf8)
 
-        let empty = try harness.posts(["create", "--title", "   "])
+        let empty = try await harness.posts(["create", "--title", "   "])
         #expect(empty.status == 65 && empty.stderr.contains("title must not be empty"))
-        let big = try harness.posts(["create", "--title", "t", "--content-file", "\(harness.directory)/big.txt"])
+        let big = try await harness.posts(["create", "--title", "t", "--content-file", "\(harness.directory)/big.txt"])
         #expect(big.status == 65 && big.stderr.contains("content must be at most 100000 bytes"))
-        let badUID = try harness.posts(["show", "42"])
+        let badUID = try await harness.posts(["show", "42"])
         #expect(badUID.status == 65 && badUID.stderr.contains("'42'"))
-        let unknown = try harness.posts(["delete", UUID().uuidString])
+        let unknown = try await harness.posts(["delete", UUID().uuidString])
         #expect(unknown.status == 3)
-        #expect(try harness.posts(["list", "--limit", "many"]).status == 64)
-        #expect(try harness.posts(["list", "--limit", "0"]).status == 64)
-        #expect(try harness.posts(["edit", UUID().uuidString]).status == 64, "an edit that changes nothing is a usage mistake")
-        let badGateway = try harness.run("posts", ["list"], environment: ["POSTS_GATEWAY": "htp://x"])
+        #expect(try await harness.posts(["list", "--limit", "many"]).status == 64)
+        #expect(try await harness.posts(["list", "--limit", "0"]).status == 64)
+        #expect(try await harness.posts(["edit", UUID().uuidString]).status == 64, "an edit that changes nothing is a usage mistake")
+        let badGateway = try await harness.run("posts", ["list"], environment: ["POSTS_GATEWAY": "htp://x"])
         #expect(badGateway.status == 64 && badGateway.stderr.contains("POSTS_GATEWAY"))
-        let badImport = try harness.posts(["import", "-"], input: "{\"title\":\"ok\"}\n{\"content\":\"no title\"}\n")
+        let badImport = try await harness.posts(["import", "-"], input: "{\"title\":\"ok\"}\n{\"content\":\"no title\"}\n")
         #expect(badImport.status == 65 && badImport.stderr.contains("line 2.title is missing"))
-        #expect(try harness.posts(["list", "--json"]).json?["posts"] == .array([]), "a bad import writes nothing")
+        #expect(try await harness.posts(["list", "--json"]).json?["posts"] == .array([]), "a bad import writes nothing")
     }
 
     @Test func test_requestsSentStraightToTheGatewayGetTheRightJSONRPCErrors() async throws {
@@ -125,13 +125,13 @@ struct PostsCLITests {
     @Test func test_withNoGatewayOrNoWorker_theCLISaysWhatToStart_insteadOfHanging() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
-        let noGateway = try harness.posts(["list", "--timeout", "0.3"])
+        let noGateway = try await harness.posts(["list", "--timeout", "0.3"])
         #expect(noGateway.status == 4)
         #expect(noGateway.stderr.contains("is it running?") && noGateway.stderr.contains("make run"))
         #expect(noGateway.stderr.split(separator: "\n").count == 1, "one line: \(noGateway.stderr)")
 
         try await harness.startGateway(context: try Context())
-        let noWorker = try harness.posts(["list"])
+        let noWorker = try await harness.posts(["list"])
         #expect(noWorker.status == 4)
         #expect(noWorker.stderr.contains("no 'posts' worker"))
     }
@@ -142,25 +142,25 @@ struct PostsCLITests {
         try await harness.startPostsSystem(context: try Context())
         let big = String(repeating: "x", count: 100_000)
         let lines = (0..<40).map { #"{"title":"big \#($0)","content":"\#(big)"}"# }.joined(separator: "\n")
-        let imported = try harness.posts(["import", "-"], input: lines)
+        let imported = try await harness.posts(["import", "-"], input: lines)
         #expect(imported.status == 0, "\(imported.stderr)")
-        let first = try #require(try harness.posts(["list", "--limit", "500", "--json"]).json)
+        let first = try #require(try await harness.posts(["list", "--limit", "500", "--json"]).json)
         guard case .array(let page)? = first["posts"] else { throw HarnessError("no posts array") }
         #expect(page.count < 40, "a 4 MB page is split")
         #expect(first["nextCursor"]?.stringValue != nil)
     }
 
-    @Test func test_theSameCommandsWorkOnALocalFileWithNoServices() throws {
+    @Test func test_theSameCommandsWorkOnALocalFileWithNoServices() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let file = "\(harness.directory)/local.sqlite"
-        let created = try harness.posts(["create", "--local", file, "--title", "Offline"])
+        let created = try await harness.posts(["create", "--local", file, "--title", "Offline"])
         #expect(created.status == 0)
-        #expect(try harness.posts(["list", "--local", file]).stdout.contains("Offline"))
-        #expect(try harness.posts(["show", "--local", file, created.trimmed]).stdout.contains("Offline"))
-        #expect(try harness.posts(["status", "--local", file]).stdout.contains("Posts: 1"))
-        #expect(try harness.posts(["delete", "--local", file, created.trimmed]).status == 0)
-        #expect(try harness.posts(["create", "--local", "bare.sqlite", "--title", "Here"]).status == 0, "a bare file name")
+        #expect(try await harness.posts(["list", "--local", file]).stdout.contains("Offline"))
+        #expect(try await harness.posts(["show", "--local", file, created.trimmed]).stdout.contains("Offline"))
+        #expect(try await harness.posts(["status", "--local", file]).stdout.contains("Posts: 1"))
+        #expect(try await harness.posts(["delete", "--local", file, created.trimmed]).status == 0)
+        #expect(try await harness.posts(["create", "--local", "bare.sqlite", "--title", "Here"]).status == 0, "a bare file name")
         #expect(FileManager.default.fileExists(atPath: "\(harness.directory)/bare.sqlite"))
     }
 }

@@ -40,13 +40,13 @@ struct PostsServiceTests {
             guard try poller.poll(timeout: .seconds(5)) > 0, let message = try subscriber.receive() else { return nil }
             return try JSONDecoder().decode(ChangeNotice.self, from: Data(message.last?.bytes ?? []))
         }
-        let created = try harness.posts(["create", "--title", "Announced"])
+        let created = try await harness.posts(["create", "--title", "Announced"])
         #expect(try nextNotice() == ChangeNotice(service: "posts", head: 1))
-        _ = try harness.posts(["list"])
-        #expect(try harness.posts(["delete", created.trimmed]).status == 0)
+        _ = try await harness.posts(["list"])
+        #expect(try await harness.posts(["delete", created.trimmed]).status == 0)
         #expect(try nextNotice() == ChangeNotice(service: "posts", head: 2), "a read publishes nothing; the delete does")
-        #expect(try harness.posts(["delete", created.trimmed]).status == 3)
-        _ = try harness.posts(["create", "--title", "Next"])
+        #expect(try await harness.posts(["delete", created.trimmed]).status == 3)
+        _ = try await harness.posts(["create", "--title", "Next"])
         #expect(try nextNotice() == ChangeNotice(service: "posts", head: 3), "a delete that found nothing publishes nothing")
     }
 
@@ -55,16 +55,16 @@ struct PostsServiceTests {
         defer { harness.shutdown() }
         let context = try Context()
         try await harness.startPostsSystem(context: context)
-        let uid = try harness.posts(["create", "--title", "Original"]).trimmed
+        let uid = try await harness.posts(["create", "--title", "Original"]).trimmed
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         let read = try await client.call(service: "posts", method: "posts.get", params: ["uid": .string(uid)]).get()
-        #expect(try harness.posts(["edit", uid, "--title", "Edited elsewhere"]).status == 0)
+        #expect(try await harness.posts(["edit", uid, "--title", "Edited elsewhere"]).status == 0)
         let stale: JSONValue = ["post": ["uid": .string(uid), "title": "Mine", "content": ""], "ifUnchangedSince": read["updateDate"] ?? .null]
         guard case .failure(let error) = try await client.call(service: "posts", method: "posts.save", params: stale) else {
             throw HarnessError("a save over a stale read was taken")
         }
         #expect(error.code == .conflict && error.data?["uid"]?.stringValue == uid)
-        #expect(try harness.posts(["show", uid, "--json"]).json?["title"] == "Edited elsewhere", "nothing was overwritten")
+        #expect(try await harness.posts(["show", uid, "--json"]).json?["title"] == "Edited elsewhere", "nothing was overwritten")
     }
 
     @Test func test_twoServicesOnOneDatabaseFile_loseNothing() async throws {

@@ -31,23 +31,23 @@ struct SearchTests {
         var workers: Set<Int32> = []
         for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", sessions: 2, context: context)) }
         let lines = (0..<1000).map { #"{"title":"Post \#($0)","content":"common words and number\#($0)"}"# }.joined(separator: "\n")
-        #expect(try harness.posts(["import", "-"], input: lines).status == 0)
+        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(try await everyWorkerFinds(client, "common words", 1000, workers: workers))
 
-        let uid = try harness.posts(["create", "--title", "Zebra crossing", "--content", "stripes"]).trimmed
+        let uid = try await harness.posts(["create", "--title", "Zebra crossing", "--content", "stripes"]).trimmed
         #expect(try await everyWorkerFinds(client, "zebra", 1, workers: workers))
-        #expect(try harness.posts(["edit", uid, "--title", "Giraffe crossing"]).status == 0)
+        #expect(try await harness.posts(["edit", uid, "--title", "Giraffe crossing"]).status == 0)
         #expect(try await everyWorkerFinds(client, "zebra", 0, workers: workers), "an edit changes what is found")
         #expect(try await everyWorkerFinds(client, "giraffe", 1, workers: workers))
-        #expect(try harness.posts(["delete", uid]).status == 0)
+        #expect(try await harness.posts(["delete", uid]).status == 0)
         #expect(try await everyWorkerFinds(client, "giraffe", 0, workers: workers), "a delete removes it")
 
-        let cli = try harness.posts(["search", "giraffe", "crossing"])
+        let cli = try await harness.posts(["search", "giraffe", "crossing"])
         #expect(cli.status == 0 && cli.stdout.contains("No posts match"))
-        #expect(try harness.posts(["search", "common", "number99"]).stdout.contains("Post 99"))
+        #expect(try await harness.posts(["search", "common", "number99"]).stdout.contains("Post 99"))
 
-        let status = try #require(try harness.posts(["status", "--json"]).json)
+        let status = try #require(try await harness.posts(["status", "--json"]).json)
         guard case .array(let indexes)? = status["searchIndexes"] else { throw HarnessError("no searchIndexes in status: \(status)") }
         #expect(Set(indexes.compactMap { $0["worker"]?.intValue.map(Int32.init) }) == workers, "status shows every search worker")
         let sessions = try await client.status().workers.filter { $0.service == "search" }.map(\.identity)
@@ -65,7 +65,7 @@ struct SearchTests {
         var workers: Set<Int32> = []
         for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", ["--heartbeat-interval", "250ms"], context: context)) }
         let lines = (0..<200).map { #"{"title":"Item \#($0)","content":"needle"}"# }.joined(separator: "\n")
-        #expect(try harness.posts(["import", "-"], input: lines).status == 0)
+        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 3)
         #expect(try await everyWorkerFinds(client, "needle", 200, workers: workers))
 
@@ -100,7 +100,7 @@ struct SearchTests {
             let search = (try? await probe.workers(of: "search")) ?? 0
             return posts >= 2 && search >= 1
         })
-        #expect(try harness.posts(["create", "--title", "After the restart"]).status == 0)
+        #expect(try await harness.posts(["create", "--title", "After the restart"]).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(try await everyWorkerFinds(client, "restart", 1, workers: [worker]))
     }
@@ -111,7 +111,7 @@ struct SearchTests {
         let context = try Context()
         try await harness.startPostsSystem(context: context)
         let worker = try await harness.startSearchService("search-1", context: context)
-        for index in 1...3 { #expect(try harness.posts(["create", "--title", "Old post \(index)"]).status == 0) }
+        for index in 1...3 { #expect(try await harness.posts(["create", "--title", "Old post \(index)"]).status == 0) }
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(try await everyWorkerFinds(client, "old", 3, workers: [worker]))
 
@@ -119,7 +119,7 @@ struct SearchTests {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: harness.databasePath + suffix) }
         // The new database gets past the old head (3) before the worker hears of it.
         let lines = (1...5).map { #"{"title":"Fresh start \#($0)","content":""}"# }.joined(separator: "\n")
-        #expect(try harness.posts(["import", "--local", harness.databasePath, "-"], input: lines).status == 0)
+        #expect(try await harness.posts(["import", "--local", harness.databasePath, "-"], input: lines).status == 0)
         try await harness.startPostsService("posts-service-2", context: context)
         #expect(try await everyWorkerFinds(client, "fresh", 5, workers: [worker]), "every post of the new database, the first ones too")
         #expect(try await everyWorkerFinds(client, "old", 0, workers: [worker]), "posts of the old database are gone from the index")
@@ -132,7 +132,7 @@ struct SearchTests {
         // Control characters are escaped as \u0001 in JSON: each post is about 18 KB on the wire.
         let padding = String(repeating: "\\u0001", count: 3000)
         let lines = (0..<40).map { #"{"title":"Padded \#($0)","content":"needle \#(padding)"}"# }.joined(separator: "\n")
-        #expect(try harness.posts(["import", "--local", harness.databasePath, "-"], input: lines).status == 0)
+        #expect(try await harness.posts(["import", "--local", harness.databasePath, "-"], input: lines).status == 0)
         try await harness.startGateway(["--max-frame-size", "65536"], context: context)
         try await harness.startPostsService(sessions: 2, ["--max-frame-size", "65536"], context: context)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
@@ -150,7 +150,7 @@ struct SearchTests {
         #expect(try await everyWorkerFinds(client, "needle", 40, workers: [worker]), "the worker pulled every change in pages that fit")
 
         let huge = #"{"title":"Too big","content":"\#(String(repeating: "\\u0001", count: 20_000))"}"#
-        #expect(try harness.posts(["import", "--local", harness.databasePath, "-"], input: huge).status == 0)
+        #expect(try await harness.posts(["import", "--local", harness.databasePath, "-"], input: huge).status == 0)
         guard case .failure(let error) = try await client.call(service: "posts", method: "posts.list", params: ["limit": 1]) else {
             throw HarnessError("a 120 KB post fitted a 64 KiB frame")
         }

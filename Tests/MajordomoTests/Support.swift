@@ -74,3 +74,15 @@ func clientReply(to client: Frame, service: String, _ body: Frame) -> [Frame] {
 }
 
 func disconnectMessage(to peer: Frame) -> [Frame] { [peer] + MDP.disconnect }
+
+/// Whether `poller` has something to read within `limit`, asked without
+/// holding a thread: the worker under test runs as a task, and on a small
+/// machine a blocking poll could keep it from ever starting.
+func readable(_ poller: inout Poller, within limit: Duration) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    repeat {
+        if try poller.poll(timeout: .zero) > 0 { return true }
+        try await Task.sleep(for: .milliseconds(2))
+    } while ContinuousClock.now < deadline
+    return false
+}

@@ -86,7 +86,7 @@ struct WorkerTests {
         poller.addReadable(silentBroker)
         let deadline = ContinuousClock.now + .seconds(5)
         while readies.count < 2, ContinuousClock.now < deadline {
-            guard try poller.poll(timeout: .milliseconds(100)) > 0, let message = try silentBroker.receive() else { continue }
+            guard try await readable(&poller, within: .milliseconds(100)), let message = try silentBroker.receive() else { continue }
             if Array(message.dropFirst()) == MDP.ready(service: "echo") { readies.append(message[0]) }
         }
         // Heartbeats alone never get an answer here; after 3 × 100 ms the worker gives up on this socket.
@@ -110,7 +110,7 @@ struct WorkerTests {
             poller.addReadable(refusing)
             let end = ContinuousClock.now + .milliseconds(1500)
             while ContinuousClock.now < end {
-                guard try poller.poll(timeout: .milliseconds(20)) > 0, let message = try refusing.receive() else { continue }
+                guard try await readable(&poller, within: .milliseconds(20)), let message = try refusing.receive() else { continue }
                 if Array(message.dropFirst()) == MDP.ready(service: "echo") {
                     readies += 1
                     try refusing.send([message[0]] + MDP.disconnect)

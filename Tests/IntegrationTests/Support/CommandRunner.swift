@@ -10,7 +10,12 @@ struct CommandResult {
 extension ProcessHarness {
     /// Runs `executable` to completion (killed after `limit`), with `input` on standard input.
     func run(_ executable: String, _ arguments: [String], input: String? = nil, limit: Duration = .seconds(30),
-             without unset: [String] = [], environment extra: [String: String] = [:]) throws -> CommandResult {
+             without unset: [String] = [], environment extra: [String: String] = [:]) async throws -> CommandResult {
+        try await offThread { try self.runBlocking(executable, arguments, input: input, limit: limit, without: unset, environment: extra) }
+    }
+
+    private func runBlocking(_ executable: String, _ arguments: [String], input: String?, limit: Duration,
+                             without unset: [String], environment extra: [String: String]) throws -> CommandResult {
         let process = Process()
         process.executableURL = Self.binaries.appendingPathComponent(executable)
         process.arguments = arguments
@@ -43,8 +48,8 @@ extension ProcessHarness {
 
     /// Runs the `posts` CLI against this harness's gateway, as a user would
     /// (without the debug logging the harness asks of its services).
-    func posts(_ arguments: [String], input: String? = nil) throws -> CommandResult {
-        try run("posts", arguments, input: input, without: ["POSTS_LOG_LEVEL"])
+    func posts(_ arguments: [String], input: String? = nil) async throws -> CommandResult {
+        try await run("posts", arguments, input: input, without: ["POSTS_LOG_LEVEL"])
     }
 }
 
@@ -64,5 +69,14 @@ private final class PipeReader: @unchecked Sendable {
     func wait() -> Data {
         done.wait()
         return data
+    }
+}
+
+/// Runs blocking `work` (waiting for a process) on a thread of its own, so
+/// it never holds one of the few threads that every async test shares: with
+/// those all blocked, the whole run would stall.
+func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
