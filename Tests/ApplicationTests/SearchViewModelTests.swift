@@ -10,9 +10,9 @@ import Testing
 ///
 /// That executor is a process-wide hook: while one of these runs, every task
 /// in the process runs on the main thread. A suite elsewhere that blocks a
-/// thread waiting for a task (the in-process broker and worker tests do)
-/// then deadlocks the whole run. So these run in a test process of their
-/// own: `make test` runs them with POSTS_SERIAL_EXECUTOR_TESTS=1 and
+/// thread waiting for a task (the in-process worker tests poll a socket for
+/// what a worker task sends) would then stall until it fails. So these run
+/// in a test process of their own: `make test` runs them with POSTS_SERIAL_EXECUTOR_TESTS=1 and
 /// `--filter ClockedViewModelTests`, after everything else.
 @Suite("View models on a test clock", .serialized, .timeLimit(.minutes(1)),
        .enabled(if: ProcessInfo.processInfo.environment["POSTS_SERIAL_EXECUTOR_TESTS"] == "1",
