@@ -9,6 +9,9 @@ struct PostsCommand: AsyncParsableCommand {
         commandName: "posts",
         abstract: "Manage posts: through the gateway, or on a SQLite file with --local.",
         discussion: """
+        On a terminal, `posts` with no arguments opens the full-screen interface
+        (`posts ui`); the commands below are for scripts and quick use.
+
         Talks to the gateway at POSTS_GATEWAY (default ipc://<runtime dir>/gateway.ipc;
         start everything with `make run`). With --local PATH it runs the same use
         cases on a SQLite file, with no services at all.
