@@ -48,6 +48,12 @@ struct TerminalInputTests {
         #expect(field.lines(width: 4, focused: true).last == "ef" + Style.reverse(" "), "the cursor sits after the text")
     }
 
+    @Test func test_wideCharactersTakeTwoColumns_soLinesStillFit() {
+        #expect(Style.fit("日本語のタイトル", 7) == "日本語…", "three wide characters and the ellipsis: 7 columns")
+        #expect(Style.width(Style.pad("漢字", 6)) == 6)
+        #expect(TextField("日本語", multiline: true).lines(width: 4, focused: false) == ["日本", "語"])
+    }
+
     @Test func test_highlightsMarkTheMatchedWords_andTextIsCutToTheWidth() {
         #expect(Style.highlighted("the quick fox", [4..<9], width: 40) == "the " + Style.highlight("quick") + " fox")
         #expect(Style.fit("a long title", 6) == "a lon…")

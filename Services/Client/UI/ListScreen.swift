@@ -61,9 +61,9 @@ final class ListScreen: StateScreen<PostsListState>, Screen {
         for (index, item) in state.items.enumerated().dropFirst(top).prefix(rows) {
             let date = item.date
             let titleWidth = max(1, min(50, width / 2))
-            let title = Style.fit(item.title, titleWidth).padding(toLength: titleWidth, withPad: " ", startingAt: 0)
+            let title = Style.pad(Style.fit(item.title, titleWidth), titleWidth)
             let excerpt = Style.fit(item.excerpt, max(0, width - titleWidth - date.count - 6))
-            let gap = String(repeating: " ", count: max(1, width - titleWidth - excerpt.count - date.count - 4))
+            let gap = String(repeating: " ", count: max(1, width - titleWidth - Style.width(excerpt) - date.count - 4))
             let line = width < 30 ? Style.fit(item.title, width - 2) : "\(title)  \(Style.dim(excerpt))\(gap)\(date)"
             lines.append(index == cursor.selected ? Style.reverse("▸ ") + Style.bold(line) : "  " + line)
         }

@@ -15,11 +15,41 @@ enum Style {
         return character
     }
 
-    /// `text` cut to `width` characters (one line, with … when cut).
+    /// Terminal columns a character takes: two for East Asian wide and
+    /// full-width characters and most emoji, one for the rest.
+    static func columns(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first?.value else { return 1 }
+        switch scalar {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+
+    /// Terminal columns `text` takes (plain text, no escapes).
+    static func width(_ text: String) -> Int { text.reduce(0) { $0 + columns($1) } }
+
+    /// `text` padded with spaces to `width` columns.
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - Self.width(text)))
+    }
+
+    /// `text` cut to `width` columns (one line, with … when cut).
     static func fit(_ text: String, _ width: Int) -> String {
         let flat = text.map(printable)
-        guard flat.count > width else { return String(flat) }
-        return width <= 1 ? String(flat.prefix(width)) : String(flat.prefix(width - 1)) + "…"
+        guard flat.reduce(0, { $0 + columns($1) }) > width else { return String(flat) }
+        var out = ""
+        var used = 0
+        let room = width <= 1 ? width : width - 1
+        for character in flat {
+            guard used + columns(character) <= room else { break }
+            out.append(character)
+            used += columns(character)
+        }
+        return width <= 1 ? out : out + "…"
     }
 
     /// `text` with the scalar ranges `highlights` highlighted, cut to `width` characters.
@@ -33,11 +63,11 @@ enum Style {
             let match = String(String.UnicodeScalarView(scalars[range]))
             let plainFit = fit(plain, max(0, width - shown))
             out += plainFit
-            shown += plainFit.count
+            shown += Self.width(plainFit)
             guard shown < width else { return out }
             let matchFit = fit(match, width - shown)
             out += highlight(matchFit)
-            shown += matchFit.count
+            shown += Self.width(matchFit)
             index = range.upperBound
         }
         return out + fit(String(String.UnicodeScalarView(scalars[index...])), max(0, width - shown))
@@ -47,7 +77,7 @@ enum Style {
     /// width and on the right (numbers) for a negative one, then cut to `width`.
     static func row(_ cells: [(String, Int)], width: Int) -> String {
         fit(cells.map { text, column in
-            let pad = String(repeating: " ", count: max(0, abs(column) - text.count))
+            let pad = String(repeating: " ", count: max(0, abs(column) - Self.width(text)))
             return column < 0 ? pad + text : text + pad
         }.joined(separator: " "), width)
     }

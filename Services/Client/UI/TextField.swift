@@ -81,17 +81,18 @@ struct TextField: Equatable {
         for index in 0...characters.count {
             let character = index < characters.count ? characters[index] : " "
             let isCursor = focused && index == cursor
-            if index == cursor { cursorLine = lines.count + (count == width && !character.isNewline ? 1 : 0) }
+            if index == cursor { cursorLine = lines.count + (count + Style.columns(character) > width && !character.isNewline ? 1 : 0) }
             if character.isNewline {
                 if isCursor { line += Style.reverse(" ") }
                 breakLine()
                 continue
             }
             if index == characters.count && !isCursor { break }
-            if count == width { breakLine() }
+            let columns = Style.columns(character)
+            if count + columns > width { breakLine() }
             let shown = String(Style.printable(character))
             line += isCursor ? Style.reverse(shown) : shown
-            count += 1
+            count += columns
         }
         lines.append(line)
         return (lines, cursorLine)

@@ -116,11 +116,12 @@ final class UIApp {
         guard let screen = screens.last else { return }
         let (rows, columns) = terminal.size
         let trail = screens.map(\.title).joined(separator: " › ")
-        var lines = [Style.bold(Style.fit("posts — \(trail)", max(0, columns - source.count - 2))) + "  " + Style.dim(Style.fit(source, columns / 2))]
+        let place = Style.fit(source, columns / 2)
+        var lines = [Style.bold(Style.fit("posts — \(trail)", max(0, columns - Style.width(place) - 2))) + "  " + Style.dim(place)]
         let body = screen.render(width: columns, height: max(1, rows - 2))
         lines += body.prefix(max(1, rows - 2))
         lines += Array(repeating: "", count: max(0, rows - 1 - lines.count))
-        lines.append(Style.reverse(Style.fit(screen.keyHelp, columns).padding(toLength: columns, withPad: " ", startingAt: 0)))
+        lines.append(Style.reverse(Style.pad(Style.fit(screen.keyHelp, columns), columns)))
         terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
     }
 
