@@ -33,6 +33,11 @@ public enum PostRules {
         return post
     }
 
+    /// Whether `validated` would take the post (a form's save button, say).
+    public static func accepts(_ post: Post) -> Bool {
+        (try? validated(post)) != nil
+    }
+
     public static func validatedLimit(_ limit: Int?) throws(PostsError) -> Int {
         let limit = limit ?? defaultPageSize
         guard pageSize.contains(limit) else {

@@ -49,8 +49,9 @@ public final class LocalSearchIndex: SearchUseCase {
     @discardableResult
     public func apply(_ page: PostChanges) async throws(PostsError) -> Int64 {
         try await write { db in
-            var applied = try SearchSchema.applied(db)
-            let database = try String?.fetchOne(db, sql: "SELECT database FROM searchState WHERE id = 1") ?? nil
+            let state = try Row.fetchOne(db, sql: "SELECT applied, database FROM searchState WHERE id = 1")
+            var applied: Int64 = state?["applied"] ?? 0
+            let database: String? = state?["database"]
             let otherDatabase = page.database != nil && database != nil && page.database != database
             if otherDatabase || page.head < applied {
                 try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ? WHERE id = 1",

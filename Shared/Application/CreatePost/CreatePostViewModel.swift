@@ -41,7 +41,7 @@ public struct CreatePostViewModel: ViewModelType, Sendable {
             var state = CreatePostState()
             func publish() {
                 // Saved once: the screen is closing, and a second press must not make a copy.
-                state.saveEnabled = !state.isSaving && state.saved == nil && PostDetailState.isValid(title: state.title, content: state.content)
+                state.saveEnabled = !state.isSaving && state.saved == nil && PostRules.accepts(Post(title: state.title, content: state.content))
                 continuation.yield(state)
             }
             publish()

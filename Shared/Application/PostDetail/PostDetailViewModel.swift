@@ -52,7 +52,7 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
         let state = AsyncStream<PostDetailState>.running { continuation in
             var state = PostDetailState()
             func publish() {
-                state.saveEnabled = state.editing && !state.isSaving && PostDetailState.isValid(title: state.draftTitle, content: state.draftContent)
+                state.saveEnabled = state.editing && !state.isSaving && PostRules.accepts(Post(title: state.draftTitle, content: state.draftContent))
                 continuation.yield(state)
             }
             for await action in actions {
@@ -136,11 +136,5 @@ public struct PostDetailState: Sendable, Equatable {
     mutating func beginEditing() {
         guard let post else { return }
         (editing, draftTitle, draftContent) = (true, post.title, post.content)
-    }
-
-    /// The Domain's rules for a post: a title of 1 to 200 characters, and
-    /// content of at most 100,000 bytes.
-    static func isValid(title: String, content: String) -> Bool {
-        (try? PostRules.validated(Post(title: title, content: content))) != nil
     }
 }
