@@ -13,10 +13,8 @@ struct TerminalUITests {
         var socket: String { "\(harness.directory)/tmux.sock" }
         static let path = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-        /// Runs a tmux command and returns what it printed. Spawned and
-        /// waited for directly: Foundation's Process never saw the tmux client
-        /// exit once it had forked its server, and output goes through a file
-        /// because that server would hold a pipe open.
+        /// Runs a tmux command and returns what it printed (through a file:
+        /// the server tmux starts would hold a pipe open).
         func run(_ arguments: [String]) async throws -> CommandResult {
             try await offThread { try runBlocking(arguments) }
         }
@@ -24,48 +22,18 @@ struct TerminalUITests {
         private func runBlocking(_ arguments: [String]) throws -> CommandResult {
             guard let path = Self.path else { throw HarnessError("tmux is not installed; deploy/setup installs it") }
             let output = "\(harness.directory)/tmux.out"
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            let argv = ([path, "-S", socket] + arguments).map { strdup($0) } + [nil]
-            let envp = harness.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
-            // A clean signal state: a child otherwise inherits this thread's
-            // blocked signals, and tmux's event loop relies on them.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t(), all = sigset_t()
-            sigemptyset(&none)
-            sigfillset(&all)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-            guard spawned == 0 else { throw HarnessError("cannot start tmux: error \(spawned)") }
-            var status: Int32 = 0
-            let deadline = ContinuousClock.now + .seconds(10)
-            while waitpid(pid, &status, WNOHANG) == 0 {
-                guard ContinuousClock.now < deadline else {
-                    kill(pid, SIGKILL)
-                    waitpid(pid, &status, 0)
-                    throw HarnessError("tmux \(arguments) did not finish within 10 s")
-                }
-                usleep(10_000)
+            try? FileManager.default.removeItem(atPath: output)
+            let client = try Spawned(path, ["-S", socket] + arguments, environment: harness.environment, output: output, errors: "/dev/null")
+            guard let status = client.wait(within: .seconds(10)) else {
+                client.killAndReap()
+                throw HarnessError("tmux \(arguments) did not finish within 10 s")
             }
-            let stdout = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            return CommandResult(status: (status >> 8) & 0xFF, stdout: stdout, stderr: "")
+            return CommandResult(status: status, stdout: (try? String(contentsOfFile: output, encoding: .utf8)) ?? "", stderr: "")
         }
 
-        /// Stops the server (for a `defer`, which cannot wait): a plain signal to its pid.
-        func killServer() {
-            let pid = (try? String(contentsOfFile: "\(harness.directory)/tmux.pid", encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if let pid { kill(pid, SIGTERM) }
-        }
+        /// Stops the server and the interface in it; waits on this thread,
+        /// as a `defer` must.
+        func killServer() { _ = try? runBlocking(["kill-server"]) }
 
         func keys(_ keys: String...) async throws { _ = try await run(["send-keys", "-t", "ui"] + keys) }
         func type(_ text: String) async throws { _ = try await run(["send-keys", "-t", "ui", "-l", text]) }
@@ -91,8 +59,6 @@ struct TerminalUITests {
         let exit = "\(harness.directory)/ui.exit"
         let command = "env POSTS_RUNTIME_DIR=\(harness.directory) \(posts); echo $? > \(exit)"
         #expect(try await tmux.run(["new-session", "-d", "-s", "ui", "-x", "120", "-y", "30", command]).status == 0)
-        let server = try await tmux.run(["display-message", "-p", "-t", "ui", "#{pid}"]).stdout
-        try server.write(toFile: "\(harness.directory)/tmux.pid", atomically: true, encoding: .utf8)
 
         try await tmux.waitFor("No posts yet", "the list opens, empty")
         try await tmux.keys("n")

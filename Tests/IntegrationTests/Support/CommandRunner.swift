@@ -16,59 +16,26 @@ extension ProcessHarness {
 
     private func runBlocking(_ executable: String, _ arguments: [String], input: String?, limit: Duration,
                              without unset: [String], environment extra: [String: String]) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = Self.binaries.appendingPathComponent(executable)
-        process.arguments = arguments
-        process.environment = environment.filter { !unset.contains($0.key) }.merging(extra) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe(), err = Pipe(), stdin = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-        }
-        // Read while it runs, so a full pipe never blocks it.
-        let output = PipeReader(out.fileHandleForReading)
-        let errors = PipeReader(err.fileHandleForReading)
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        // Files, not pipes: nothing to drain while it runs, and no reader thread.
+        let files = "\(directory)/run-\(UUID().uuidString.prefix(8))"
+        defer { for suffix in [".in", ".out", ".err"] { try? FileManager.default.removeItem(atPath: files + suffix) } }
+        if let input { try input.write(toFile: files + ".in", atomically: false, encoding: .utf8) }
+        let process = try Spawned(Self.binaries.appendingPathComponent(executable).path, arguments,
+                                  environment: environment.filter { !unset.contains($0.key) }.merging(extra) { $1 },
+                                  directory: directory, input: input == nil ? "/dev/null" : files + ".in",
+                                  output: files + ".out", errors: files + ".err")
+        guard let status = process.wait(within: limit) else {
+            process.killAndReap()
             throw HarnessError("\(executable) \(arguments) did not finish within \(limit)")
         }
-        process.waitUntilExit()
-        let stdout = String(decoding: output.wait(), as: UTF8.self)
-        let stderr = String(decoding: errors.wait(), as: UTF8.self)
-        return CommandResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return CommandResult(status: status, stdout: (try? String(contentsOfFile: files + ".out", encoding: .utf8)) ?? "",
+                             stderr: (try? String(contentsOfFile: files + ".err", encoding: .utf8)) ?? "")
     }
 
     /// Runs the `posts` CLI against this harness's gateway, as a user would
     /// (without the debug logging the harness asks of its services).
     func posts(_ arguments: [String], input: String? = nil) async throws -> CommandResult {
         try await run("posts", arguments, input: input, without: ["POSTS_LOG_LEVEL"])
-    }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-private final class PipeReader: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }.start()
-    }
-
-    /// The bytes read; the semaphore orders this read after the thread's write.
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }
 

@@ -9,7 +9,7 @@ final class ProcessHarness: @unchecked Sendable {
     let directory: String
     let environment: [String: String]
     private let lock = NSLock()
-    private var processes: [String: Process] = [:]
+    private var processes: [String: Spawned] = [:]
 
     init() throws {
         // Short, because an ipc:// path may be at most 107 bytes.
@@ -40,19 +40,10 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// Starts `executable` under `name` (unique per harness); output goes to `<name>.log`.
     @discardableResult
-    func start(_ name: String, _ executable: String, _ arguments: [String] = []) throws -> Process {
-        let process = Process()
-        process.executableURL = Self.binaries.appendingPathComponent(executable)
-        process.arguments = arguments
-        process.environment = environment
+    func start(_ name: String, _ executable: String, _ arguments: [String] = []) throws -> Spawned {
         let log = logPath(name)
-        if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        handle.seekToEndOfFile()
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try Spawned(Self.binaries.appendingPathComponent(executable).path, arguments, environment: environment,
+                                  output: log, errors: log)
         lock.withLock { processes[name] = process }
         return process
     }
@@ -63,44 +54,32 @@ final class ProcessHarness: @unchecked Sendable {
         (try? String(contentsOfFile: logPath(name), encoding: .utf8)) ?? ""
     }
 
-    func process(_ name: String) -> Process? { lock.withLock { processes[name] } }
+    func process(_ name: String) -> Spawned? { lock.withLock { processes[name] } }
 
     /// SIGKILL: no chance to clean up, as in a crash.
     func kill(_ name: String) {
-        guard let process = lock.withLock({ processes.removeValue(forKey: name) }) else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        lock.withLock { processes.removeValue(forKey: name) }?.killAndReap()
     }
 
     /// SIGTERM, then the exit status (nil if it had to be killed after `grace`).
     func terminate(_ name: String, grace: Duration = .seconds(5)) -> Int32? {
         guard let process = lock.withLock({ processes.removeValue(forKey: name) }) else { return nil }
-        process.terminate()
-        guard waitForExit(process, within: grace) else {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        process.signal(SIGTERM)
+        guard let status = process.wait(within: grace) else {
+            process.killAndReap()
             return nil
         }
-        return process.terminationStatus
+        return status
     }
 
     func shutdown() {
-        let all = lock.withLock { () -> [Process] in
+        let all = lock.withLock { () -> [Spawned] in
             defer { processes.removeAll() }
             return Array(processes.values)
         }
-        for process in all where process.isRunning { process.terminate() }
-        for process in all where !waitForExit(process, within: .seconds(3)) {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        for process in all { process.signal(SIGTERM) }
+        for process in all where process.wait(within: .seconds(3)) == nil { process.killAndReap() }
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    private func waitForExit(_ process: Process, within limit: Duration) -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return !process.isRunning
     }
 }
 
