@@ -1,10 +1,10 @@
 import Foundation
 
 /// One post found by a search.
-public struct SearchHit: Sendable, Equatable {
+public struct SearchHit: Sendable, Equatable, Codable {
     public var uid: UUID
     public var title: String
-    /// A short excerpt around the matches.
+    /// A short excerpt around the matches, on one line.
     public var snippet: String
     /// Where the matched words are in `snippet`, in Unicode scalars (code points).
     public var highlights: [Range<Int>]
@@ -18,7 +18,7 @@ public struct SearchHit: Sendable, Equatable {
 
 /// A page of hits, how many there are in all, and which change sequence the
 /// index had applied when it answered.
-public struct SearchResults: Sendable, Equatable {
+public struct SearchResults: Sendable, Equatable, Codable {
     public var hits: [SearchHit]
     public var total: Int
     public var sequence: Int64
@@ -28,17 +28,24 @@ public struct SearchResults: Sendable, Equatable {
     }
 }
 
-/// Full-text search over posts.
-public protocol SearchUseCase: Sendable {
-    /// Plain words must all match, the last one as a prefix (search as you
-    /// type); "quoted phrases" match as phrases.
-    func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults
-}
-
 public enum SearchRules {
     public static let maxQueryLength = 500
     public static let maxOffset = 10_000
     /// Whole words an unfinished last word may stand for (they start with
     /// it); a prefix of more words than this is matched by stems alone.
     public static let maxCompletions = 8
+
+    /// The limit and offset a search may ask for, or the one that is wrong.
+    public static func validated(query: String, limit: Int?, offset: Int?) throws(PostsError) -> (limit: Int, offset: Int) {
+        guard query.count <= maxQueryLength else {
+            throw .invalid("q", .tooLong(max: maxQueryLength, actual: query.count, unit: .characters))
+        }
+        if query.utf8.contains(0) { throw .invalid("q", .forbiddenCharacter(0)) }
+        let limit = try PostRules.validatedLimit(limit)
+        let offset = offset ?? 0
+        guard (0...maxOffset).contains(offset) else {
+            throw .invalid("offset", .outOfRange(min: 0, max: Int64(maxOffset), actual: "\(offset)"))
+        }
+        return (limit, offset)
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The posts use cases. Platforms implement them (a SQLite file, or the
-/// services behind the gateway); callers cannot tell which.
+/// The posts use cases, as view models and commands see them. Domain's
+/// interactors implement them over a platform's ports, so callers cannot
+/// tell a SQLite file from the services behind a gateway.
 public protocol PostsUseCase: Sendable {
     /// Newest first, `limit` at a time; pass the page's `nextCursor` for the next one.
     func posts(limit: Int, cursor: String?) async throws(PostsError) -> PostsPage
@@ -9,35 +10,40 @@ public protocol PostsUseCase: Sendable {
     /// Creates or updates the post with this uid (an upsert), and returns it as
     /// stored. Saving the same post again never makes a second one.
     func save(_ post: Post) async throws(PostsError) -> Post
-    /// Saves an edit of a post read before, only if nobody changed or deleted
-    /// it since: `readUpdateDate` is the `updateDate` it had when read.
-    /// Otherwise throws `.conflict` and saves nothing, so no edit is lost.
+    /// Saves a post read before only if nobody changed or deleted it since:
+    /// `readUpdateDate` is the `updateDate` it had when read. Otherwise
+    /// throws `.conflict` and saves nothing, so no edit is lost.
     func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post
-    /// Saves many posts in one go (imports); returns how many were saved.
-    func save(_ posts: [Post]) async throws(PostsError) -> Int
+    /// An edit of `read`: the new title and content (nil keeps it), saved
+    /// only if the post is still as it was read.
+    func edit(_ read: Post, title: String?, content: String?) async throws(PostsError) -> Post
+    /// Saves at most `PostRules.maxBatch` posts at once; a uid given twice
+    /// is one post (the later wins). Returns how many distinct posts were saved.
+    func save(batch posts: [Post]) async throws(PostsError) -> Int
+    /// Imports any number of entries, in batches; `progress` hears how many
+    /// distinct posts are saved so far, and of how many.
+    func importPosts(_ entries: [ImportEntry], progress: @escaping @Sendable (_ saved: Int, _ total: Int) -> Void) async throws(PostsError) -> Int
     /// Returns whether there was such a post.
     func delete(uid: UUID) async throws(PostsError) -> Bool
 }
 
 /// Every write in order, for keeping other stores (search indexes) in sync.
 public protocol PostChangesUseCase: Sendable {
-    func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges
+    func changes(after sequence: Int64, limit: Int?) async throws(PostsError) -> PostChanges
     /// The newest change sequence.
     func head() async throws(PostsError) -> Int64
+}
+
+/// Full-text search over posts.
+public protocol SearchUseCase: Sendable {
+    /// Plain words must all match, the last one as a prefix (search as you
+    /// type); "quoted phrases" match as phrases.
+    func search(_ query: String, limit: Int?, offset: Int?) async throws(PostsError) -> SearchResults
 }
 
 /// What is running and how it is doing.
 public protocol StatusUseCase: Sendable {
     func status() async throws(PostsError) -> SystemStatus
-}
-
-/// A platform's use cases, made on demand.
-public protocol UseCaseProvider: Sendable {
-    func makePostsUseCase() -> any PostsUseCase
-    func makePostChangesUseCase() -> any PostChangesUseCase
-    func makeStatusUseCase() -> any StatusUseCase
-    func makeSearchUseCase() -> any SearchUseCase
-    func makeWatchUseCase() -> any PostsWatchUseCase
 }
 
 /// Tells when posts changed anywhere (another terminal, a script, an

@@ -1,0 +1,153 @@
+import Synchronization
+
+/// Keeps a search index in step with a change feed: pulls the changes after
+/// what it applied until caught up. Used by every search worker (in the
+/// background, woken by change notices and a timer) and by a local search
+/// (before each query). Notices may be lost, repeated or reordered; the
+/// pull is what counts, so nothing is lost.
+///
+/// A feed from another database (a reset one), or whose head is below what
+/// was applied (a database restored from a backup), means the sequence
+/// followed so far is gone: the index is emptied and rebuilt from 0.
+public final class IndexSync: Sendable {
+    public let index: any SearchIndex
+    private let feed: any ChangeFeed
+    private let pageSize: Int
+    private let onReset: @Sendable (_ applied: Int64, _ head: Int64) -> Void
+    private let wake = WakeSignal()
+    /// One catch-up at a time: two would fetch and apply the same pages.
+    private let running = AsyncLock()
+    /// The newest sequence heard of, from notices or pulls.
+    public let headSeen = Atomic<Int64>(0)
+    /// Set once the first catch-up is done: until then the index is partial.
+    public let caughtUpOnce = Atomic<Bool>(false)
+
+    public init(index: any SearchIndex, feed: any ChangeFeed, pageSize: Int = PostRules.pageSize.upperBound,
+                onReset: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) {
+        (self.index, self.feed, self.pageSize, self.onReset) = (index, feed, pageSize, onReset)
+    }
+
+    /// A change notice: pull now if it is news.
+    public func heard(head: Int64) {
+        headSeen.max(head, ordering: .relaxed)
+        wake.notify()
+    }
+
+    /// Applies every change there is; returns the sequence applied.
+    @discardableResult
+    public func catchUp() async throws(PostsError) -> Int64 {
+        try await running.run { () async throws(PostsError) -> Int64 in
+            var position = try await index.position()
+            while true {
+                let page = try await feed.changes(after: position.applied, limit: pageSize)
+                headSeen.max(page.head, ordering: .relaxed)
+                if Self.isReset(position, page) {
+                    onReset(position.applied, page.head)
+                    headSeen.store(page.head, ordering: .relaxed)
+                    try await index.reset(database: page.database)
+                    position = IndexPosition(applied: 0, database: page.database)
+                    continue
+                }
+                var next = IndexPosition(applied: page.changes.last.map { max(position.applied, $0.sequence) } ?? position.applied,
+                                         database: page.database ?? position.database)
+                // An empty page: nothing after `applied` is left; the gaps up to head were compacted away.
+                if page.changes.isEmpty { next.applied = max(next.applied, page.head) }
+                if next != position { try await index.apply(page.changes, position: next) }
+                position = next
+                if page.changes.isEmpty || position.applied >= page.head {
+                    caughtUpOnce.store(true, ordering: .releasing)
+                    return position.applied
+                }
+            }
+        }
+    }
+
+    static func isReset(_ position: IndexPosition, _ page: PostChanges) -> Bool {
+        let otherDatabase = page.database != nil && position.database != nil && page.database != position.database
+        return otherDatabase || page.head < position.applied
+    }
+
+    /// Catches up, then waits for a notice or `interval`, until cancelled.
+    public func run(interval: Duration, onError: @Sendable (PostsError) -> Void) async {
+        while !Task.isCancelled {
+            do { try await catchUp() } catch { onError(error) }
+            await wake.wait(upTo: interval)
+        }
+    }
+}
+
+/// Runs one body at a time, in the order they asked.
+final class AsyncLock: Sendable {
+    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func run<T: Sendable>(_ body: () async throws(PostsError) -> T) async throws(PostsError) -> T {
+        await acquire()
+        defer { release() }
+        return try await body()
+    }
+
+    private func acquire() async {
+        await withCheckedContinuation { continuation in
+            let granted = state.withLock { state -> Bool in
+                if state.held { state.waiters.append(continuation); return false }
+                state.held = true
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    private func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty { state.held = false; return nil }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}
+
+/// Wakes a waiting task, early or when its time is up; a wake with nobody
+/// waiting is kept for the next wait.
+final class WakeSignal: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func notify() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait(upTo duration: Duration) async {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: duration)
+            if !Task.isCancelled { notify() }
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            notify()  // shutting down: stop waiting now
+        }
+        timer.cancel()
+    }
+}

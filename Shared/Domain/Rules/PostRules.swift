@@ -1,0 +1,68 @@
+import Foundation
+
+/// What makes a post, a page and a batch valid. Interactors apply these
+/// rules; stores and transports never check them again.
+public enum PostRules {
+    public static let titleLength = 1...200
+    /// Also bounded in bytes: a character may carry any number of combining marks.
+    public static let maxTitleBytes = 2_000
+    /// Content is limited in UTF-8 bytes.
+    public static let maxContentBytes = 100_000
+    public static let pageSize = 1...500
+    public static let defaultPageSize = 20
+    /// A page of posts or changes carries at most this many bytes of title
+    /// and content (so it may hold fewer than its limit): a page stays a
+    /// bounded message whatever the posts hold.
+    public static let maxPageBytes = 2 << 20
+    /// Most posts saved in one batch, and most bytes of text in one.
+    public static let maxBatch = 1000
+    public static let maxBatchBytes = maxPageBytes
+
+    /// The post as it will be stored (title trimmed, dates to the
+    /// millisecond), or the first rule it breaks. `field` prefixes the
+    /// names in errors (`posts[3]` gives `posts[3].title`).
+    public static func validated(_ post: Post, field prefix: String? = nil) throws(PostsError) -> Post {
+        func name(_ field: String) -> String { prefix.map { "\($0).\(field)" } ?? field }
+        var post = post
+        post.title = post.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        if post.title.isEmpty { throw .invalid(name("title"), .empty) }
+        let characters = post.title.count
+        guard characters <= titleLength.upperBound else {
+            throw .invalid(name("title"), .tooLong(max: titleLength.upperBound, actual: characters, unit: .characters))
+        }
+        guard post.title.utf8.count <= maxTitleBytes else {
+            throw .invalid(name("title"), .tooLong(max: maxTitleBytes, actual: post.title.utf8.count, unit: .bytes))
+        }
+        guard post.content.utf8.count <= maxContentBytes else {
+            throw .invalid(name("content"), .tooLong(max: maxContentBytes, actual: post.content.utf8.count, unit: .bytes))
+        }
+        // SQLite's text functions and FTS5 stop at U+0000, so a post holding
+        // one would be stored or found cut short: refused, never changed.
+        if post.title.utf8.contains(0) { throw .invalid(name("title"), .forbiddenCharacter(0)) }
+        if post.content.utf8.contains(0) { throw .invalid(name("content"), .forbiddenCharacter(0)) }
+        for (field, date) in [("createDate", post.createDate), ("updateDate", post.updateDate)] where !PostDate.inRange(date) {
+            throw .invalid(name(field), .dateOutOfRange(PostDate.format(date)))
+        }
+        post.createDate = PostDate.rounded(post.createDate)
+        post.updateDate = PostDate.rounded(post.updateDate)
+        return post
+    }
+
+    /// Whether `validated` would take the post (a form's save button, say).
+    public static func accepts(_ post: Post) -> Bool {
+        (try? validated(post)) != nil
+    }
+
+    public static func validatedLimit(_ limit: Int?, field: String = "limit") throws(PostsError) -> Int {
+        let limit = limit ?? defaultPageSize
+        guard pageSize.contains(limit) else {
+            throw .invalid(field, .outOfRange(min: Int64(pageSize.lowerBound), max: Int64(pageSize.upperBound), actual: "\(limit)"))
+        }
+        return limit
+    }
+
+    public static func uid(_ text: String, field: String = "uid") throws(PostsError) -> UUID {
+        guard let uid = UUID(uuidString: text) else { throw .invalid(field, .notUUID(text)) }
+        return uid
+    }
+}
