@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "EventBus",
+                "Domain", "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "EventBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -165,10 +165,16 @@ let package = Package(
             dependencies: ["LocalPlatform", "Domain", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/LocalPlatformTests"
         ),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: ["PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ",
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Tests/ServiceTests"
+        ),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus"],
+            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform"],
             path: "Tests/IntegrationTests"
         ),
     ]

@@ -40,11 +40,13 @@ struct ConnectionOptions: ParsableArguments {
         return ""
     }
 
-    func provider() throws(PostsError) -> any UseCaseProvider {
-        if let local { return try LocalUseCaseProvider(path: local) }
+    /// The use cases on the platform these options name: a file, or the gateway.
+    func provider() throws(PostsError) -> UseCaseProvider {
+        if let local { return UseCaseProvider(try LocalPlatform.open(path: local)) }
         // One attempt: the gateway itself hands a request to another worker
         // when one dies, and a resent delete would report "not found".
-        return try NetworkUseCaseProvider(endpoint: endpoint, events: Endpoints.eventsSubscribe(environment: ProcessInfo.processInfo.environment),
-                                          timeout: .milliseconds(Int64(timeout * 1000)), retries: 0)
+        return UseCaseProvider(try NetworkPlatform.connect(
+            endpoint: endpoint, events: Endpoints.eventsSubscribe(environment: ProcessInfo.processInfo.environment),
+            timeout: .milliseconds(Int64(timeout * 1000)), retries: 0))
     }
 }

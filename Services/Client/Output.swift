@@ -11,7 +11,7 @@ enum Output {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            try container.encode(PostDate.format(date))
         }
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
         print(String(decoding: data, as: UTF8.self))

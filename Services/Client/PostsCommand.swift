@@ -44,7 +44,8 @@ struct PostsCommand: AsyncParsableCommand {
     }
 }
 
-/// How a failure ends the process: a one-line message and an exit code.
+/// How a failure ends the process: a one-line message, a hint where one
+/// helps, and an exit code.
 enum Failure {
     static func exitCode(for error: PostsError) -> Int32 {
         switch error {
@@ -52,8 +53,28 @@ enum Failure {
         case .notFound: 3
         case .conflict: 5
         case .unavailable, .busy, .timeout: 4
-        case .failed: 1
+        case .tooLarge, .failed: 1
         }
+    }
+
+    /// What a person can do about it: the hints are the executable's, not Domain's.
+    static func hint(for error: PostsError) -> String? {
+        switch error {
+        case .unavailable(.noAnswer):
+            "is the gateway running? Start everything with `make run`, or point POSTS_GATEWAY / --gateway at it"
+        case .unavailable(.noWorker(let service)):
+            "start \(service)-service (`make run` starts everything)"
+        case .conflict:
+            "load it again (posts show) and redo the change"
+        case .timeout:
+            "a slow or stuck service: see `posts status`, or give --timeout more seconds"
+        default:
+            nil
+        }
+    }
+
+    static func message(for error: PostsError) -> String {
+        "posts: \(error)" + (hint(for: error).map { "; \($0)" } ?? "")
     }
 
     /// Runs a command body; a PostsError becomes its message and exit code.
@@ -61,7 +82,7 @@ enum Failure {
         do {
             try await body()
         } catch let error as PostsError {
-            FileHandle.standardError.write(Data("posts: \(error)\n".utf8))
+            FileHandle.standardError.write(Data((message(for: error) + "\n").utf8))
             throw ExitCode(exitCode(for: error))
         }
     }

@@ -9,10 +9,9 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: "Posts per page (1-500).") var limit = 20
     @Option(help: "Where to continue: the cursor a previous page printed.") var cursor: String?
 
+    /// Domain's rule, asked before anything is opened, so a bad flag is a usage error (exit 64).
     func validate() throws {
-        guard PostRules.pageSize.contains(limit) else {
-            throw ValidationError("--limit must be from \(PostRules.pageSize.lowerBound) to \(PostRules.pageSize.upperBound), not \(limit)")
-        }
+        do { _ = try PostRules.validatedLimit(limit, field: "--limit") } catch { throw ValidationError("\(error)") }
     }
 
     func run() async throws {
@@ -49,65 +48,22 @@ struct ShowCommand: AsyncParsableCommand {
 }
 
 struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the services and their workers.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the services, their processes and search lag.")
 
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         try await Failure.guarded {
             let status = try await connection.provider().makeStatusUseCase().status()
-            if connection.json { return Output.json(StatusOutput(status)) }
-            print("Source: \(status.source)" + (status.uptimeSeconds.map { String(format: " (up %.0f s)", $0) } ?? ""))
-            if let posts = status.posts { print("Posts: \(posts)") }
-            if !status.services.isEmpty {
+            if connection.json { return Output.json(status) }
+            StatusTable.summary(for: status).forEach { print($0) }
+            for table in StatusTable.tables(for: status) {
                 print("")
-                Output.table(["SERVICE", "WORKERS", "QUEUED", "REQUESTS", "REFUSED", "P50", "P99"], status.services.map {
-                    [$0.name, "\($0.workers)", "\($0.queued)", "\($0.requests)", "\($0.errors)",
-                     $0.p50Milliseconds.map { String(format: "%.2f ms", $0) } ?? "-",
-                     $0.p99Milliseconds.map { String(format: "%.2f ms", $0) } ?? "-"]
-                })
+                Output.table(table.columns.map(\.title), table.rows)
             }
-            if !status.searchIndexes.isEmpty {
-                print("")
-                Output.table(["SEARCH WORKER (PID)", "DOCUMENTS", "APPLIED", "LAG"], status.searchIndexes.map {
-                    ["\($0.worker)", "\($0.documents)", "\($0.applied)", "\($0.lag)"]
-                })
-            }
-            if !status.workers.isEmpty {
-                print("")
-                Output.table(["WORKER", "SERVICE", "STATE", "HANDLED", "LAST HEARD"], status.workers.map {
-                    [$0.identity, $0.service, $0.busy ? "busy" : "idle", "\($0.handled)", String(format: "%.0f ms ago", $0.lastHeardMilliseconds)]
-                })
-            } else if status.posts == nil {
-                print("\nNo workers are registered. Start them with `make run`.")
+            if status.processes.isEmpty && status.posts == nil {
+                print("\nNo processes serve any service. Start them with `make run`.")
             }
         }
-    }
-}
-
-/// The JSON shape of `posts status --json`.
-struct StatusOutput: Encodable {
-    struct Service: Encodable { let name: String; let workers, queued, requests, errors: Int; let p50Ms, p99Ms: Double? }
-    struct Worker: Encodable { let identity, service, state: String; let handled: Int; let lastHeardMs: Double }
-    struct SearchIndex: Encodable { let worker: Int32; let documents: Int; let applied, lag: Int64 }
-    let source: String
-    let uptimeSeconds: Double?
-    let posts: Int?
-    let services: [Service]
-    let workers: [Worker]
-    let searchIndexes: [SearchIndex]
-
-    init(_ status: SystemStatus) {
-        source = status.source
-        uptimeSeconds = status.uptimeSeconds
-        posts = status.posts
-        services = status.services.map {
-            Service(name: $0.name, workers: $0.workers, queued: $0.queued, requests: $0.requests, errors: $0.errors,
-                    p50Ms: $0.p50Milliseconds, p99Ms: $0.p99Milliseconds)
-        }
-        workers = status.workers.map {
-            Worker(identity: $0.identity, service: $0.service, state: $0.busy ? "busy" : "idle", handled: $0.handled, lastHeardMs: $0.lastHeardMilliseconds)
-        }
-        searchIndexes = status.searchIndexes.map { SearchIndex(worker: $0.worker, documents: $0.documents, applied: $0.applied, lag: $0.lag) }
     }
 }

@@ -13,14 +13,18 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !words.joined().trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("give something to search for") }
-        guard PostRules.pageSize.contains(limit) else { throw ValidationError("--limit must be from 1 to 500, not \(limit)") }
-        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        // Domain's rules, asked before anything is opened, so a bad flag is a usage error (exit 64).
+        do {
+            _ = try SearchRules.validated(query: words.joined(separator: " "), limit: limit, offset: offset)
+        } catch .invalid(let invalid) {
+            throw ValidationError((invalid.field == "q" ? "the search words " : "--\(invalid.field) ") + invalid.rule)
+        }
     }
 
     func run() async throws {
         try await Failure.guarded {
             let results = try await connection.provider().makeSearchUseCase().search(words.joined(separator: " "), limit: limit, offset: offset)
-            if connection.json { return Output.json(SearchOutput(results)) }
+            if connection.json { return Output.json(results) }
             if results.hits.isEmpty { return print("No posts match.") }
             for hit in results.hits {
                 print("\(Output.isTerminal ? "\u{1B}[1m\(hit.title)\u{1B}[0m" : hit.title)  \(hit.uid.uuidString)")
@@ -29,21 +33,5 @@ struct SearchCommand: AsyncParsableCommand {
             let shown = offset + results.hits.count
             print("\n\(shown) of \(results.total)" + (shown < results.total ? "; more with --offset \(shown)" : ""))
         }
-    }
-}
-
-/// The JSON shape of `posts search --json`.
-struct SearchOutput: Encodable {
-    struct Hit: Encodable { let uid: UUID; let title, snippet: String; let highlights: [[Int]]; let score: Double }
-    let hits: [Hit]
-    let total: Int
-    let sequence: Int64
-
-    init(_ results: SearchResults) {
-        hits = results.hits.map {
-            Hit(uid: $0.uid, title: $0.title, snippet: $0.snippet, highlights: $0.highlights.map { [$0.lowerBound, $0.upperBound] }, score: $0.score)
-        }
-        total = results.total
-        sequence = results.sequence
     }
 }

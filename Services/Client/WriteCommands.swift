@@ -23,14 +23,14 @@ struct ContentOptions: ParsableArguments {
         }
         guard let contentFile else { return nil }
         guard let data = FileManager.default.contents(atPath: contentFile) else {
-            throw .invalid(field: "--content-file", rule: "cannot read '\(contentFile)'")
+            throw .invalid("--content-file", .unreadable(path: contentFile))
         }
         return try Self.utf8(data, from: "'\(contentFile)'")
     }
 
     private static func utf8(_ data: Data, from source: String) throws(PostsError) -> String {
         guard let text = String(data: data, encoding: .utf8) else {
-            throw .invalid(field: "content", rule: "from \(source) is not UTF-8 text")
+            throw .invalid("content", .notText("\(source) is not UTF-8"))
         }
         return text
     }
@@ -72,12 +72,8 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         try await Failure.guarded {
             let posts = try connection.provider().makePostsUseCase()
-            var post = try await posts.post(uid: try PostRules.uid(uid))
-            let read = post.updateDate
-            let content = try body.read(pipedInput: false)
-            post.title = title ?? post.title
-            post.content = content ?? post.content
-            let saved = try await posts.save(post, ifUnchangedSince: read)
+            let read = try await posts.post(uid: try PostRules.uid(uid))
+            let saved = try await posts.edit(read, title: title, content: try body.read(pipedInput: false))
             if connection.json { return Output.json(saved) }
             print("Updated \(saved.uid.uuidString)")
         }

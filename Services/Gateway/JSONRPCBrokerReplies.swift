@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Majordomo
 import ServiceSupport
@@ -7,30 +8,25 @@ import ZeroMQ
 /// The gateway's answers in this product's format: JSON-RPC 2.0 errors for
 /// refused requests, and the `mmi.*` introspection documents.
 struct JSONRPCBrokerReplies: BrokerReplies {
+    /// Each refusal is the Domain error it stands for (so clients read its
+    /// `data`), with a message that says what the gateway saw.
     func refusal(_ refusal: BrokerRefusal, request body: [Frame]) -> [Frame] {
-        let error: JSONRPCError
+        var error: JSONRPCError
         switch refusal {
         case .serviceUnavailable(let service, let waited):
-            error = JSONRPCError(
-                .serviceUnavailable,
-                "service '\(service)' is unavailable: no worker took the request within \(Int(waited.milliseconds)) ms",
-                data: ["service": .string(service)])
-        case .clientLimit(let service, let limit):
-            error = JSONRPCError(
-                .busy, "busy: this client already has \(limit) requests outstanding; wait for replies before sending more",
-                data: ["service": .string(service), "limit": .number(Double(limit))])
+            error = JSONRPCError(PostsError.unavailable(.noWorker(service: service)))
+            error.message = "service '\(service)' is unavailable: no worker took the request within \(Int(waited.milliseconds)) ms"
+        case .clientLimit(_, let limit):
+            error = JSONRPCError(PostsError.busy(.clientLimit(limit)))
+            error.message = "busy: this client already has \(limit) requests outstanding; wait for replies before sending more"
         case .queueFull(let service, let limit):
-            error = JSONRPCError(
-                .busy, "busy: service '\(service)' already has \(limit) requests waiting; try again shortly",
-                data: ["service": .string(service), "limit": .number(Double(limit))])
+            error = JSONRPCError(PostsError.busy(.queueFull(service: service, limit: limit)))
+            error.message = "busy: service '\(service)' already has \(limit) requests waiting; try again shortly"
         case .workersFailed(let service, let attempts):
-            error = JSONRPCError(
-                .internalError, "request failed: \(attempts) '\(service)' workers stopped responding while handling it",
-                data: ["service": .string(service), "attempts": .number(Double(attempts))])
+            error = JSONRPCError(PostsError.failed("request failed: \(attempts) '\(service)' workers stopped responding while handling it"))
         case .shuttingDown(let service):
-            error = JSONRPCError(
-                .serviceUnavailable, "the gateway is shutting down; request for '\(service)' not taken, retry shortly",
-                data: ["service": .string(service)])
+            error = JSONRPCError(PostsError.unavailable(.shuttingDown))
+            error.message = "the gateway is shutting down; request for '\(service)' not taken, retry shortly"
         }
         return [Frame(JSONRPC.encodeError(id: requestID(body), error))]
     }
@@ -42,7 +38,7 @@ struct JSONRPCBrokerReplies: BrokerReplies {
         switch service {
         case "mmi.status": data = try? JSONRPC.encodeResult(id: id, status)
         case "mmi.services": data = try? JSONRPC.encodeResult(id: id, GatewayServices(services: status.services))
-        case "mmi.workers": data = try? JSONRPC.encodeResult(id: id, GatewayWorkers(workers: status.workers))
+        case "mmi.workers": data = try? JSONRPC.encodeResult(id: id, GatewayWorkers(processes: status.processes))
         default: return nil
         }
         return data.map { [Frame($0)] }
@@ -55,18 +51,31 @@ struct JSONRPCBrokerReplies: BrokerReplies {
 }
 
 extension GatewayStatus {
+    /// The broker's snapshot as Domain's status model: sessions grouped
+    /// into the processes they belong to.
     init(_ snapshot: BrokerSnapshot) {
         let configuration = snapshot.configuration
+        var processes: [String: SystemStatus.Process] = [:]
+        for worker in snapshot.workers {
+            let key = "\(worker.service)/\(worker.pid.map { "\($0)" } ?? worker.identity)"
+            var process = processes[key] ?? SystemStatus.Process(
+                service: worker.service, pid: worker.pid, name: worker.identity, sessions: 0, busy: 0, handled: 0,
+                silentMilliseconds: worker.silentFor.milliseconds)
+            process.sessions += 1
+            process.busy += worker.busy ? 1 : 0
+            process.handled += worker.handled
+            process.silentMilliseconds = min(process.silentMilliseconds, worker.silentFor.milliseconds)
+            processes[key] = process
+        }
+        let all = processes.values.sorted { ($0.service, $0.pid ?? 0, $0.name) < ($1.service, $1.pid ?? 0, $1.name) }
         self.init(
             uptimeSeconds: snapshot.uptime.milliseconds / 1000,
-            services: snapshot.services.map {
-                Service(name: $0.name, workers: $0.workers, idleWorkers: $0.idleWorkers, queued: $0.queued,
-                        requests: $0.requests, replies: $0.replies, refused: $0.refused, latency: $0.latency.map(Latency.init))
+            services: snapshot.services.map { service in
+                SystemStatus.Service(name: service.name, processes: all.filter { $0.service == service.name }.count, sessions: service.workers,
+                                     queued: service.queued, requests: service.requests, refused: service.refused,
+                                     p50Milliseconds: service.latency?.p50.milliseconds, p99Milliseconds: service.latency?.p99.milliseconds)
             },
-            workers: snapshot.workers.map {
-                Worker(identity: $0.identity, service: $0.service, state: $0.busy ? "busy" : "idle", handled: $0.handled,
-                       lastHeardMs: $0.silentFor.milliseconds, connectedSeconds: $0.connectedFor.milliseconds / 1000)
-            },
+            processes: all,
             totals: Totals(requests: snapshot.totals.requests, replies: snapshot.totals.replies, refused: snapshot.totals.refused,
                            malformed: snapshot.totals.malformed, workersExpired: snapshot.totals.workersExpired,
                            requeued: snapshot.totals.requeued),

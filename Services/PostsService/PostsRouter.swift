@@ -42,7 +42,7 @@ struct PostsRouter: Sendable {
         switch request.method {
         case PostsMethod.list:
             let params = try request.params(ListParams.self, or: ListParams())
-            let data = try await fitted(limit: try PostRules.validatedLimit(params.limit)) { limit in
+            let data = try await fitted(limit: params.limit ?? PostRules.defaultPageSize) { limit in
                 let page = try await posts.posts(limit: limit, cursor: params.cursor)
                 return (try JSONRPC.encodeResult(id: id, PageResult(domain: page)), page.posts.count)
             }
@@ -61,19 +61,9 @@ struct PostsRouter: Sendable {
             return (try JSONRPC.encodeResult(id: id, PostDTO(domain: saved)), true)
         case PostsMethod.saveMany:
             let dtos = try request.params(SaveManyParams.self).posts
-            guard dtos.count <= PostsMethod.saveManyLimit else {
-                throw JSONRPCError(.tooLarge, "params.posts has \(dtos.count) posts; send at most \(PostsMethod.saveManyLimit) per call",
-                                   data: ["field": "params.posts", "limit": .number(Double(PostsMethod.saveManyLimit))])
-            }
             var batch: [Post] = []
-            for (index, dto) in dtos.enumerated() {
-                do {
-                    batch.append(try PostRules.validated(try dto.toDomain(field: "posts[\(index)]")))
-                } catch {
-                    throw Self.naming(entry: index, in: error)
-                }
-            }
-            let saved = try await posts.save(batch)
+            for (index, dto) in dtos.enumerated() { batch.append(try dto.toDomain(field: "posts[\(index)]")) }
+            let saved = try await posts.save(batch: batch)
             return (try JSONRPC.encodeResult(id: id, SaveManyResult(saved: saved)), saved > 0)
         case PostsMethod.delete:
             let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
@@ -114,11 +104,5 @@ struct PostsRouter: Sendable {
               let body = try? JSONEncoder().encode(ChangeNotice(service: PostsMethod.service, head: head))
         else { return }
         events.publish(topic: ChangeNotice(service: PostsMethod.service, head: head).topic, body: Array(body))
-    }
-
-    /// A rule broken by one post of a batch, named with its place in the batch.
-    private static func naming(entry index: Int, in error: PostsError) -> PostsError {
-        guard case .invalid(let field, let rule) = error, !field.hasPrefix("posts[") else { return error }
-        return .invalid(field: "posts[\(index)].\(field)", rule: rule)
     }
 }

@@ -60,10 +60,10 @@ struct PostsServiceCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let logger = Logger(label: "posts-service")
-        let path = database ?? LocalUseCaseProvider.defaultPath(environment: settings.environment)
-        let provider: LocalUseCaseProvider
+        let path = database ?? settings.defaultDatabasePath
+        let provider: UseCaseProvider
         do {
-            provider = try LocalUseCaseProvider(path: path)
+            provider = UseCaseProvider(try LocalPlatform.open(path: path, searchIndex: .memory))
         } catch {
             FileHandle.standardError.write(Data("posts-service: \(error)\n".utf8))
             throw ExitCode.failure

@@ -8,8 +8,10 @@ import ZeroMQ
 @preconcurrency import Glibc
 #endif
 
-/// Turns one JSON-RPC request for service `search` into an index call.
+/// Turns one JSON-RPC request for service `search` into a use-case call.
 struct SearchRouter: Sendable {
+    let search: any SearchUseCase
+    let index: FTS5SearchIndex
     let sync: IndexSync
     /// The gateway's frame limit (POSTS_MAX_FRAME_SIZE).
     let maxReplyBytes: Int
@@ -27,14 +29,13 @@ struct SearchRouter: Sendable {
         switch request.method {
         case SearchMethod.query:
             let params = try request.params(SearchParams.self)
-            let results = try await sync.index.search(params.q, limit: params.limit ?? PostRules.defaultPageSize, offset: params.offset ?? 0)
-            return try JSONRPC.encodeResult(id: request.id, SearchResultDTO(domain: results, worker: getpid()))
+            let results = try await search.search(params.q, limit: params.limit, offset: params.offset)
+            return try JSONRPC.encodeResult(id: request.id, SearchResultDTO(domain: results, pid: getpid()))
         case SearchMethod.stats:
-            let applied = try await sync.index.appliedSequence()
-            let head = max(applied, sync.headSeen.load(ordering: .relaxed))
-            let stats = SearchStatsResult(documents: try await sync.index.documentCount(), applied: applied, head: head, worker: getpid(),
-                                          indexBytes: try await sync.index.sizeInBytes())
-            return try JSONRPC.encodeResult(id: request.id, stats)
+            let applied = try await index.position().applied
+            let stats = SystemStatus.SearchIndex(pid: getpid(), documents: try await index.documentCount(), applied: applied,
+                                                 head: max(applied, sync.headSeen.load(ordering: .relaxed)))
+            return try JSONRPC.encodeResult(id: request.id, SearchStatsResult(index: stats, indexBytes: try await index.sizeInBytes()))
         case SearchMethod.health:
             return try JSONRPC.encodeResult(id: request.id, HealthResult(status: "ok", service: SearchMethod.service, pid: getpid()))
         default:

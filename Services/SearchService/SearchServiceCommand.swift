@@ -60,19 +60,23 @@ struct SearchServiceCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "search-service")
         let context = try Context()
-        let posts = try NetworkUseCaseProvider(endpoint: endpoint)
-        let sync = IndexSync(index: try LocalSearchIndex(), changes: posts.makePostChangesUseCase(), interval: interval, logger: logger)
+        let posts = try NetworkPlatform.connect(endpoint: endpoint)
+        let index = try FTS5SearchIndex()
+        let sync = IndexSync(index: index, feed: posts.feed) { applied, head in
+            logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
+        }
         let subscriber = try EventSubscriber(endpoint: eventsEndpoint, topic: "posts.changed", context: context, logger: logger) { _, body in
             if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { sync.heard(head: notice.head) }
         }
         defer { subscriber.close() }
-        let router = SearchRouter(sync: sync, maxReplyBytes: maxReplyBytes, logger: logger)
+        let router = SearchRouter(search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: maxReplyBytes,
+                                  logger: logger)
         let worker = MajordomoWorker(endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
                                      context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: worker, handler: .async(router.handle)))),
-                       .init(service: SyncService(sync: sync))],
+                       .init(service: SyncService(sync: sync, interval: interval, logger: logger))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         try await group.run()
@@ -100,8 +104,14 @@ struct AfterFirstCatchUp<Inner: Service>: Service {
 /// Runs the index sync until the process is asked to stop.
 struct SyncService: Service {
     let sync: IndexSync
+    let interval: Duration
+    let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await sync.run() }
+        await cancelWhenGracefulShutdown {
+            await sync.run(interval: interval) { error in
+                logger.warning("cannot pull changes; trying again", metadata: ["error": "\(error)", "after": "\(interval)"])
+            }
+        }
     }
 }

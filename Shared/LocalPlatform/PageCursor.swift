@@ -17,7 +17,7 @@ struct PageCursor: Equatable {
         guard parts.count == 3, parts[0] == "v1", let bits = UInt64(parts[1], radix: 16),
               Double(bitPattern: bits).isFinite, let uid = UUID(uuidString: String(parts[2]))
         else {
-            throw .invalid(field: "cursor", rule: "is not a cursor this store handed out ('\(text)')")
+            throw .invalid("cursor", .unknownCursor(text))
         }
         createDate = Double(bitPattern: bits)
         self.uid = uid.uuidString  // stored uids are upper case

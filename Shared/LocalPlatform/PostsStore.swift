@@ -47,7 +47,7 @@ final class PostsStore: Sendable {
     private static func map(_ error: any Error) -> PostsError {
         if let error = error as? PostsError { return error }
         if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY {
-            return .busy("the posts database is busy; try again")
+            return .busy(.store)
         }
         return .failed("database error: \(error)")
     }

@@ -27,8 +27,9 @@ extension BrokerCore {
             )
         }
         let workerList = workers.values.map { worker in
-            BrokerSnapshot.Worker(
-                identity: Self.readable(worker.identity.bytes),
+            let identity = Self.readable(worker.identity.bytes)
+            return BrokerSnapshot.Worker(
+                identity: identity, pid: WorkerSession.pid(inRoutingID: identity),
                 service: worker.service, busy: worker.current != nil, handled: worker.handled,
                 silentFor: worker.lastHeard.duration(to: now), connectedFor: worker.connected.duration(to: now)
             )

@@ -14,6 +14,8 @@ public struct BrokerSnapshot: Sendable, Equatable {
     public struct Worker: Sendable, Equatable {
         /// The routing id: its text when printable ASCII, else hex.
         public var identity: String
+        /// The worker's process id, when its routing id says (ours do).
+        public var pid: Int32?
         public var service: String
         public var busy: Bool
         public var handled: Int

@@ -9,11 +9,18 @@ final class WorkerSession: Sendable {
     let finished = Completion<Void>()
     private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
 
-    /// `<pid>.<random>`: readable in `mmi.workers`, so a client can tell which
-    /// sessions belong to one process; new for every connection, so a
+    /// `<pid>.<random>`: the broker tells which sessions belong to one
+    /// process (`pid(inRoutingID:)`); new for every connection, so a
     /// reconnect never collides with the broker's memory of the old one.
     static func routingID() -> String {
         "\(ProcessInfo.processInfo.processIdentifier).\(String(UInt32.random(in: .min ... .max), radix: 16))"
+    }
+
+    /// The process id in a routing id made by `routingID()`; nil for others.
+    static func pid(inRoutingID identity: String) -> Int32? {
+        let parts = identity.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt32(parts[1], radix: 16) != nil else { return nil }
+        return pid
     }
 
     private enum End { case reconnectNow, refused, reconnectAfterDelay, stopped, terminated }

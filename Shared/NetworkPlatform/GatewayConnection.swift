@@ -25,7 +25,7 @@ final class GatewayConnection: Sendable {
                 body.first.flatMap { frame in frame.withUnsafeBytes { JSONRPC.id(in: Data($0))?.correlationKey } }
             }
         } catch {
-            throw .unavailable("cannot use gateway endpoint '\(endpoint)': \(error)")
+            throw .failed("cannot use gateway endpoint '\(endpoint)': \(error)")
         }
     }
 
@@ -39,26 +39,21 @@ final class GatewayConnection: Sendable {
             let body = try JSONRPC.encodeRequest(id: id, method: method, params: params)
             reply = try await client.request(service: service, body: [Frame(body)], correlationID: id.correlationKey)
         } catch let error as MajordomoClientError {
-            if case .timeout(_, _, let attempts, let each) = error {
-                throw .unavailable("no answer from the gateway at \(endpoint) (\(attempts) tries of \(each)); is it running? Start everything with `make run`, or set POSTS_GATEWAY / --gateway")
-            }
-            throw .unavailable("\(error)")
+            if case .timeout(_, _, let attempts, let each) = error { throw .timeout(seconds: Double(attempts) * each.seconds) }
+            throw .unavailable(.noAnswer(endpoint: endpoint, seconds: 0))
         } catch {
-            throw .failed("\(error)")
+            throw .failed("cannot send to \(endpoint): \(error)")
         }
         do {
             return try JSONRPC.decodeResponse(Data(reply.first?.bytes ?? []), as: Result.self)
         } catch {
-            if error.code == .serviceUnavailable, !error.message.contains("shutting down") {
-                throw .unavailable("\(error.message). Is `\(service)-service` running? `make run` starts it")
-            }
             throw PostsError(error)
         }
     }
 
     /// Asks the gateway (8/MMI) whether `service` has a worker, once per
     /// service, so "the gateway is down" and "no worker for this service"
-    /// each fail fast with their own message instead of waiting out retries.
+    /// each fail fast as their own error instead of waiting out a timeout.
     private func confirm(_ service: String) async throws(PostsError) {
         guard !service.hasPrefix("mmi."), !confirmed.withLock({ $0.contains(service) }) else { return }
         let answer: String?
@@ -68,11 +63,13 @@ final class GatewayConnection: Sendable {
         do {
             answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: wait).first?.string
         } catch {
-            throw .unavailable("no answer from the gateway at \(endpoint); is it running? Start everything with `make run`, or set POSTS_GATEWAY / --gateway")
+            throw .unavailable(.noAnswer(endpoint: endpoint, seconds: wait.seconds))
         }
-        guard answer == "200" else {
-            throw .unavailable("the gateway at \(endpoint) has no '\(service)' worker; start \(service)-service (`make run` starts everything)")
-        }
+        guard answer == "200" else { throw .unavailable(.noWorker(service: service)) }
         confirmed.withLock { _ = $0.insert(service) }
     }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -1,34 +1,10 @@
-/// The gateway's introspection document: the result of `mmi.status`.
-/// `mmi.services` and `mmi.workers` answer with just their part.
+import Domain
+
+/// The gateway's introspection document: the result of `mmi.status`. Its
+/// services and processes are Domain's status model as they are; the rest
+/// is the gateway's own (totals, latency, settings). `mmi.services` and
+/// `mmi.workers` answer with just their part.
 public struct GatewayStatus: Sendable, Codable, Equatable {
-    public struct Service: Sendable, Codable, Equatable {
-        public var name: String
-        public var workers: Int
-        public var idleWorkers: Int
-        public var queued: Int
-        public var requests: Int
-        public var replies: Int
-        public var refused: Int
-        public var latency: Latency?
-        public init(name: String, workers: Int, idleWorkers: Int, queued: Int, requests: Int, replies: Int, refused: Int, latency: Latency?) {
-            (self.name, self.workers, self.idleWorkers, self.queued) = (name, workers, idleWorkers, queued)
-            (self.requests, self.replies, self.refused, self.latency) = (requests, replies, refused, latency)
-        }
-    }
-
-    public struct Worker: Sendable, Codable, Equatable {
-        public var identity: String
-        public var service: String
-        public var state: String
-        public var handled: Int
-        public var lastHeardMs: Double
-        public var connectedSeconds: Double
-        public init(identity: String, service: String, state: String, handled: Int, lastHeardMs: Double, connectedSeconds: Double) {
-            (self.identity, self.service, self.state, self.handled) = (identity, service, state, handled)
-            (self.lastHeardMs, self.connectedSeconds) = (lastHeardMs, connectedSeconds)
-        }
-    }
-
     public struct Latency: Sendable, Codable, Equatable {
         public var samples: Int
         public var p50Ms: Double
@@ -66,26 +42,32 @@ public struct GatewayStatus: Sendable, Codable, Equatable {
     }
 
     public var uptimeSeconds: Double
-    public var services: [Service]
-    public var workers: [Worker]
+    public var services: [SystemStatus.Service]
+    public var processes: [SystemStatus.Process]
     public var totals: Totals
     public var latency: Latency?
     public var settings: Settings
 
-    public init(uptimeSeconds: Double, services: [Service], workers: [Worker], totals: Totals, latency: Latency?, settings: Settings) {
-        (self.uptimeSeconds, self.services, self.workers) = (uptimeSeconds, services, workers)
+    public init(uptimeSeconds: Double, services: [SystemStatus.Service], processes: [SystemStatus.Process], totals: Totals,
+                latency: Latency?, settings: Settings) {
+        (self.uptimeSeconds, self.services, self.processes) = (uptimeSeconds, services, processes)
         (self.totals, self.latency, self.settings) = (totals, latency, settings)
+    }
+
+    /// Sessions (MDP worker connections) serving `service`.
+    public func sessions(of service: String) -> Int {
+        processes.filter { $0.service == service }.reduce(0) { $0 + $1.sessions }
     }
 }
 
 /// The result of `mmi.services`.
 public struct GatewayServices: Sendable, Codable, Equatable {
-    public var services: [GatewayStatus.Service]
-    public init(services: [GatewayStatus.Service]) { self.services = services }
+    public var services: [SystemStatus.Service]
+    public init(services: [SystemStatus.Service]) { self.services = services }
 }
 
-/// The result of `mmi.workers`.
+/// The result of `mmi.workers`: the processes serving each service.
 public struct GatewayWorkers: Sendable, Codable, Equatable {
-    public var workers: [GatewayStatus.Worker]
-    public init(workers: [GatewayStatus.Worker]) { self.workers = workers }
+    public var processes: [SystemStatus.Process]
+    public init(processes: [SystemStatus.Process]) { self.processes = processes }
 }

@@ -8,6 +8,4 @@ public enum PostsMethod {
     public static let delete = "posts.delete"
     public static let changes = "posts.changes"
     public static let health = "posts.health"
-    /// Most posts one `posts.saveMany` may carry.
-    public static let saveManyLimit = 1000
 }

@@ -10,22 +10,21 @@ struct PostRulesTests {
 
     @Test(arguments: ["", "   ", "\n\t"])
     func test_whenTheTitleIsEmpty_thenTitleMustNotBeEmpty(_ title: String) {
-        #expect(throws: PostsError.invalid(field: "title", rule: "must not be empty")) {
-            try PostRules.validated(Post(title: title, content: "x"))
-        }
+        #expect(throws: PostsError.invalid("title", .empty)) { try PostRules.validated(Post(title: title, content: "x")) }
     }
 
     @Test func test_aTitleMayHave200CharactersButNot201() throws {
         _ = try PostRules.validated(Post(title: String(repeating: "é", count: 200), content: ""))
-        #expect(throws: PostsError.invalid(field: "title", rule: "must be at most 200 characters (it has 201)")) {
+        let error = #expect(throws: PostsError.invalid("title", .tooLong(max: 200, actual: 201, unit: .characters))) {
             try PostRules.validated(Post(title: String(repeating: "a", count: 201), content: ""))
         }
+        #expect(error?.description == "title must be at most 200 characters (it has 201)")
     }
 
     @Test func test_aTitleOfOneCharacterWithThousandsOfCombiningMarks_isRefusedByItsBytes() {
         let title = "a" + String(repeating: "\u{0301}", count: 1_500)
         #expect(title.count == 1)
-        #expect(throws: PostsError.invalid(field: "title", rule: "must be at most 2000 bytes of UTF-8 (it has 3001)")) {
+        #expect(throws: PostsError.invalid("title", .tooLong(max: 2_000, actual: 3_001, unit: .bytes))) {
             try PostRules.validated(Post(title: title, content: ""))
         }
     }
@@ -33,15 +32,32 @@ struct PostRulesTests {
     @Test func test_contentIsLimitedTo100000BytesOfUTF8() throws {
         _ = try PostRules.validated(Post(title: "t", content: String(repeating: "a", count: 100_000)))
         // 50,001 two-byte characters are 100,002 bytes.
-        #expect(throws: PostsError.invalid(field: "content", rule: "must be at most 100000 bytes of UTF-8 (it has 100002)")) {
+        #expect(throws: PostsError.invalid("content", .tooLong(max: 100_000, actual: 100_002, unit: .bytes))) {
             try PostRules.validated(Post(title: "t", content: String(repeating: "é", count: 50_001)))
         }
+    }
+
+    @Test func test_aNULCharacterIsRefusedNamingTheField_soNothingIsStoredCut() {
+        let error = #expect(throws: PostsError.invalid("title", .forbiddenCharacter(0))) {
+            try PostRules.validated(Post(title: "before\u{0}after", content: ""))
+        }
+        #expect(error?.description == "title must not contain the character U+0000")
+        #expect(throws: PostsError.invalid("posts[2].content", .forbiddenCharacter(0))) {
+            try PostRules.validated(Post(title: "t", content: "\u{0}"), field: "posts[2]")
+        }
+    }
+
+    @Test func test_datesAreKeptToTheMillisecond_andOutsideTheRangeRefused() throws {
+        let post = Post(title: "t", content: "", createDate: Date(timeIntervalSince1970: 1.234_567))
+        #expect(PostDate.milliseconds(try PostRules.validated(post).createDate) == 1_235)
+        let early = Post(title: "t", content: "", createDate: Date(timeIntervalSince1970: -62_135_596_800.001))
+        #expect(throws: PostsError.invalid("createDate", .dateOutOfRange("0000-12-31T23:59:59.999Z"))) { try PostRules.validated(early) }
     }
 
     @Test func test_pageSizesOutsideTheRangeAreRefused_andNoneMeansTheDefault() throws {
         #expect(try PostRules.validatedLimit(nil) == PostRules.defaultPageSize)
         #expect(try PostRules.validatedLimit(500) == 500)
-        #expect(throws: PostsError.self) { try PostRules.validatedLimit(0) }
+        #expect(throws: PostsError.invalid("limit", .outOfRange(min: 1, max: 500, actual: "0"))) { try PostRules.validatedLimit(0) }
         #expect(throws: PostsError.self) { try PostRules.validatedLimit(501) }
     }
 
@@ -49,7 +65,7 @@ struct PostRulesTests {
         let uid = UUID()
         #expect(try PostRules.uid(uid.uuidString) == uid)
         #expect(try PostRules.uid(uid.uuidString.lowercased()) == uid)
-        let error = #expect(throws: PostsError.self) { try PostRules.uid("42") }
+        let error = #expect(throws: PostsError.invalid("uid", .notUUID("42"))) { try PostRules.uid("42") }
         #expect(error?.description.contains("'42'") == true)
     }
 

@@ -50,7 +50,7 @@ struct GatewayIntegrationTests {
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 3)
 
         let answer = Task { try await client.echo() }
-        let busy = await eventually { (try? await client.status().workers.first?.state) == "busy" }
+        let busy = await eventually { (try? await client.status().processes.first?.busy) == 1 }
         #expect(busy)
         let survivor = try await harness.startEcho("survivor", heartbeat, context: context)
         harness.kill("doomed")
@@ -59,7 +59,7 @@ struct GatewayIntegrationTests {
         // The gateway finds the dead worker on its next heartbeat (unreachable)
         // or by its silence (expired), forgets it, and hands its request on.
         let status = try await client.status()
-        #expect(status.workers.count == 1)
+        #expect(status.processes.map(\.pid) == [survivor])
         #expect(status.totals.requeued == 1)
     }
 

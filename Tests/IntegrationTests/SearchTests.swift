@@ -10,7 +10,7 @@ struct SearchTests {
     private func search(_ client: GatewayClient, _ q: String) async throws -> (total: Int, worker: Int32, titles: [String]) {
         let result = try await client.call(service: "search", method: "search.query", params: ["q": .string(q), "limit": 50]).get()
         guard case .array(let hits)? = result["hits"] else { throw HarnessError("no hits array: \(result)") }
-        return (result["total"]?.intValue ?? -1, Int32(result["worker"]?.intValue ?? 0), hits.compactMap { $0["title"]?.stringValue })
+        return (result["total"]?.intValue ?? -1, Int32(result["pid"]?.intValue ?? 0), hits.compactMap { $0["title"]?.stringValue })
     }
 
     /// Queries until every worker in `workers` has answered with `expected` hits.
@@ -49,9 +49,10 @@ struct SearchTests {
 
         let status = try #require(try await harness.posts(["status", "--json"]).json)
         guard case .array(let indexes)? = status["searchIndexes"] else { throw HarnessError("no searchIndexes in status: \(status)") }
-        #expect(Set(indexes.compactMap { $0["worker"]?.intValue.map(Int32.init) }) == workers, "status shows every search worker")
-        let sessions = try await client.status().workers.filter { $0.service == "search" }.map(\.identity)
-        #expect(Set(sessions.compactMap { Int32($0.prefix { $0 != "." }) }) == workers, "sessions are named <pid>.<random>")
+        #expect(Set(indexes.compactMap { $0["pid"]?.intValue.map(Int32.init) }) == workers, "status shows every search process")
+        let processes = try await client.status().processes.filter { $0.service == "search" }
+        #expect(Set(processes.compactMap(\.pid)) == workers, "the gateway groups sessions by process")
+        #expect(processes.allSatisfy { $0.sessions == 2 })
         #expect(indexes.allSatisfy { $0["lag"] == 0 && $0["documents"] == 1000 })
     }
 

@@ -10,6 +10,11 @@ func withDatabase<Value>(_ body: (String) async throws -> Value) async throws ->
     return try await body(directory + "/posts.sqlite")
 }
 
+/// The use cases on the SQLite file at `path`.
+func openLocal(_ path: String) throws(PostsError) -> UseCaseProvider {
+    UseCaseProvider(try LocalPlatform.open(path: path))
+}
+
 extension Post {
     static func stub(title: String = "A title", content: String = "Some content", created: TimeInterval = 1_700_000_000) -> Post {
         Post(title: title, content: content, createDate: Date(timeIntervalSince1970: created))

@@ -25,15 +25,17 @@ public enum PostDate {
 
     public static func inRange(_ date: Date) -> Bool { (earliest...latest).contains(milliseconds(date)) }
 
-    /// `2026-11-22T12:00:00.000Z`; dates outside the range are clamped to it.
+    /// `2026-11-22T12:00:00.000Z`. A date outside the range (only ever
+    /// shown in an error) gets a signed year of more digits: `+10000-01-01…`.
     public static func format(_ date: Date) -> String {
-        let ms = min(max(milliseconds(date), earliest), latest)
+        let ms = milliseconds(date)
         let (days, msOfDay) = floorDivide(ms, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let (hour, rest) = (msOfDay / 3_600_000, msOfDay % 3_600_000)
         let (minute, rest2) = (rest / 60_000, rest % 60_000)
         let (second, millisecond) = (rest2 / 1000, rest2 % 1000)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+        let yearText = (1...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" + pad(-year, 4) : year == 0 ? "0000" : "+" + pad(year, 4))
+        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; more than three

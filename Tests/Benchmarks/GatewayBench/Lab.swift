@@ -101,7 +101,7 @@ final class Lab {
         try waitFor { (try? self.registeredWorkers(context)) == remaining }
     }
 
-    /// Workers the gateway knows, read from mmi.workers.
+    /// Worker sessions the gateway knows, read from mmi.workers.
     private func registeredWorkers(_ context: Context) throws -> Int {
         let socket = try Socket(context, .dealer)
         try socket.connect(gatewayEndpoint)
@@ -109,7 +109,9 @@ final class Lab {
         var poller = Poller()
         poller.addReadable(socket)
         guard try poller.poll(timeout: .seconds(1)) > 0, let reply = try socket.receive(), let text = reply.last?.string else { return 0 }
-        return text.components(separatedBy: "\"identity\"").count - 1
+        let result = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["result"] as? [String: Any]
+        let processes = result?["processes"] as? [[String: Any]] ?? []
+        return processes.reduce(0) { $0 + ($1["sessions"] as? Int ?? 0) }
     }
 
     private func waitFor(within limit: Duration = .seconds(10), _ condition: @escaping () -> Bool) throws {

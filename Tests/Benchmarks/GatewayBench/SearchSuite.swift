@@ -74,8 +74,9 @@ struct SearchSuite {
         var caughtUp: Set<Int> = []
         while caughtUp.count < workers {
             guard ContinuousClock.now < deadline else { throw BenchError("search workers did not catch up") }
-            let stats = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
-            if stats["documents"] as? Int == count, stats["lag"] as? Int == 0, let worker = stats["worker"] as? Int { caughtUp.insert(worker) }
+            let result = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
+            let stats = result["index"] as? [String: Any] ?? [:]
+            if stats["documents"] as? Int == count, stats["lag"] as? Int == 0, let worker = stats["pid"] as? Int { caughtUp.insert(worker) }
             Thread.sleep(forTimeInterval: 0.1)
         }
     }
@@ -89,7 +90,7 @@ struct SearchSuite {
     }
 
     private func baselineLatency(_ corpus: String) throws -> Probe.Latency {
-        let index = try LocalSearchIndex()
+        let index = try FTS5SearchIndex()
         let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
         var changes: [PostChange] = []
         for (offset, line) in lines.enumerated() {
@@ -98,8 +99,7 @@ struct SearchSuite {
             let post = Post(uid: uid, title: object["title"] ?? "", content: object["content"] ?? "")
             changes.append(PostChange(sequence: Int64(offset + 1), uid: uid, kind: .upsert(post)))
         }
-        let page = PostChanges(changes: changes, head: Int64(changes.count))
-        try blocking { _ = try await index.apply(page) }
+        try blocking { try await index.apply(changes, position: IndexPosition(applied: Int64(changes.count), database: nil)) }
         return try Self.measure(samples) { position in
             try blocking { _ = try await index.search(Self.queries[position % Self.queries.count], limit: 10, offset: 0) }
         }
@@ -118,7 +118,7 @@ struct SearchSuite {
             var found: Set<Int> = []
             while found.count < workers.count {
                 let result = try request("search", query(word, id: index), socket: socket)["result"] as? [String: Any] ?? [:]
-                if result["total"] as? Int == 1, let worker = result["worker"] as? Int { found.insert(worker) }
+                if result["total"] as? Int == 1, let worker = result["pid"] as? Int { found.insert(worker) }
                 guard acknowledged.duration(to: clock.now) < .seconds(10) else { throw BenchError("a save was never found") }
             }
             times.append(acknowledged.duration(to: clock.now))

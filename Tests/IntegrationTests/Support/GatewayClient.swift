@@ -44,7 +44,7 @@ struct GatewayClient: Sendable {
     }
 
     func workers(of service: String) async throws -> Int {
-        try await status().workers.filter { $0.service == service }.count
+        try await status().sessions(of: service)
     }
 }
 

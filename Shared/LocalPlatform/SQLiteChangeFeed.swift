@@ -2,25 +2,22 @@ import Domain
 import Foundation
 import GRDB
 
-/// Domain.PostChangesUseCase on a SQLite file: posts and tombstones merged
+/// Domain's `ChangeFeed` port on a SQLite file: posts and tombstones merged
 /// by change sequence. Each uid appears once, with its latest change.
-struct LocalPostChangesUseCase: PostChangesUseCase {
+struct SQLiteChangeFeed: ChangeFeed {
     let store: PostsStore
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
-        guard sequence >= 0 else { throw .invalid(field: "after", rule: "must be 0 or more (it is \(sequence))") }
-        let limit = try PostRules.validatedLimit(limit)
-        return try await store.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+        try await store.read { db in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT sequence, uid, title, content, createDate, updateDate, 0 AS deleted FROM post WHERE sequence > ?1
                 UNION ALL
                 SELECT sequence, uid, NULL, NULL, NULL, NULL, 1 FROM tombstone WHERE sequence > ?1
                 ORDER BY sequence LIMIT ?2
-                """, arguments: [sequence, limit])
+                """), arguments: [sequence, limit])
             var bytes = 0
             var changes: [PostChange] = []
             for row in rows {
-                // Bounded like pages of posts, to stay inside the gateway's frame limit.
                 bytes += ((row["title"] as String?)?.utf8.count ?? 0) + ((row["content"] as String?)?.utf8.count ?? 0)
                 if bytes > PostRules.maxPageBytes && !changes.isEmpty { break }
                 if let change = Self.change(from: row) { changes.append(change) }
@@ -43,11 +40,12 @@ struct LocalPostChangesUseCase: PostChangesUseCase {
     }
 }
 
-struct LocalStatusUseCase: StatusUseCase {
+/// Domain's `StatusSource` on a file: where it is and how many posts it holds.
+struct SQLiteStatusSource: StatusSource {
     let store: PostsStore
 
     func status() async throws(PostsError) -> SystemStatus {
         let count = try await store.read { db in try PostRecord.fetchCount(db) }
-        return SystemStatus(source: store.path, uptimeSeconds: nil, services: [], workers: [], posts: count)
+        return SystemStatus(source: store.path, posts: count)
     }
 }

@@ -7,7 +7,7 @@ import ZeroMQ
 
 /// Live updates from the gateway's event bus (`posts.changed` notices), and
 /// a slow poll besides, since notices are best effort by design.
-struct NetworkWatchUseCase: PostsWatchUseCase {
+struct EventBusWatch: PostsWatchUseCase {
     let events: String?
     let polling: PollingWatch
 

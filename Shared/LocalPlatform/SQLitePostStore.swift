@@ -2,12 +2,12 @@ import Domain
 import Foundation
 import GRDB
 
-/// Domain.PostsUseCase on a SQLite file.
-struct LocalPostsUseCase: PostsUseCase {
+/// Domain's `PostStore` port on a SQLite file. Rules are the interactor's;
+/// this only stores, pages and checks "unchanged since" atomically.
+struct SQLitePostStore: PostStore {
     let store: PostsStore
 
-    func posts(limit: Int, cursor: String?) async throws(PostsError) -> PostsPage {
-        let limit = try PostRules.validatedLimit(limit)
+    func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
         let after = try cursor.map { text throws(PostsError) in try PageCursor(text) }
         return try await store.read { db in
             // One extra row says whether there is a next page. Two statements,
@@ -27,39 +27,28 @@ struct LocalPostsUseCase: PostsUseCase {
         }
     }
 
-    func post(uid: UUID) async throws(PostsError) -> Post {
-        let record = try await store.read { db in try PostRecord.fetchOne(db, key: uid.uuidString) }
-        guard let post = record?.toDomain() else { throw .notFound(uid: uid) }
-        return post
+    func post(uid: UUID) async throws(PostsError) -> Post? {
+        try await store.read { db in try PostRecord.fetchOne(db, key: uid.uuidString) }?.toDomain()
     }
 
-    func save(_ post: Post) async throws(PostsError) -> Post {
-        let valid = try PostRules.validated(post)
-        return try await store.write { db in try Self.upsert(valid, now: Date(), db) }
-    }
-
-    func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post {
-        let valid = try PostRules.validated(post)
-        return try await store.write { db in
-            let stored = try Double.fetchOne(db, sql: "SELECT updateDate FROM post WHERE uid = ?", arguments: [valid.uid.uuidString])
-            // Dates cross the wire in milliseconds, and Foundation's ISO 8601
-            // formatting can be one more off: within 2 ms is unchanged.
-            guard let stored, abs(stored - readUpdateDate.timeIntervalSince1970) < 0.002 else {
-                throw PostsError.conflict(uid: valid.uid)
+    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
+        try await store.write { db in
+            if let ifUnchangedSince {
+                let stored = try Double.fetchOne(db, sql: "SELECT updateDate FROM post WHERE uid = ?", arguments: [post.uid.uuidString])
+                // Dates are kept to the millisecond: the same millisecond is unchanged.
+                guard let stored, PostDate.milliseconds(Date(timeIntervalSince1970: stored)) == PostDate.milliseconds(ifUnchangedSince) else {
+                    throw PostsError.conflict(uid: post.uid)
+                }
             }
-            return try Self.upsert(valid, now: Date(), db)
+            return try Self.upsert(post, now: Date(), db)
         }
     }
 
-    func save(_ posts: [Post]) async throws(PostsError) -> Int {
-        var checked: [Post] = []
-        checked.reserveCapacity(posts.count)
-        for post in posts { checked.append(try PostRules.validated(post)) }
-        let valid = checked
+    func save(batch posts: [Post]) async throws(PostsError) -> Int {
         let now = Date()
         return try await store.write { db in
-            for post in valid { _ = try Self.upsert(post, now: now, db) }
-            return valid.count
+            for post in posts { _ = try Self.upsert(post, now: now, db) }
+            return posts.count
         }
     }
 
@@ -89,6 +78,7 @@ struct LocalPostsUseCase: PostsUseCase {
     static func upsert(_ post: Post, now: Date, _ db: Database) throws -> Post {
         let sequence = try Schema.nextSequence(db)
         let uid = post.uid.uuidString
+        let updated = PostDate.rounded(now).timeIntervalSince1970
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO post (uid, title, content, createDate, updateDate, sequence) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (uid) DO UPDATE SET
@@ -96,12 +86,11 @@ struct LocalPostsUseCase: PostsUseCase {
             RETURNING createDate
             """)
         let created = try Double.fetchOne(upsert, arguments: [
-            uid, post.title, post.content, post.createDate.timeIntervalSince1970, now.timeIntervalSince1970, sequence,
+            uid, post.title, post.content, post.createDate.timeIntervalSince1970, updated, sequence,
         ])
         try db.cachedStatement(sql: "DELETE FROM tombstone WHERE uid = ?").execute(arguments: [uid])
-        // As read back: dates go through REAL, as `PostRecord` stores them.
         var stored = post
-        stored.updateDate = Date(timeIntervalSince1970: now.timeIntervalSince1970)
+        stored.updateDate = Date(timeIntervalSince1970: updated)
         stored.createDate = Date(timeIntervalSince1970: created ?? post.createDate.timeIntervalSince1970)
         return stored
     }

@@ -2,28 +2,32 @@ import Domain
 import Foundation
 import GRDB
 
-/// A search worker's own full-text index: SQLite FTS5 (porter stemming over
+/// A full-text index of posts: SQLite FTS5 (porter stemming over
 /// unicode61, title weighted ten times content; beside it an unstemmed
-/// vocabulary for completing unfinished words), fed with `posts.changes`
-/// in order. It remembers the last change sequence it applied, in the same
-/// transaction as the change, so applying a page twice changes nothing.
-public final class LocalSearchIndex: SearchUseCase {
+/// vocabulary for completing unfinished words). Domain's `SearchIndex`
+/// (fed by `IndexSync`) and `SearchEngine` ports. It records the position
+/// it applied in the same transaction as the changes, so applying a page
+/// twice changes nothing.
+public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     private let queue: DatabaseQueue
 
-    /// An index in memory (a new worker builds its own from sequence 0), or
-    /// in a file at `path`.
+    /// An index in memory (a search worker builds its own from sequence 0),
+    /// or in a file at `path` (owner-only), kept between runs.
     public init(path: String? = nil) throws(PostsError) {
         do {
             queue = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+            if let path { chmod(path, 0o600) }
             try SearchSchema.migrator.migrate(queue)
         } catch {
-            throw .failed("cannot open the search index: \(error)")
+            throw .failed("cannot open the search index\(path.map { " at \($0)" } ?? ""): \(error)")
         }
     }
 
-    /// The last change sequence this index has applied.
-    public func appliedSequence() async throws(PostsError) -> Int64 {
-        try await read { db in try SearchSchema.applied(db) }
+    public func position() async throws(PostsError) -> IndexPosition {
+        try await read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT applied, database FROM searchState WHERE id = 1")
+            return IndexPosition(applied: row?["applied"] ?? 0, database: row?["database"])
+        }
     }
 
     /// The index's size in bytes (SQLite pages in use).
@@ -39,29 +43,10 @@ public final class LocalSearchIndex: SearchUseCase {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
     }
 
-    /// Applies a page of changes that was asked for after `appliedSequence()`.
-    /// Changes at or below the applied sequence are replays and are skipped.
-    /// An empty page means the index has caught up with `head`. Another
-    /// database (a reset one) or a head below what was applied (a database
-    /// restored from a backup) means the sequence followed so far is gone:
-    /// the index empties itself, to be rebuilt from sequence 0, and returns
-    /// 0. Otherwise it returns the sequence applied now.
-    @discardableResult
-    public func apply(_ page: PostChanges) async throws(PostsError) -> Int64 {
+    public func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
         try await write { db in
-            let state = try Row.fetchOne(db, sql: "SELECT applied, database FROM searchState WHERE id = 1")
-            var applied: Int64 = state?["applied"] ?? 0
-            let database: String? = state?["database"]
-            let otherDatabase = page.database != nil && database != nil && page.database != database
-            if otherDatabase || page.head < applied {
-                try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ? WHERE id = 1",
-                               arguments: [page.database])
-                return 0
-            }
-            if let source = page.database, database == nil {
-                try db.execute(sql: "UPDATE searchState SET database = ? WHERE id = 1", arguments: [source])
-            }
-            for change in page.changes where change.sequence > applied {
+            let applied = try SearchSchema.applied(db)
+            for change in changes where change.sequence > applied {
                 switch change.kind {
                 case .upsert(let post):
                     try db.cachedStatement(sql: """
@@ -71,26 +56,22 @@ public final class LocalSearchIndex: SearchUseCase {
                 case .delete:
                     try db.cachedStatement(sql: "DELETE FROM document WHERE uid = ?").execute(arguments: [change.uid.uuidString])
                 }
-                applied = change.sequence
             }
-            // Nothing after `applied` is left: the gaps up to head were compacted away.
-            if page.changes.isEmpty { applied = max(applied, page.head) }
-            try db.execute(sql: "UPDATE searchState SET applied = ? WHERE id = 1", arguments: [applied])
-            return applied
+            try db.execute(sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
+                           arguments: [position.applied, position.database])
+        }
+    }
+
+    public func reset(database: String?) async throws(PostsError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ? WHERE id = 1", arguments: [database])
         }
     }
 
     public func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
-        guard query.count <= SearchRules.maxQueryLength else {
-            throw .invalid(field: "q", rule: "must be at most \(SearchRules.maxQueryLength) characters (it has \(query.count))")
-        }
-        let limit = try PostRules.validatedLimit(limit)
-        guard (0...SearchRules.maxOffset).contains(offset) else {
-            throw .invalid(field: "offset", rule: "must be from 0 to \(SearchRules.maxOffset) (it is \(offset))")
-        }
         let terms = SearchQuery.terms(in: query)
         guard let last = terms.last else {
-            return SearchResults(hits: [], total: 0, sequence: try await appliedSequence())
+            return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         return try await read { db in
             let match = SearchQuery.expression(for: terms, completions: try Self.completions(of: last, db))

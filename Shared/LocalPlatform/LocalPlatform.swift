@@ -1,0 +1,27 @@
+import Domain
+import Foundation
+
+/// The local platform: Domain's ports on one SQLite file, no services.
+/// Search uses an FTS5 index kept beside the file (`<file>-search`),
+/// brought up to date before each search by Domain's `IndexSync`, so it
+/// finds what any process wrote, and only indexes what is new.
+public enum LocalPlatform {
+    /// Where a search index is kept: beside the database file, or in
+    /// memory (for a process that never searches, such as posts-service).
+    public enum SearchIndexPlace: Sendable { case besideFile, memory }
+
+    /// Opens (creating and migrating if needed) the database at `path`, and its search index.
+    public static func open(path: String, searchIndex: SearchIndexPlace = .besideFile) throws(PostsError) -> Platform {
+        let store = try PostsStore(path: path)
+        let feed = SQLiteChangeFeed(store: store)
+        let index = try FTS5SearchIndex(path: searchIndex == .besideFile ? searchIndexPath(for: path) : nil)
+        return Platform(
+            store: SQLitePostStore(store: store), feed: feed, search: index, searchSync: IndexSync(index: index, feed: feed),
+            status: SQLiteStatusSource(store: store),
+            // Another process may write the file: its change sequence is polled.
+            watch: PollingWatch(feed: feed, interval: .seconds(1)))
+    }
+
+    /// Where the search index of the database at `path` is kept.
+    public static func searchIndexPath(for path: String) -> String { path + "-search" }
+}

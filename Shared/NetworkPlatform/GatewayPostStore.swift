@@ -1,0 +1,58 @@
+import Domain
+import Foundation
+import Wire
+
+/// Domain's `PostStore` port as requests to the `posts` service. It checks
+/// nothing: the interactor in this process did, and the service's will.
+struct GatewayPostStore: PostStore {
+    let gateway: GatewayConnection
+
+    func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
+        try await gateway.call(PostsMethod.service, PostsMethod.list, ListParams(limit: limit, cursor: cursor), as: PageResult.self).toDomain()
+    }
+
+    func post(uid: UUID) async throws(PostsError) -> Post? {
+        do {
+            return try await gateway.call(PostsMethod.service, PostsMethod.get, UIDParams(uid: uid.uuidString), as: PostDTO.self).toDomain()
+        } catch .notFound {
+            return nil
+        }
+    }
+
+    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
+        let params = SaveParams(post: PostDTO(domain: post), ifUnchangedSince: ifUnchangedSince.map(WireDate.format))
+        return try await gateway.call(PostsMethod.service, PostsMethod.save, params, as: PostDTO.self).toDomain()
+    }
+
+    func save(batch posts: [Post]) async throws(PostsError) -> Int {
+        try await gateway.call(PostsMethod.service, PostsMethod.saveMany, SaveManyParams(posts: posts.map(PostDTO.init(domain:))),
+                               as: SaveManyResult.self).saved
+    }
+
+    func delete(uid: UUID) async throws(PostsError) -> Bool {
+        try await gateway.call(PostsMethod.service, PostsMethod.delete, UIDParams(uid: uid.uuidString), as: DeleteResult.self).deleted
+    }
+}
+
+/// Domain's `ChangeFeed` as `posts.changes` requests.
+struct GatewayChangeFeed: ChangeFeed {
+    let gateway: GatewayConnection
+
+    func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
+        try await gateway.call(PostsMethod.service, PostsMethod.changes, ChangesParams(after: sequence, limit: limit), as: ChangesResult.self).toDomain()
+    }
+
+    func head() async throws(PostsError) -> Int64 {
+        try await changes(after: Int64.max, limit: 1).head
+    }
+}
+
+/// Domain's `SearchEngine` as `search.query` requests.
+struct GatewaySearchEngine: SearchEngine {
+    let gateway: GatewayConnection
+
+    func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
+        try await gateway.call(SearchMethod.service, SearchMethod.query, SearchParams(q: query, limit: limit, offset: offset),
+                               as: SearchResultDTO.self).toDomain()
+    }
+}

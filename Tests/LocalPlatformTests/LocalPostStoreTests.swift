@@ -1,0 +1,66 @@
+import Domain
+import Foundation
+import GRDB
+import LocalPlatform
+import Testing
+
+@Suite("Posts store on a SQLite file")
+struct LocalPostStoreTests {
+    @Test func test_aCursorThisStoreNeverGaveIsRefused() async throws {
+        try await withDatabase { path in
+            let posts = try openLocal(path).makePostsUseCase()
+            await #expect(throws: PostsError.self) { try await posts.posts(limit: 10, cursor: "page-2") }
+            let nan = "v1:\(String(Double.nan.bitPattern, radix: 16)):\(UUID().uuidString)"
+            await #expect(throws: PostsError.self) { try await posts.posts(limit: 10, cursor: nan) }
+        }
+    }
+
+    @Test func test_aCursorWithALowerCaseUIDPagesLikeTheOriginal() async throws {
+        try await withDatabase { path in
+            let posts = try openLocal(path).makePostsUseCase()
+            for index in 0..<4 { _ = try await posts.save(.stub(title: "p\(index)", created: 100)) }
+            let first = try await posts.posts(limit: 2, cursor: nil)
+            let cursor = try #require(first.nextCursor)
+            let parts = cursor.split(separator: ":")
+            let lower = "\(parts[0]):\(parts[1]):\(parts[2].lowercased())"
+            #expect(try await posts.posts(limit: 2, cursor: lower) == posts.posts(limit: 2, cursor: cursor))
+        }
+    }
+
+    @Test func test_aPageStaysWithinItsByteBudget_andPagingStillReachesEveryPost() async throws {
+        try await withDatabase { path in
+            let posts = try openLocal(path).makePostsUseCase()
+            let big = String(repeating: "x", count: PostRules.maxContentBytes)
+            _ = try await posts.save(batch: (0..<30).map { Post.stub(title: "big \($0)", content: big, created: Double($0)) })
+            let pages = try await allPages(posts, limit: 500)
+            #expect(pages.count > 1)
+            #expect(pages.allSatisfy { $0.reduce(0) { $0 + $1.content.utf8.count } <= PostRules.maxPageBytes })
+            #expect(pages.flatMap { $0 }.count == 30)
+        }
+    }
+
+    @Test func test_theFileKeepsItsPostsWhenOpenedAgain() async throws {
+        try await withDatabase { path in
+            let saved = try await openLocal(path).makePostsUseCase().save(.stub())
+            let reopened = try openLocal(path)
+            #expect(try await reopened.makePostsUseCase().post(uid: saved.uid) == saved)
+            #expect(try await reopened.makeStatusUseCase().status().posts == 1)
+        }
+    }
+
+    @Test func test_aRowWithABadUIDFromAnotherProgram_isLeftOut_notGivenAnInventedUID() async throws {
+        try await withDatabase { path in
+            let provider = try openLocal(path)
+            let posts = provider.makePostsUseCase()
+            let good = try await posts.save(.stub(title: "good"))
+            let bad = try await posts.save(.stub(title: "bad"))
+            let other = try DatabaseQueue(path: path)
+            try await other.write { db in
+                try db.execute(sql: "UPDATE post SET uid = 'not-a-uuid' WHERE uid = ?", arguments: [bad.uid.uuidString])
+            }
+            #expect(try await posts.posts(limit: 10, cursor: nil).posts.map(\.uid) == [good.uid])
+            #expect(try await provider.makePostChangesUseCase().changes(after: 0, limit: 10).changes.map(\.uid) == [good.uid])
+        }
+    }
+
+}
