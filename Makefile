@@ -20,18 +20,17 @@ release: setup
 run: release
 	@python3 -m honcho start -f Procfile $(ARGS) || [ $$? -eq 130 ]  # Ctrl-C is a normal stop
 
-# Two test processes: the view-model tests on a test clock swap a
-# process-wide executor hook (withMainSerialExecutor), so they must not
-# share a process with the tests that block threads on real sockets.
+# Every test, in one process: unit, contract (SQLite and real processes),
+# integration and the interface in tmux.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip ClockedViewModelTests
-	POSTS_SERIAL_EXECUTOR_TESTS=1 $(SWIFT) test --skip-build --filter ClockedViewModelTests
+	$(SWIFT) test --skip-build
 
 # Benchmarks through the real gateway; results go to stdout and bench-results/.
 bench: release
 	@mkdir -p bench-results
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) $(BENCH_ARGS) | tee bench-results/gateway.md
+	Tests/Benchmarks/local-search.sh $(RELEASE_BIN)/posts | tee bench-results/local-search.md
 
 clean:
 	rm -rf .build bench-results

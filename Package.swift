@@ -23,7 +23,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
-        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     ],
     targets: [
         .systemLibrary(
@@ -155,7 +154,6 @@ let package = Package(
             dependencies: [
                 "Application", "Domain",
                 .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
             ],
             path: "Tests/ApplicationTests"
         ),

@@ -48,6 +48,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
+    public var doubleValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
     public var intValue: Int? {
         if case .number(let value) = self, value.rounded() == value { return Int(value) }
         return nil

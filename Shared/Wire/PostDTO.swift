@@ -21,23 +21,17 @@ public struct PostDTO: Codable, Sendable, Equatable {
     /// The Domain post, or the field that is wrong. A missing create date
     /// means "now" (the store keeps the first one it saw anyway).
     public func toDomain(field prefix: String = "post") throws(PostsError) -> Post {
-        guard let uid = UUID(uuidString: uid) else {
-            throw .invalid(field: "\(prefix).uid", rule: "must be a UUID (got '\(self.uid)')")
-        }
+        let uid = try PostRules.uid(self.uid, field: "\(prefix).uid")
         let created = try createDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix).createDate") } ?? Date()
         let updated = try updateDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix).updateDate") }
         return Post(uid: uid, title: title, content: content, createDate: created, updateDate: updated)
     }
 }
 
+/// Dates on the wire are Domain's: ISO 8601 in UTC, exact to the millisecond
+/// from 0001-01-01 to 9999-12-31 (`PostDate`).
 public enum WireDate {
-    public static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
+    public static func format(_ date: Date) -> String { PostDate.format(date) }
 
-    public static func parse(_ text: String, field: String) throws(PostsError) -> Date {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-        throw .invalid(field: field, rule: "must be an ISO 8601 date such as 2026-11-22T12:00:00Z (got '\(text)')")
-    }
+    public static func parse(_ text: String, field: String) throws(PostsError) -> Date { try PostDate.parse(text, field: field) }
 }

@@ -98,7 +98,7 @@ extension ChangesResult {
     public func toDomain() throws(PostsError) -> PostChanges {
         var result: [PostChange] = []
         for change in changes {
-            guard let uid = UUID(uuidString: change.uid) else { throw .failed("change \(change.sequence) has a bad uid '\(change.uid)'") }
+            let uid = try PostRules.uid(change.uid, field: "changes[].uid")
             if change.kind == "delete" {
                 result.append(PostChange(sequence: change.sequence, uid: uid, kind: .delete))
             } else if let post = change.post {

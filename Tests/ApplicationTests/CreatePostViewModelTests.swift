@@ -5,53 +5,84 @@ import Testing
 
 @Suite("Create post view model", .timeLimit(.minutes(1)))
 struct CreatePostViewModelTests {
+    /// The view model over the real interactor on an in-memory store.
     struct Screen {
-        let title = Feed<String>(), content = Feed<String>(), save = Feed<Void>(), cancel = Feed<Void>()
+        let actions = Feed<CreatePostViewModel.Action>()
         let navigator = NavigatorRecorder()
         let states: AsyncStream<CreatePostState>
 
-        init(posts: PostsDouble) {
-            let model = CreatePostViewModel(posts: posts, navigator: navigator)
-            states = model.transform(input: .init(title: title.stream, content: content.stream, save: save.stream, cancel: cancel.stream)).state
+        init(store: MemoryPostStore) {
+            states = CreatePostViewModel(posts: PostsInteractor(store: store), navigator: navigator).transform(input: .init(actions: actions.stream)).state
         }
     }
 
     @Test func test_saveIsEnabledOnlyWhenValid_andNotWhileSaving_thenTheScreenCloses() async {
-        let posts = PostsDouble()
-        let screen = Screen(posts: posts)
+        let store = MemoryPostStore()
+        let screen = Screen(store: store)
         var states = screen.states.makeAsyncIterator()
         #expect(await states.next()?.saveEnabled == false, "an empty title cannot be saved")
-        screen.save.send()  // refused
-        screen.content.send("Words")
+        screen.actions.send(.save)  // refused
+        screen.actions.send(.content("Words"))
         #expect(await states.next()?.saveEnabled == false)
-        screen.title.send(String(repeating: "x", count: 201))
+        screen.actions.send(.title(String(repeating: "x", count: 201)))
         #expect(await states.next()?.saveEnabled == false, "a title over 200 characters cannot be saved")
-        screen.title.send("A new post")
+        screen.actions.send(.title("A new post"))
         #expect(await states.next()?.saveEnabled == true)
-        screen.save.send()
-        screen.save.send()  // a second press while saving saves nothing more
+        screen.actions.send(.save)
+        screen.actions.send(.save)  // a second press saves nothing more
         let saving = await states.next()
         #expect(saving?.isSaving == true && saving?.saveEnabled == false)
         let saved = await states.next()
         #expect(saved?.saved != nil)
         #expect(await screen.navigator.waitFor(1) == [.back], "dismissed after saving")
-        #expect(posts.saved.map(\.title) == ["A new post"])
-        #expect(posts.saved.map(\.content) == ["Words"])
+        #expect(store.saved.map(\.title) == ["A new post"])
+        #expect(store.saved.map(\.content) == ["Words"])
     }
 
-    @Test func test_aFailedSaveShowsTheError_andKeepsTheText_cancelDismisses() async {
-        let posts = PostsDouble()
-        posts.failing(with: .unavailable("no search worker"))
-        let screen = Screen(posts: posts)
+    @Test func test_aKeystrokeJustBeforeSave_isAlwaysInTheSavedPost() async {
+        for round in 0..<200 {
+            let store = MemoryPostStore()
+            let screen = Screen(store: store)
+            var states = screen.states.makeAsyncIterator()
+            _ = await states.next()
+            // As fast as keys come: no waiting for any state in between.
+            screen.actions.send(.title("Post"))
+            screen.actions.send(.content("Body \(round)"))
+            screen.actions.send(.title("Post \(round)"))
+            screen.actions.send(.save)
+            while let state = await states.next(), state.saved == nil {}
+            #expect(store.saved.map(\.title) == ["Post \(round)"])
+            #expect(store.saved.map(\.content) == ["Body \(round)"])
+        }
+    }
+
+    @Test func test_aFailedSaveShowsTheOutage_andKeepsTheText_cancelDismisses() async {
+        let store = MemoryPostStore()
+        store.failing(with: .unavailable(.noAnswer(endpoint: "ipc://g", seconds: 2)))
+        let screen = Screen(store: store)
         var states = screen.states.makeAsyncIterator()
         _ = await states.next()
-        screen.title.send("Kept")
+        screen.actions.send(.title("Kept"))
         _ = await states.next()
-        screen.save.send()
+        screen.actions.send(.save)
         _ = await states.next()
         let failed = await states.next()
-        #expect(failed?.error == "no search worker" && failed?.title == "Kept" && failed?.saveEnabled == true)
-        screen.cancel.send()
+        #expect(failed?.problem == .outage(.noAnswer(endpoint: "ipc://g", seconds: 2)))
+        #expect(failed?.title == "Kept" && failed?.saveEnabled == true)
+        screen.actions.send(.cancel)
         #expect(await screen.navigator.waitFor(1) == [.back])
+    }
+
+    @Test func test_aTitleTheServiceRefuses_isShownAsThatField() async {
+        let store = MemoryPostStore()
+        store.failing(with: .invalid("title", .forbiddenCharacter(0)))
+        let screen = Screen(store: store)
+        var states = screen.states.makeAsyncIterator()
+        _ = await states.next()
+        screen.actions.send(.title("Fine here"))
+        _ = await states.next()
+        screen.actions.send(.save)
+        _ = await states.next()
+        #expect(await states.next()?.problem == .invalid(InvalidField("title", .forbiddenCharacter(0))))
     }
 }

@@ -4,8 +4,103 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A search use case made of a closure; records every query it was asked.
-final class SearchDouble: SearchUseCase {
+/// A post store in memory that behaves like the SQLite one: an upsert keeps
+/// the first createDate and stamps updateDate (a millisecond later each
+/// time), a save "if unchanged since" conflicts unless the stored updateDate
+/// is that millisecond, pages are newest first by (createDate, uid) with an
+/// opaque cursor, and a delete says whether there was a post. It records
+/// what it was asked and can be told to fail.
+final class MemoryPostStore: PostStore {
+    private struct State {
+        var posts: [UUID: Post] = [:]
+        var clock = Date(timeIntervalSince1970: 1_800_000_000)
+        var failure: PostsError?
+        var cursors: [String?] = []
+        var saved: [Post] = []
+        var deleted: [UUID] = []
+    }
+    private let state = Mutex(State())
+    /// Called before each answer: a test may hold it there (a slow store).
+    private let gate: (@Sendable () async -> Void)?
+
+    init(posts: [Post] = [], gate: (@Sendable () async -> Void)? = nil) {
+        state.withLock { state in for post in posts { state.posts[post.uid] = post } }
+        self.gate = gate
+    }
+
+    func failing(with error: PostsError?) { state.withLock { $0.failure = error } }
+
+    private func checked<T>(_ body: (inout State) throws(PostsError) -> T) async throws(PostsError) -> T {
+        await gate?()
+        return try state.withLock { (state) throws(PostsError) -> T in
+            if let failure = state.failure { throw failure }
+            return try body(&state)
+        }
+    }
+
+    func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
+        try await checked { state throws(PostsError) in
+            state.cursors.append(cursor)
+            let sorted = state.posts.values.sorted { ($0.createDate, $0.uid.uuidString) > ($1.createDate, $1.uid.uuidString) }
+            var start = 0
+            if let cursor {
+                guard let index = sorted.firstIndex(where: { $0.uid.uuidString == cursor }) else { throw .invalid("cursor", .unknownCursor(cursor)) }
+                start = index + 1
+            }
+            let page = Array(sorted[start...].prefix(limit))
+            return PostsPage(posts: page, nextCursor: start + page.count < sorted.count ? page.last?.uid.uuidString : nil)
+        }
+    }
+
+    func post(uid: UUID) async throws(PostsError) -> Post? {
+        try await checked { state in state.posts[uid] }
+    }
+
+    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
+        try await checked { state throws(PostsError) in
+            if let ifUnchangedSince {
+                guard let stored = state.posts[post.uid], PostDate.milliseconds(stored.updateDate) == PostDate.milliseconds(ifUnchangedSince)
+                else { throw .conflict(uid: post.uid) }
+            }
+            state.clock.addTimeInterval(0.001)
+            var saved = post
+            saved.createDate = state.posts[post.uid]?.createDate ?? post.createDate
+            saved.updateDate = state.clock
+            state.posts[post.uid] = saved
+            state.saved.append(saved)
+            return saved
+        }
+    }
+
+    func save(batch posts: [Post]) async throws(PostsError) -> Int {
+        for post in posts { _ = try await save(post, ifUnchangedSince: nil) }
+        return posts.count
+    }
+
+    func delete(uid: UUID) async throws(PostsError) -> Bool {
+        try await checked { state in
+            state.deleted.append(uid)
+            return state.posts.removeValue(forKey: uid) != nil
+        }
+    }
+
+    /// Someone else changes the post, meanwhile.
+    func changeElsewhere(_ uid: UUID, title: String) {
+        state.withLock { state in
+            state.clock.addTimeInterval(0.001)
+            state.posts[uid]?.title = title
+            state.posts[uid]?.updateDate = state.clock
+        }
+    }
+
+    var asked: [String?] { state.withLock { $0.cursors } }
+    var saved: [Post] { state.withLock { $0.saved } }
+    var deleted: [UUID] { state.withLock { $0.deleted } }
+    var all: [Post] { state.withLock { Array($0.posts.values) } }
+}
+
+/// A search engine made of a closure; records every query it was asked.
+final class SearchEngineDouble: SearchEngine {
     private let queries = Mutex<[String]>([])
     private let answer: @Sendable (String) async throws(PostsError) -> SearchResults
 
@@ -25,84 +120,11 @@ final class NavigatorRecorder: Navigator {
     func navigate(to route: AppRoute) { routes.withLock { $0.append(route) } }
     var recorded: [AppRoute] { routes.withLock { $0 } }
 
-    /// Waits (yielding, a bounded number of times) until `count` routes are recorded.
+    /// Waits (in real time, at most five seconds) until `count` routes are recorded.
     func waitFor(_ count: Int) async -> [AppRoute] {
-        for _ in 0..<10_000 where recorded.count < count { await Task.yield() }
+        for _ in 0..<5_000 where recorded.count < count { try? await Task.sleep(for: .milliseconds(1)) }
         return recorded
     }
-}
-
-/// An in-memory posts store that records what it was asked and can be told to fail.
-final class PostsDouble: PostsUseCase {
-    private struct State {
-        var posts: [Post] = []
-        var cursors: [String?] = []
-        var saved: [Post] = []
-        var deleted: [UUID] = []
-        var failure: PostsError?
-    }
-    private let state = Mutex(State())
-    private let page: (@Sendable (String?, Int) async throws(PostsError) -> PostsPage)?
-
-    init(posts: [Post] = [], page: (@Sendable (String?, Int) async throws(PostsError) -> PostsPage)? = nil) {
-        state.withLock { $0.posts = posts }
-        self.page = page
-    }
-
-    /// Serves `all` in pages of the size asked for, the cursor being the offset.
-    static func paged(_ all: [Post]) -> PostsDouble {
-        PostsDouble { cursor, limit in
-            let start = cursor.flatMap(Int.init) ?? 0
-            let end = min(all.count, start + limit)
-            return PostsPage(posts: Array(all[start..<end]), nextCursor: end < all.count ? "\(end)" : nil)
-        }
-    }
-
-    func failing(with error: PostsError?) { state.withLock { $0.failure = error } }
-
-    func posts(limit: Int, cursor: String?) async throws(PostsError) -> PostsPage {
-        state.withLock { $0.cursors.append(cursor) }
-        if let page { return try await page(cursor, limit) }
-        return PostsPage(posts: state.withLock { Array($0.posts.prefix(limit)) }, nextCursor: nil)
-    }
-
-    func post(uid: UUID) async throws(PostsError) -> Post {
-        try state.withLock { (state) throws(PostsError) -> Post in
-            guard let post = state.posts.first(where: { $0.uid == uid }) else { throw .notFound(uid: uid) }
-            return post
-        }
-    }
-
-    func save(_ post: Post) async throws(PostsError) -> Post {
-        try state.withLock { (state) throws(PostsError) -> Post in
-            if let failure = state.failure { throw failure }
-            state.saved.append(post)
-            state.posts.removeAll { $0.uid == post.uid }
-            state.posts.append(post)
-            return post
-        }
-    }
-
-    func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post {
-        let current = state.withLock { state in state.posts.first { $0.uid == post.uid } }
-        guard current?.updateDate == readUpdateDate else { throw .conflict(uid: post.uid) }
-        return try await save(post)
-    }
-
-    func save(_ posts: [Post]) async throws(PostsError) -> Int { posts.count }
-
-    func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try state.withLock { (state) throws(PostsError) -> Bool in
-            if let failure = state.failure { throw failure }
-            state.deleted.append(uid)
-            state.posts.removeAll { $0.uid == uid }
-            return true
-        }
-    }
-
-    var asked: [String?] { state.withLock { $0.cursors } }
-    var saved: [Post] { state.withLock { $0.saved } }
-    var deleted: [UUID] { state.withLock { $0.deleted } }
 }
 
 /// Changes "elsewhere", sent by the test.
@@ -113,8 +135,8 @@ final class WatchDouble: PostsWatchUseCase {
     func changes() -> AsyncStream<Int64> { stream }
 }
 
-/// A status use case that counts its calls.
-final class StatusDouble: StatusUseCase {
+/// A status source that counts its calls, and can be told to fail.
+final class StatusSourceDouble: StatusSource {
     private let calls = Mutex(0)
     private let failure = Mutex<PostsError?>(nil)
 
@@ -123,10 +145,34 @@ final class StatusDouble: StatusUseCase {
     func status() async throws(PostsError) -> SystemStatus {
         let call = calls.withLock { $0 += 1; return $0 }
         if let error = failure.withLock({ $0 }) { throw error }
-        return SystemStatus(source: "call \(call)", uptimeSeconds: nil, services: [], workers: [], posts: call)
+        return SystemStatus(source: "call \(call)", posts: call)
     }
 
     var count: Int { calls.withLock { $0 } }
+}
+
+/// A gate a test opens: calls wait at it until then.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state -> Bool in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
 }
 
 extension SearchResults {

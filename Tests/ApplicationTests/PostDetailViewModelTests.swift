@@ -5,111 +5,142 @@ import Testing
 
 @Suite("Post detail view model", .timeLimit(.minutes(1)))
 struct PostDetailViewModelTests {
+    /// The view model over the real interactor on an in-memory store.
     struct Screen {
-        let load = Feed<Void>(), editOrSave = Feed<Void>(), cancelEdit = Feed<Void>()
-        let title = Feed<String>(), content = Feed<String>()
-        let delete = Feed<Void>(), confirm = Feed<Bool>(), back = Feed<Void>()
+        let actions = Feed<PostDetailViewModel.Action>()
         let navigator = NavigatorRecorder()
         let states: AsyncStream<PostDetailState>
 
-        init(uid: UUID, posts: PostsDouble, editing: Bool = false) {
-            let model = PostDetailViewModel(uid: uid, posts: posts, navigator: navigator, startEditing: editing)
-            states = model.transform(input: .init(load: load.stream, editOrSave: editOrSave.stream, cancelEdit: cancelEdit.stream,
-                                                  title: title.stream, content: content.stream, delete: delete.stream,
-                                                  confirmDelete: confirm.stream, back: back.stream)).state
+        init(uid: UUID, store: MemoryPostStore, editing: Bool = false) {
+            let model = PostDetailViewModel(uid: uid, posts: PostsInteractor(store: store), navigator: navigator, startEditing: editing)
+            states = model.transform(input: .init(actions: actions.stream)).state
+        }
+
+        /// Loads and reads the two states a load shows.
+        func loaded(_ states: inout AsyncStream<PostDetailState>.Iterator) async -> PostDetailState? {
+            actions.send(.load)
+            _ = await states.next()
+            return await states.next()
         }
     }
 
     let post = Post(title: "Original", content: "Body")
 
-    @Test func test_editTogglesToSave_andSaveIsEnabledOnlyWhileTheDraftIsValid() async {
-        let posts = PostsDouble(posts: [post])
-        let screen = Screen(uid: post.uid, posts: posts)
+    @Test func test_editThenSave_andSaveIsEnabledOnlyWhileTheDraftIsValid() async {
+        let store = MemoryPostStore(posts: [post])
+        let screen = Screen(uid: post.uid, store: store)
         var states = screen.states.makeAsyncIterator()
-        screen.load.send()
-        #expect(await states.next()?.isLoading == true)
-        let shown = await states.next()
+        let shown = await screen.loaded(&states)
         #expect(shown?.post?.title == "Original" && shown?.editing == false && shown?.saveEnabled == false)
-        screen.editOrSave.send()
+        screen.actions.send(.edit)
         let editing = await states.next()
         #expect(editing?.editing == true && editing?.draftTitle == "Original" && editing?.saveEnabled == true)
-        screen.title.send("   ")
+        screen.actions.send(.title("   "))
         #expect(await states.next()?.saveEnabled == false, "a blank title cannot be saved")
-        screen.editOrSave.send()  // refused: nothing is saved
-        screen.title.send("Edited")
+        screen.actions.send(.save)  // refused: nothing is saved
+        screen.actions.send(.title("Edited"))
         #expect(await states.next()?.saveEnabled == true)
-        screen.editOrSave.send()
+        screen.actions.send(.save)
         #expect(await states.next()?.isSaving == true)
         let saved = await states.next()
-        #expect(saved?.editing == false && saved?.post?.title == "Edited")
-        #expect(posts.saved.map(\.title) == ["Edited"])
+        #expect(saved?.editing == false && saved?.post?.title == "Edited" && saved?.post?.content == "Body")
+        #expect(store.saved.map(\.title) == ["Edited"])
+    }
+
+    @Test func test_aKeystrokeJustBeforeSave_isAlwaysInTheSavedPost() async {
+        for round in 0..<200 {
+            let store = MemoryPostStore(posts: [post])
+            let screen = Screen(uid: post.uid, store: store, editing: true)
+            var states = screen.states.makeAsyncIterator()
+            _ = await screen.loaded(&states)
+            // As fast as keys come: no waiting for any state in between.
+            screen.actions.send(.title("Edite"))
+            screen.actions.send(.title("Edited \(round)"))
+            screen.actions.send(.save)
+            var last: PostDetailState?
+            while let state = await states.next() {
+                last = state
+                if state.post?.title != "Original" && !state.isSaving { break }
+            }
+            #expect(last?.post?.title == "Edited \(round)")
+            #expect(store.saved.map(\.title) == ["Edited \(round)"])
+        }
     }
 
     @Test func test_deleteAsksForConfirmation_noKeepsThePost_yesDeletesAndGoesBack() async {
-        let posts = PostsDouble(posts: [post])
-        let screen = Screen(uid: post.uid, posts: posts)
+        let store = MemoryPostStore(posts: [post])
+        let screen = Screen(uid: post.uid, store: store)
         var states = screen.states.makeAsyncIterator()
-        screen.load.send()
-        _ = await states.next()
-        _ = await states.next()
-        screen.delete.send()
+        _ = await screen.loaded(&states)
+        screen.actions.send(.delete)
         #expect(await states.next()?.confirmingDelete == true)
-        screen.confirm.send(false)
+        screen.actions.send(.confirmDelete(false))
         #expect(await states.next()?.confirmingDelete == false)
-        #expect(posts.deleted.isEmpty)
-        screen.delete.send()
+        #expect(store.deleted.isEmpty)
+        screen.actions.send(.delete)
         _ = await states.next()
-        screen.confirm.send(true)
+        screen.actions.send(.confirmDelete(true))
         #expect(await screen.navigator.waitFor(1) == [.back])
-        #expect(posts.deleted == [post.uid])
+        #expect(store.deleted == [post.uid])
     }
 
-    @Test func test_errorsAreShown_aMissingPostAndAFailedSave() async {
-        let posts = PostsDouble(posts: [post])
-        let missing = Screen(uid: UUID(), posts: posts)
+    @Test func test_aMissingPostIsNotFound_andAFailedSaveIsAnOutage_keepingTheDraft() async {
+        let store = MemoryPostStore(posts: [post])
+        let missing = Screen(uid: UUID(), store: store)
         var missingStates = missing.states.makeAsyncIterator()
-        missing.load.send()
-        _ = await missingStates.next()
-        #expect(await missingStates.next()?.error?.contains("no post") == true)
+        #expect(await missing.loaded(&missingStates)?.problem == .notFound)
 
-        let screen = Screen(uid: post.uid, posts: posts, editing: true)
+        let screen = Screen(uid: post.uid, store: store, editing: true)
         var states = screen.states.makeAsyncIterator()
-        screen.load.send()
+        #expect(await screen.loaded(&states)?.editing == true, "opened by the edit route")
+        screen.actions.send(.title("Mine"))
         _ = await states.next()
-        #expect(await states.next()?.editing == true, "opened by the edit route")
-        posts.failing(with: .unavailable("the gateway is not running"))
-        screen.editOrSave.send()
+        store.failing(with: .unavailable(.noWorker(service: "posts")))
+        screen.actions.send(.save)
         _ = await states.next()
         let failed = await states.next()
-        #expect(failed?.error == "the gateway is not running" && failed?.editing == true, "the draft is kept")
+        #expect(failed?.problem == .outage(.noWorker(service: "posts")))
+        #expect(failed?.editing == true && failed?.draftTitle == "Mine", "the draft is kept")
+    }
+
+    @Test func test_anInvalidFieldIsNamed() async {
+        let store = MemoryPostStore(posts: [post])
+        let screen = Screen(uid: post.uid, store: store, editing: true)
+        var states = screen.states.makeAsyncIterator()
+        _ = await screen.loaded(&states)
+        store.failing(with: .invalid("content", .tooLong(max: 100_000, actual: 100_001, unit: .bytes)))
+        screen.actions.send(.save)
+        _ = await states.next()
+        #expect(await states.next()?.problem == .invalid(InvalidField("content", .tooLong(max: 100_000, actual: 100_001, unit: .bytes))))
     }
 
     @Test func test_backPressedTwice_leavesOnlyThisScreen() async {
-        let screen = Screen(uid: post.uid, posts: PostsDouble(posts: [post]))
+        let screen = Screen(uid: post.uid, store: MemoryPostStore(posts: [post]))
         let reading = Task { for await _ in screen.states {} }
         defer { reading.cancel() }
-        screen.back.send()
-        screen.back.send()
+        screen.actions.send(.back)
+        screen.actions.send(.back)
         #expect(await screen.navigator.waitFor(2) == [.back], "the screen below stays")
     }
 
-    @Test func test_aSaveOverAnEditMadeElsewhere_isRefused_andTheDraftKept() async throws {
-        let posts = PostsDouble(posts: [post])
-        let screen = Screen(uid: post.uid, posts: posts, editing: true)
+    @Test func test_aSaveOverAnEditMadeElsewhere_isAConflict_theDraftIsKept_andCanBeSavedOverTheLatest() async throws {
+        let store = MemoryPostStore(posts: [post])
+        let screen = Screen(uid: post.uid, store: store, editing: true)
         var states = screen.states.makeAsyncIterator()
-        screen.load.send()
+        _ = await screen.loaded(&states)
+        store.changeElsewhere(post.uid, title: "Changed elsewhere")
+        screen.actions.send(.title("My edit"))
         _ = await states.next()
-        _ = await states.next()
-        var elsewhere = post
-        (elsewhere.title, elsewhere.updateDate) = ("Changed elsewhere", post.updateDate.addingTimeInterval(5))
-        _ = try? await posts.save(elsewhere)
-        screen.title.send("My edit")
-        _ = await states.next()
-        screen.editOrSave.send()
+        screen.actions.send(.save)
         _ = await states.next()
         let refused = await states.next()
-        #expect(refused?.error?.contains("changed or deleted elsewhere") == true)
+        #expect(refused?.problem == .conflict)
         #expect(refused?.editing == true && refused?.draftTitle == "My edit", "the draft is kept")
-        #expect(try await posts.post(uid: post.uid).title == "Changed elsewhere", "their edit stands")
+        #expect(try await store.post(uid: post.uid)?.title == "Changed elsewhere", "their edit stands")
+        let latest = await screen.loaded(&states)
+        #expect(latest?.post?.title == "Changed elsewhere" && latest?.draftTitle == "My edit", "the latest under the draft")
+        screen.actions.send(.save)
+        _ = await states.next()
+        #expect(await states.next()?.post?.title == "My edit", "saved over the version now read")
     }
 }

@@ -1,47 +1,53 @@
 import Application
 import Clocks
-import ConcurrencyExtras
 import Domain
 import Testing
 
-extension ClockedViewModelTests {
-    @Test func test_statusIsShownAtOnce_thenRefreshedEveryTwoSecondsOnTheClock() async {
-        await withMainSerialExecutor {
-            let clock = TestClock()
-            let status = StatusDouble()
-            let back = Feed<Void>(), refresh = Feed<Void>()
-            let model = StatusViewModel(status: status, navigator: NavigatorRecorder(), clock: AnyClock(clock))
-            var states = model.transform(input: .init(refresh: refresh.stream, back: back.stream)).state.makeAsyncIterator()
-            #expect(await states.next()?.isFetching == true)
-            #expect(await states.next()?.status?.source == "call 1")
-            await clock.advance(by: .milliseconds(1999))
-            #expect(status.count == 1, "not refreshed before its time")
-            await clock.advance(by: .milliseconds(1))
-            _ = await states.next()
-            #expect(await states.next()?.status?.source == "call 2")
-            refresh.send()
-            _ = await states.next()
-            #expect(await states.next()?.status?.source == "call 3", "refreshed on demand")
+/// Status, refreshed on a manual clock (see SearchViewModelTests).
+@Suite("Status view model", .timeLimit(.minutes(1)))
+struct StatusViewModelTests {
+    struct Screen {
+        let clock = ManualClock()
+        let source = StatusSourceDouble()
+        let actions = Feed<StatusViewModel.Action>()
+        let navigator = NavigatorRecorder()
+        let states: AsyncStream<StatusState>
+
+        init() {
+            let model = StatusViewModel(status: StatusInteractor(source: source), navigator: navigator, clock: AnyClock(clock))
+            states = model.transform(input: .init(actions: actions.stream)).state
         }
     }
 
-    @Test func test_aFailedRefreshShowsTheError_andKeepsTheLastStatus_backAsksTheCoordinator() async {
-        await withMainSerialExecutor {
-            let clock = TestClock()
-            let status = StatusDouble()
-            let navigator = NavigatorRecorder()
-            let back = Feed<Void>(), refresh = Feed<Void>()
-            let model = StatusViewModel(status: status, navigator: navigator, clock: AnyClock(clock))
-            var states = model.transform(input: .init(refresh: refresh.stream, back: back.stream)).state.makeAsyncIterator()
-            _ = await states.next()
-            _ = await states.next()
-            status.failing(with: .unavailable("the gateway is not running"))
-            await clock.advance(by: .seconds(2))
-            _ = await states.next()
-            let failed = await states.next()
-            #expect(failed?.error == "the gateway is not running" && failed?.status?.source == "call 1")
-            back.send()
-            #expect(await navigator.waitFor(1) == [.back])
-        }
+    @Test func test_statusIsShownAtOnce_thenRefreshedEveryTwoSecondsOnTheClock_andOnDemand() async {
+        let screen = Screen()
+        var states = screen.states.makeAsyncIterator()
+        #expect(await states.next()?.isFetching == true)
+        #expect(await states.next()?.status?.source == "call 1")
+        await screen.clock.waitForSleeper(until: StatusViewModel.interval)
+        screen.clock.advance(by: .milliseconds(1999))
+        #expect(screen.source.count == 1, "not refreshed before its time")
+        screen.clock.advance(by: .milliseconds(1))
+        _ = await states.next()
+        #expect(await states.next()?.status?.source == "call 2")
+        screen.actions.send(.refresh)
+        _ = await states.next()
+        #expect(await states.next()?.status?.source == "call 3", "refreshed on demand")
+    }
+
+    @Test func test_aFailedRefreshShowsTheOutage_andKeepsTheLastStatus_backAsksTheCoordinator() async {
+        let screen = Screen()
+        var states = screen.states.makeAsyncIterator()
+        _ = await states.next()
+        _ = await states.next()
+        screen.source.failing(with: .unavailable(.noAnswer(endpoint: "ipc://g", seconds: 2)))
+        await screen.clock.waitForSleeper(until: StatusViewModel.interval)
+        screen.clock.advance(by: StatusViewModel.interval)
+        _ = await states.next()
+        let failed = await states.next()
+        #expect(failed?.problem == .outage(.noAnswer(endpoint: "ipc://g", seconds: 2)) && failed?.status?.source == "call 1")
+        screen.actions.send(.back)
+        screen.actions.send(.back)
+        #expect(await screen.navigator.waitFor(2) == [.back], "one back per screen")
     }
 }

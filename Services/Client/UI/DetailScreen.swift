@@ -1,4 +1,5 @@
 import Application
+import Domain
 import Foundation
 
 /// One post; edit in place (e, then Ctrl-S saves), delete after confirming.
@@ -7,17 +8,14 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
     let title = "Post"
     var keyHelp: String {
         if state.confirmingDelete { return "Delete this post?  y yes  n no" }
+        if state.editing, state.problem == .conflict { return "Ctrl-R load the latest under your draft  Ctrl-S save  Esc cancel" }
         if state.editing { return "Tab next field  Ctrl-S save  Esc cancel" }
         return "e edit  d delete  ↑↓ scroll  Esc back"
     }
     private let model: PostDetailViewModel
-    private let load = Feed<Void>(), editOrSave = Feed<Void>(), cancelEdit = Feed<Void>()
-    private let titleText = Feed<String>(), contentText = Feed<String>()
-    private let delete = Feed<Void>(), confirm = Feed<Bool>(), back = Feed<Void>()
+    private let actions = Feed<PostDetailViewModel.Action>()
     private var form = PostForm()
     private var scroll = 0
-    /// Ctrl-S pressed before the view model had the last keystrokes.
-    private var saveWaiting = false
 
     init(model: PostDetailViewModel, redraw: @escaping @MainActor () -> Void) {
         self.model = model
@@ -25,62 +23,55 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
     }
 
     func start() {
-        observe(model.transform(input: .init(load: load.stream, editOrSave: editOrSave.stream, cancelEdit: cancelEdit.stream,
-                                             title: titleText.stream, content: contentText.stream, delete: delete.stream,
-                                             confirmDelete: confirm.stream, back: back.stream)).state)
-        load.send()
+        observe(model.transform(input: .init(actions: actions.stream)).state)
+        actions.send(.load)
     }
 
     override func changed(from old: PostDetailState) {
         if state.editing && !old.editing { form = PostForm(title: state.draftTitle, content: state.draftContent) }
-        if saveWaiting && form.matches(title: state.draftTitle, content: state.draftContent) {
-            saveWaiting = false
-            editOrSave.send()
-        }
-    }
-
-    private func save() {
-        if form.matches(title: state.draftTitle, content: state.draftContent) { editOrSave.send() } else { saveWaiting = true }
     }
 
     func handle(_ key: Key) {
         if state.confirmingDelete {
             switch key {
-            case .character("y"), .character("Y"): confirm.send(true)
-            case .character("n"), .character("N"), .escape: confirm.send(false)
+            case .character("y"), .character("Y"): actions.send(.confirmDelete(true))
+            case .character("n"), .character("N"), .escape: actions.send(.confirmDelete(false))
             default: break
             }
             return
         }
         if state.editing {
             switch key {
-            case .control("s"): save()
-            case .escape: cancelEdit.send()
+            case .control("s"): actions.send(.save)  // after every keystroke before it: one ordered stream
+            case .control("r"): actions.send(.load)
+            case .escape: actions.send(.cancelEdit)
             default:
                 switch form.handle(key) {
-                case .title: titleText.send(form.title.text)
-                case .content: contentText.send(form.content.text)
+                case .title: actions.send(.title(form.title.text))
+                case .content: actions.send(.content(form.content.text))
                 case nil: break
                 }
             }
             return
         }
         switch key {
-        case .character("e"): editOrSave.send()
-        case .character("d"), .delete: delete.send()
-        case .escape, .character("q"), .left, .backspace: back.send()
+        case .character("e"): actions.send(.edit)
+        case .character("d"), .delete: actions.send(.delete)
+        case .escape, .character("q"), .left, .backspace: actions.send(.back)
         case .up, .character("k"): scroll = max(0, scroll - 1)
         case .down, .character("j"): scroll += 1
-        case .character("r"): load.send()
+        case .character("r"): actions.send(.load)
         default: break
         }
     }
 
     func render(width: Int, height: Int) -> [String] {
         var lines: [String] = []
-        if let error = state.error { lines.append(Style.error(Style.fit("! \(error)", width))) }
+        if let problem = state.problem { lines.append(Style.problem(problem, width: width)) }
         if state.editing {
-            return lines + form.render(width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving)
+            if state.problem == .conflict { lines.append(Style.dim(Style.fit("Your draft is kept: Ctrl-R loads the latest version under it, then Ctrl-S saves over that.", width))) }
+            return lines + form.render(width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving,
+                                       invalid: state.problem)
         }
         guard let post = state.post else {
             if state.isLoading { lines.append("Loading…") }
@@ -128,11 +119,15 @@ struct PostForm {
     }
 
     /// At most `height` lines; the content scrolls to keep its cursor in view.
-    func render(width: Int, height: Int, saveEnabled: Bool, saving: Bool) -> [String] {
+    /// An invalid field's rule is shown under that field.
+    func render(width: Int, height: Int, saveEnabled: Bool, saving: Bool, invalid problem: Problem?) -> [String] {
+        var invalid: InvalidField? { if case .invalid(let field)? = problem { field } else { nil } }
         var lines = [focus == .title ? Style.bold("Title") : "Title"]
         lines += title.lines(width: width, focused: focus == .title)
+        if let invalid, invalid.field == "title" { lines.append(Style.error(Style.fit("  ↑ \(invalid.rule)", width))) }
         lines.append("")
         lines.append(focus == .content ? Style.bold("Content") : "Content")
+        if let invalid, invalid.field == "content" { lines.append(Style.error(Style.fit("  ↓ \(invalid.rule)", width))) }
         let footer = saving ? "Saving…" : saveEnabled ? "Ctrl-S saves" : Style.dim(Style.fit("A title of 1 to 200 characters is needed to save", width))
         let room = max(1, height - lines.count - 2)
         let (body, cursorLine) = content.layout(width: width, focused: focus == .content)
@@ -140,11 +135,5 @@ struct PostForm {
         lines += body.dropFirst(focus == .content ? top : 0).prefix(room)
         lines += ["", footer]
         return lines
-    }
-
-    /// Whether the view model has seen the fields' latest text (a save must
-    /// wait for that: inputs travel on separate streams).
-    func matches(title draftTitle: String, content draftContent: String) -> Bool {
-        title.text == draftTitle && content.text == draftContent
     }
 }

@@ -7,8 +7,7 @@ final class ListScreen: StateScreen<PostsListState>, Screen {
     let title = "Posts"
     let keyHelp = "↑↓ move  Enter open  n new  / search  s status  r refresh  q quit"
     private let model: PostsListViewModel
-    private let load = Feed<Void>(), loadMore = Feed<Void>(), select = Feed<UUID>()
-    private let create = Feed<Void>(), search = Feed<Void>(), status = Feed<Void>()
+    private let actions = Feed<PostsListViewModel.Action>()
     private var cursor = ListCursor()
     private var rows = 10
 
@@ -18,12 +17,11 @@ final class ListScreen: StateScreen<PostsListState>, Screen {
     }
 
     func start() {
-        observe(model.transform(input: .init(load: load.stream, loadMore: loadMore.stream, select: select.stream,
-                                             create: create.stream, search: search.stream, status: status.stream)).state)
-        load.send()
+        observe(model.transform(input: .init(actions: actions.stream)).state)
+        actions.send(.load)
     }
 
-    override func reappear() { load.send() }
+    override func reappear() { actions.send(.load) }
 
     /// The selection stays on the same post when posts arrive above it.
     override func changed(from old: PostsListState) {
@@ -35,23 +33,23 @@ final class ListScreen: StateScreen<PostsListState>, Screen {
 
     func handle(_ key: Key) {
         if cursor.handle(key, count: state.items.count, page: rows - 1) {
-            if cursor.selected >= state.items.count - 1, state.hasMore, !state.isFetching { loadMore.send() }
+            if cursor.selected >= state.items.count - 1, state.hasMore, !state.isFetching { actions.send(.loadMore) }
             return
         }
         switch key {
         case .enter, .right:
-            if state.items.indices.contains(cursor.selected) { select.send(state.items[cursor.selected].id) }
-        case .character("n"): create.send()
-        case .character("/"): search.send()
-        case .character("s"): status.send()
-        case .character("r"): load.send()
+            if state.items.indices.contains(cursor.selected) { actions.send(.select(state.items[cursor.selected].id)) }
+        case .character("n"): actions.send(.create)
+        case .character("/"): actions.send(.search)
+        case .character("s"): actions.send(.status)
+        case .character("r"): actions.send(.load)
         default: break
         }
     }
 
     func render(width: Int, height: Int) -> [String] {
         var lines: [String] = []
-        if let error = state.error { lines.append(Style.error(Style.fit("! \(error)", width))) }
+        if let problem = state.problem { lines.append(Style.problem(problem, width: width)) }
         if state.items.isEmpty {
             lines.append(state.loaded ? "No posts yet. Press n to write the first one." : "Loading…")
             return lines

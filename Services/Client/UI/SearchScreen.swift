@@ -7,7 +7,7 @@ final class SearchScreen: StateScreen<SearchState>, Screen {
     let title = "Search"
     let keyHelp = "type to search  ↑↓ move  Enter open  Esc back"
     private let model: SearchViewModel
-    private let query = Feed<String>(), refresh = Feed<Void>(), select = Feed<UUID>(), back = Feed<Void>()
+    private let actions = Feed<SearchViewModel.Action>()
     private var field = TextField()
     private var cursor = ListCursor()
     private var rows = 10
@@ -18,11 +18,11 @@ final class SearchScreen: StateScreen<SearchState>, Screen {
     }
 
     func start() {
-        observe(model.transform(input: .init(query: query.stream, refresh: refresh.stream, select: select.stream, back: back.stream)).state)
+        observe(model.transform(input: .init(actions: actions.stream)).state)
     }
 
     /// Back from a post that may have changed: search again.
-    override func reappear() { refresh.send() }
+    override func reappear() { actions.send(.refresh) }
 
     /// The hits shown: kept while the same or a newer query is searched
     /// again, so a refresh does not blank the list or lose the selection.
@@ -45,15 +45,15 @@ final class SearchScreen: StateScreen<SearchState>, Screen {
 
     func handle(_ key: Key) {
         switch key {
-        case .escape: back.send()
+        case .escape: actions.send(.back)
         case .enter:
-            if items.indices.contains(cursor.selected) { select.send(items[cursor.selected].id) }
+            if items.indices.contains(cursor.selected) { actions.send(.select(items[cursor.selected].id)) }
         case .up, .down, .pageUp, .pageDown:
             _ = cursor.handle(key, count: items.count, page: rows / 2)
             redraw()
         default:
             if field.handle(key) {
-                query.send(field.text)
+                actions.send(.query(field.text))
                 redraw()
             }
         }
@@ -66,7 +66,7 @@ final class SearchScreen: StateScreen<SearchState>, Screen {
         case .idle: lines.append(Style.dim(Style.fit("Type words; the last may be unfinished. \"Quotes\" make a phrase.", width)))
         case .searching(let query) where items.isEmpty: lines.append(Style.dim(Style.fit("Searching for “\(query)”…", width)))
         case .empty(let query): lines.append(Style.fit("No posts match “\(query)”.", width))
-        case .failed(_, let message): lines.append(Style.error(Style.fit("! \(message)", width)))
+        case .failed(_, let problem): lines.append(Style.problem(problem, width: width))
         case .results, .searching:
             lines.append(Style.dim("\(total) found"))
             rows = max(1, (height - lines.count) / 2)

@@ -1,3 +1,4 @@
+import Application
 /// ANSI text styles, and fitting text to a width.
 enum Style {
     static func bold(_ text: String) -> String { "\u{1B}[1m\(text)\u{1B}[22m" }
@@ -5,6 +6,20 @@ enum Style {
     static func reverse(_ text: String) -> String { "\u{1B}[7m\(text)\u{1B}[27m" }
     static func highlight(_ text: String) -> String { "\u{1B}[1;33m\(text)\u{1B}[22;39m" }
     static func error(_ text: String) -> String { "\u{1B}[31m\(text)\u{1B}[39m" }
+
+    /// A problem on one line, marked by its kind: a person tells an outage
+    /// (nothing they can fix here) from a conflict or a field to correct.
+    static func problem(_ problem: Problem, width: Int) -> String {
+        let mark = switch problem {
+        case .conflict: "Conflict"
+        case .outage: "Offline"
+        case .slow: "Slow"
+        case .notFound: "Gone"
+        case .invalid: "Check"
+        case .other: "Error"
+        }
+        return error(fit("! \(mark): \(problem.message)", width))
+    }
 
     /// A character safe to draw: control characters (ESC among them: a
     /// post must never drive the terminal) become "·", line breaks and tabs

@@ -30,7 +30,7 @@ struct EventPresenter: Presenter {
 /// models over whichever platform `provider` is.
 @MainActor
 final class UIApp {
-    private let provider: any UseCaseProvider
+    private let provider: UseCaseProvider
     private let source: String
     private let terminal = Terminal()
     private let events: AsyncStream<UIEvent>
@@ -39,7 +39,7 @@ final class UIApp {
     private var screens: [any Screen] = []
     private var signalSources: [any DispatchSourceSignal] = []
 
-    init(provider: any UseCaseProvider, source: String) {
+    init(provider: UseCaseProvider, source: String) {
         self.provider = provider
         self.source = source
         (events, sink) = AsyncStream.makeStream(of: UIEvent.self)

@@ -3,16 +3,16 @@ import Foundation
 
 /// A new post: a title and content, saved once, then the screen closes.
 public struct CreatePostViewModel: ViewModelType, Sendable {
-    public struct Input: Sendable {
-        /// The fields' text after every keystroke.
-        public var title: AsyncStream<String>
-        public var content: AsyncStream<String>
-        public var save: AsyncStream<Void>
-        public var cancel: AsyncStream<Void>
+    /// What the person did, in the order they did it.
+    public enum Action: Sendable, Equatable {
+        /// A field's text after a keystroke.
+        case title(String), content(String)
+        case save, cancel
+    }
 
-        public init(title: AsyncStream<String>, content: AsyncStream<String>, save: AsyncStream<Void>, cancel: AsyncStream<Void>) {
-            (self.title, self.content, self.save, self.cancel) = (title, content, save, cancel)
-        }
+    public struct Input: Sendable {
+        public var actions: AsyncStream<Action>
+        public init(actions: AsyncStream<Action>) { self.actions = actions }
     }
 
     public struct Output: Sendable {
@@ -26,14 +26,8 @@ public struct CreatePostViewModel: ViewModelType, Sendable {
         (self.posts, self.navigator) = (posts, navigator)
     }
 
-    enum Action: Sendable { case title(String), content(String), save, cancel }
-
     public func transform(input: Input) -> Output {
-        let actions = funnel([
-            .mapping(input.title) { Action.title($0) }, .mapping(input.content) { Action.content($0) },
-            .mapping(input.save) { Action.save }, .mapping(input.cancel) { Action.cancel },
-        ])
-        let (posts, navigator) = (posts, navigator)
+        let (posts, navigator, actions) = (posts, navigator, input.actions)
         // One uid for the screen: a save retried after a timeout (which the
         // server may have stored) updates that post instead of adding a copy.
         let uid = UUID()
@@ -47,29 +41,24 @@ public struct CreatePostViewModel: ViewModelType, Sendable {
             publish()
             for await action in actions {
                 switch action {
-                case .title(let text):
-                    state.title = text
-                case .content(let text):
-                    state.content = text
+                case .title(let text): state.title = text
+                case .content(let text): state.content = text
                 case .save:
-                    guard state.saveEnabled else { continue }  // invalid, or saving already
-                    state.isSaving = true
-                    state.error = nil
+                    guard state.saveEnabled else { continue }
+                    (state.isSaving, state.problem) = (true, nil)
                     publish()
                     do {
-                        let saved = try await posts.save(Post(uid: uid, title: state.title, content: state.content))
-                        state.saved = saved.uid
+                        state.saved = try await posts.save(Post(uid: uid, title: state.title, content: state.content)).uid
                         state.isSaving = false
                         publish()
-                        navigator.navigate(to: .back)  // dismiss; the screen is done
-                        return
+                        navigator.navigate(to: .back)
+                        return  // the screen is done; nothing after this is for it
                     } catch {
-                        state.error = "\(error)"
-                        state.isSaving = false
+                        (state.problem, state.isSaving) = (.from(error), false)
                     }
                 case .cancel:
                     navigator.navigate(to: .back)
-                    return  // gone: a second Esc queued meanwhile must not close the screen below
+                    return
                 }
                 publish()
             }
@@ -86,7 +75,7 @@ public struct CreatePostState: Sendable, Equatable {
     public var isSaving = false
     /// The new post's uid, once saved.
     public var saved: UUID?
-    public var error: String?
+    public var problem: Problem?
 
     public init() {}
 }

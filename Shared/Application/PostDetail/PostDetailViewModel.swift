@@ -1,29 +1,24 @@
 import Domain
 import Foundation
 
-/// One post: read it, edit it in place (the edit action becomes save), or
-/// delete it after a confirmation.
+/// One post: read it, edit it in place, or delete it after a confirmation.
 public struct PostDetailViewModel: ViewModelType, Sendable {
-    public struct Input: Sendable {
-        /// Load (on appearing, and to reload).
-        public var load: AsyncStream<Void>
-        /// Edit; while editing, the same action saves.
-        public var editOrSave: AsyncStream<Void>
-        public var cancelEdit: AsyncStream<Void>
-        /// The fields' text after every keystroke, while editing.
-        public var title: AsyncStream<String>
-        public var content: AsyncStream<String>
+    /// What the person did, in the order they did it.
+    public enum Action: Sendable, Equatable {
+        /// Load the post; while editing, load the latest version under the
+        /// draft (after a conflict), keeping the draft.
+        case load
+        case edit, save, cancelEdit
+        /// A field's text after a keystroke, while editing.
+        case title(String), content(String)
         /// Ask to delete; then `confirmDelete` answers yes or no.
-        public var delete: AsyncStream<Void>
-        public var confirmDelete: AsyncStream<Bool>
-        public var back: AsyncStream<Void>
+        case delete, confirmDelete(Bool)
+        case back
+    }
 
-        public init(load: AsyncStream<Void>, editOrSave: AsyncStream<Void>, cancelEdit: AsyncStream<Void>,
-                    title: AsyncStream<String>, content: AsyncStream<String>,
-                    delete: AsyncStream<Void>, confirmDelete: AsyncStream<Bool>, back: AsyncStream<Void>) {
-            (self.load, self.editOrSave, self.cancelEdit, self.title, self.content) = (load, editOrSave, cancelEdit, title, content)
-            (self.delete, self.confirmDelete, self.back) = (delete, confirmDelete, back)
-        }
+    public struct Input: Sendable {
+        public var actions: AsyncStream<Action>
+        public init(actions: AsyncStream<Action>) { self.actions = actions }
     }
 
     public struct Output: Sendable {
@@ -39,16 +34,8 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
         (self.uid, self.posts, self.navigator, self.startEditing) = (uid, posts, navigator, startEditing)
     }
 
-    enum Action: Sendable { case load, editOrSave, cancelEdit, title(String), content(String), delete, confirm(Bool), back }
-
     public func transform(input: Input) -> Output {
-        let actions = funnel([
-            .mapping(input.load) { Action.load }, .mapping(input.editOrSave) { Action.editOrSave },
-            .mapping(input.cancelEdit) { Action.cancelEdit }, .mapping(input.title) { Action.title($0) },
-            .mapping(input.content) { Action.content($0) }, .mapping(input.delete) { Action.delete },
-            .mapping(input.confirmDelete) { Action.confirm($0) }, .mapping(input.back) { Action.back },
-        ])
-        let (uid, posts, navigator, startEditing) = (uid, posts, navigator, startEditing)
+        let (uid, posts, navigator, startEditing, actions) = (uid, posts, navigator, startEditing, input.actions)
         let state = AsyncStream<PostDetailState>.running { continuation in
             var state = PostDetailState()
             func publish() {
@@ -56,61 +43,54 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                 continuation.yield(state)
             }
             for await action in actions {
-                state.error = nil
                 switch action {
                 case .load:
-                    state.isLoading = true
+                    (state.isLoading, state.problem) = (true, nil)
                     publish()
                     do {
-                        let post = try await posts.post(uid: uid)
-                        state.post = post
+                        state.post = try await posts.post(uid: uid)
                         if startEditing && !state.editing { state.beginEditing() }
                     } catch {
-                        state.error = "\(error)"
+                        state.problem = .from(error)
                     }
                     state.isLoading = false
-                case .editOrSave where !state.editing:
+                case .edit where !state.editing:
                     state.beginEditing()
-                case .editOrSave:
-                    guard state.saveEnabled, var post = state.post else { continue }  // invalid, or saving already
-                    state.isSaving = true
+                case .save:
+                    guard state.saveEnabled, let read = state.post else { continue }
+                    (state.isSaving, state.problem) = (true, nil)
                     publish()
-                    post.title = state.draftTitle
-                    post.content = state.draftContent
                     do {
                         // Only over what was read: an edit made elsewhere meanwhile is never overwritten.
-                        state.post = try await posts.save(post, ifUnchangedSince: post.updateDate)
+                        state.post = try await posts.edit(read, title: state.draftTitle, content: state.draftContent)
                         state.editing = false
                     } catch {
-                        state.error = "\(error)"
+                        state.problem = .from(error)  // the draft stays, to save again or to copy
                     }
                     state.isSaving = false
                 case .cancelEdit:
-                    state.editing = false
+                    (state.editing, state.problem) = (false, nil)
                 case .title(let text) where state.editing:
                     state.draftTitle = text
                 case .content(let text) where state.editing:
                     state.draftContent = text
-                case .title, .content:
-                    continue
-                case .delete:
-                    guard state.post != nil, !state.editing else { continue }
+                case .delete where state.post != nil && !state.editing:
                     state.confirmingDelete = true
-                case .confirm(false):
+                case .confirmDelete(let yes) where state.confirmingDelete:
                     state.confirmingDelete = false
-                case .confirm(true):
-                    guard state.confirmingDelete else { continue }
-                    state.confirmingDelete = false
+                    guard yes else { break }
                     do {
                         _ = try await posts.delete(uid: uid)
                         navigator.navigate(to: .back)
-                        return  // the screen is done
+                        return  // the screen is done; nothing after this is for it
                     } catch {
-                        state.error = "\(error)"
+                        state.problem = .from(error)
                     }
                 case .back:
                     navigator.navigate(to: .back)
-                    return  // gone: a second Esc queued meanwhile must not close the screen below
+                    return
+                case .edit, .title, .content, .delete, .confirmDelete:
+                    continue  // not now: nothing changes
                 }
                 publish()
             }
@@ -121,6 +101,7 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
 
 /// What the post screen shows.
 public struct PostDetailState: Sendable, Equatable {
+    /// The post as last read or saved: an edit is saved over this version.
     public var post: Post?
     public var isLoading = false
     public var editing = false
@@ -129,7 +110,7 @@ public struct PostDetailState: Sendable, Equatable {
     public var saveEnabled = false
     public var isSaving = false
     public var confirmingDelete = false
-    public var error: String?
+    public var problem: Problem?
 
     public init() {}
 

@@ -4,20 +4,18 @@ import Foundation
 /// The posts list: load (and refresh), load more by cursor, and refresh by
 /// itself when posts change elsewhere. One request at a time, in order.
 public struct PostsListViewModel: ViewModelType, Sendable {
-    public struct Input: Sendable {
+    /// What the person did, in the order they did it.
+    public enum Action: Sendable, Equatable {
         /// Load from the top: on appearing, and on "refresh".
-        public var load: AsyncStream<Void>
-        public var loadMore: AsyncStream<Void>
-        public var select: AsyncStream<UUID>
-        public var create: AsyncStream<Void>
-        public var search: AsyncStream<Void>
-        public var status: AsyncStream<Void>
+        case load
+        case loadMore
+        case select(UUID)
+        case create, search, status
+    }
 
-        public init(load: AsyncStream<Void>, loadMore: AsyncStream<Void>, select: AsyncStream<UUID>,
-                    create: AsyncStream<Void>, search: AsyncStream<Void>, status: AsyncStream<Void>) {
-            (self.load, self.loadMore, self.select) = (load, loadMore, select)
-            (self.create, self.search, self.status) = (create, search, status)
-        }
+    public struct Input: Sendable {
+        public var actions: AsyncStream<Action>
+        public init(actions: AsyncStream<Action>) { self.actions = actions }
     }
 
     public struct Output: Sendable {
@@ -36,55 +34,52 @@ public struct PostsListViewModel: ViewModelType, Sendable {
         (self.posts, self.watch, self.navigator, self.now) = (posts, watch, navigator, now)
     }
 
-    enum Action: Sendable { case refresh, more }
+    private enum Fetch: Sendable { case fromTop, more }
 
     public func transform(input: Input) -> Output {
-        let actions = funnel([
-            .mapping(input.load) { Action.refresh }, .mapping(input.loadMore) { Action.more },
-            .mapping(watch.changes()) { _ in Action.refresh },
-        ])
-        let routes = funnel([
-            .mapping(input.select) { AppRoute.detail($0) }, .mapping(input.create) { AppRoute.create },
-            .mapping(input.search) { AppRoute.search }, .mapping(input.status) { AppRoute.status },
-        ])
-        let (posts, navigator, now) = (self.posts, self.navigator, self.now)
+        let (posts, navigator, now, actions, changes) = (posts, navigator, now, input.actions, watch.changes())
         let state = AsyncStream<PostsListState>.running { continuation in
-            // Navigation is never kept waiting behind a page that is loading.
-            let navigation = Task { for await route in routes { navigator.navigate(to: route) } }
-            defer { navigation.cancel() }
+            // Navigation goes at once, in order, never kept waiting behind a
+            // page that is loading; fetches (the person's, and refreshes for
+            // changes made elsewhere) are done one at a time, in order.
+            let (fetches, fetch) = AsyncStream.makeStream(of: Fetch.self)
+            let routing = Task {
+                for await action in actions {
+                    switch action {
+                    case .load: fetch.yield(.fromTop)
+                    case .loadMore: fetch.yield(.more)
+                    case .select(let uid): navigator.navigate(to: .detail(uid))
+                    case .create: navigator.navigate(to: .create)
+                    case .search: navigator.navigate(to: .search)
+                    case .status: navigator.navigate(to: .status)
+                    }
+                }
+                fetch.finish()
+            }
+            let watching = Task { for await _ in changes { fetch.yield(.fromTop) } }
+            defer { routing.cancel(); watching.cancel() }
             var state = PostsListState()
             var cursor: String?
-            for await action in actions {
-                let fromTop: Bool
-                switch action {
-                case .more where cursor == nil:
-                    continue  // nothing more to load
-                case .more:
-                    fromTop = false
-                case .refresh:
-                    fromTop = true
-                }
-                state.isFetching = true
-                state.error = nil
+            for await request in fetches {
+                if request == .more && cursor == nil { continue }  // nothing more to load
+                (state.isFetching, state.problem) = (true, nil)
                 continuation.yield(state)
                 do {
                     // A refresh reloads as many posts as were shown, page by page,
                     // so the place in the list is kept however far it was scrolled.
-                    let wanted = fromTop ? max(Self.pageSize, state.items.count) : Self.pageSize
+                    let wanted = request == .fromTop ? max(Self.pageSize, state.items.count) : Self.pageSize
                     var items: [PostItem] = []
-                    var next = fromTop ? nil : cursor
+                    var next = request == .fromTop ? nil : cursor
                     repeat {
-                        let limit = min(wanted - items.count, PostRules.pageSize.upperBound)
-                        let page = try await posts.posts(limit: limit, cursor: next)
+                        let page = try await posts.posts(limit: min(wanted - items.count, PostRules.pageSize.upperBound), cursor: next)
                         items += page.posts.map { PostItem($0, now: now()) }
                         next = page.nextCursor
                     } while items.count < wanted && next != nil
-                    state.items = fromTop ? items : state.items + items
+                    state.items = request == .fromTop ? items : state.items + items
                     cursor = next
-                    state.hasMore = cursor != nil
-                    state.loaded = true
+                    (state.hasMore, state.loaded) = (cursor != nil, true)
                 } catch {
-                    state.error = "\(error)"
+                    state.problem = .from(error)
                 }
                 state.isFetching = false
                 continuation.yield(state)
@@ -101,7 +96,7 @@ public struct PostsListState: Sendable, Equatable {
     public var hasMore = false
     /// Set once a page has arrived, so "no posts yet" is not shown before.
     public var loaded = false
-    public var error: String?
+    public var problem: Problem?
 
     public init() {}
 }

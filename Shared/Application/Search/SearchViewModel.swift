@@ -1,29 +1,30 @@
-import AsyncAlgorithms
 import Clocks
 import Domain
 import Foundation
 import Synchronization
 
-/// Search as you type: waits until typing pauses (debounce), skips a query
-/// equal to the last one, and keeps only the newest search running, so a
+/// Search as you type: a query is searched once typing has paused for
+/// `debounce` (on the injected clock), a query equal to the last one
+/// searched is not searched again, and only the newest search counts, so a
 /// slow answer to an old query never replaces a newer one.
 public struct SearchViewModel: ViewModelType, Sendable {
-    public struct Input: Sendable {
-        /// The text in the search field, after every keystroke.
-        public var query: AsyncStream<String>
+    /// What the person did, in the order they did it.
+    public enum Action: Sendable, Equatable {
+        /// The text in the search field, after a keystroke.
+        case query(String)
         /// Search the current query again now (posts may have changed).
-        public var refresh: AsyncStream<Void>
-        public var select: AsyncStream<UUID>
-        public var back: AsyncStream<Void>
+        case refresh
+        case select(UUID)
+        case back
+    }
 
-        public init(query: AsyncStream<String>, refresh: AsyncStream<Void>, select: AsyncStream<UUID>, back: AsyncStream<Void>) {
-            (self.query, self.refresh, self.select, self.back) = (query, refresh, select, back)
-        }
+    public struct Input: Sendable {
+        public var actions: AsyncStream<Action>
+        public init(actions: AsyncStream<Action>) { self.actions = actions }
     }
 
     public struct Output: Sendable {
-        /// What the screen shows, newest last. Reading it runs the screen;
-        /// navigation stops when it is no longer read.
+        /// What the screen shows, newest last.
         public var state: AsyncStream<SearchState>
     }
 
@@ -42,53 +43,88 @@ public struct SearchViewModel: ViewModelType, Sendable {
         (self.search, self.watch, self.navigator, self.clock) = (search, watch, navigator, clock)
     }
 
+    private enum Event: Sendable { case person(Action), changed }
+
     public func transform(input: Input) -> Output {
-        let search = self.search
-        let latest = Mutex("")
-        let typed = input.query
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .debounce(for: Self.debounce, clock: clock)
-            .removeDuplicates()
-            .map { query in
-                latest.withLock { $0 = query }
-                return query
-            }
-        let changed = watch.changes().debounce(for: Self.debounce, clock: clock)
-        let queries = merge(typed, input.refresh.map { latest.withLock { $0 } }, changed.map { _ in latest.withLock { $0 } })
-        // Latest only: a new query cancels the search still running for the last one.
-        let states = queries.flatMapLatest { query in
-            AsyncStream<SearchState>.running { continuation in
-                guard !query.isEmpty else {
-                    continuation.yield(.idle)
-                    return
-                }
-                continuation.yield(.searching(query))
-                do {
-                    let results = try await search.search(query, limit: Self.limit, offset: 0)
-                    if !Task.isCancelled { continuation.yield(SearchState(query: query, results: results)) }
-                } catch {
-                    if !Task.isCancelled { continuation.yield(.failed(query, "\(error)")) }
-                }
-            }
-        }
-        let navigator = self.navigator
-        let routes = funnel([.mapping(input.select) { AppRoute.detail($0) }, .mapping(input.back) { AppRoute.back }])
+        let (search, navigator, clock, actions, changes) = (search, navigator, clock, input.actions, watch.changes())
         let state = AsyncStream<SearchState>.running { continuation in
-            let navigation = Task {
-                for await route in routes {
-                    navigator.navigate(to: route)
-                    if route == .back { return }  // gone: a second Esc queued meanwhile must not close the screen below
+            let (events, event) = AsyncStream.makeStream(of: Event.self)
+            let feeding = [
+                Task { for await action in actions { event.yield(.person(action)) }; event.finish() },
+                Task { for await _ in changes { event.yield(.changed) } },
+            ]
+            let latest = Latest(continuation)
+            defer { feeding.forEach { $0.cancel() }; latest.cancel() }
+            var query = ""
+            for await next in events {
+                switch next {
+                case .person(.query(let text)):
+                    query = text.trimmingCharacters(in: .whitespaces)
+                    latest.start(query, after: Self.debounce, clock: clock, force: false, search: search)
+                case .person(.refresh):
+                    latest.start(query, after: nil, clock: clock, force: true, search: search)
+                case .changed:
+                    latest.start(query, after: Self.debounce, clock: clock, force: true, search: search)
+                case .person(.select(let uid)):
+                    navigator.navigate(to: .detail(uid))
+                case .person(.back):
+                    navigator.navigate(to: .back)
+                    return  // the screen is done; nothing after this is for it
                 }
             }
-            await withTaskCancellationHandler {
-                for await state in states { continuation.yield(state) }
-            } onCancel: {
-                navigation.cancel()
-            }
-            navigation.cancel()
         }
         return Output(state: state)
     }
+}
+
+/// The one search that counts: starting one cancels the one before, and
+/// only the newest may publish (checked under the same lock as the
+/// publishing, so a stale answer can never slip in after a newer state).
+private final class Latest: Sendable {
+    private struct State {
+        var generation = 0
+        var task: Task<Void, Never>?
+        var lastSearched: String?
+    }
+    private let state = Mutex(State())
+    private let continuation: AsyncStream<SearchState>.Continuation
+
+    init(_ continuation: AsyncStream<SearchState>.Continuation) { self.continuation = continuation }
+
+    func start(_ query: String, after wait: Duration?, clock: AnyClock<Duration>, force: Bool, search: any SearchUseCase) {
+        state.withLock { state in
+            state.task?.cancel()
+            state.generation += 1
+            let generation = state.generation
+            state.task = Task {
+                if let wait, (try? await clock.sleep(for: wait)) == nil { return }  // cancelled: a newer one runs
+                guard self.begin(query, generation: generation, force: force) else { return }
+                guard !query.isEmpty else { return self.publish(.idle, generation) }
+                self.publish(.searching(query), generation)
+                do {
+                    self.publish(SearchState(query: query, results: try await search.search(query, limit: SearchViewModel.limit, offset: 0)), generation)
+                } catch {
+                    self.publish(.failed(query, .from(error)), generation)
+                }
+            }
+        }
+    }
+
+    /// Whether `query` is to be searched: it is still the newest, and not
+    /// the same as the last one searched (unless forced).
+    private func begin(_ query: String, generation: Int, force: Bool) -> Bool {
+        state.withLock { state in
+            guard state.generation == generation, force || state.lastSearched != query else { return false }
+            state.lastSearched = query
+            return true
+        }
+    }
+
+    private func publish(_ value: SearchState, _ generation: Int) {
+        state.withLock { state in if state.generation == generation { continuation.yield(value) } }
+    }
+
+    func cancel() { state.withLock { $0.task?.cancel() } }
 }
 
 /// What the search screen shows.
@@ -97,7 +133,7 @@ public enum SearchState: Sendable, Equatable {
     case searching(String)
     case results(String, [SearchItem], total: Int)
     case empty(String)
-    case failed(String, String)
+    case failed(String, Problem)
 
     init(query: String, results: SearchResults) {
         self = results.hits.isEmpty

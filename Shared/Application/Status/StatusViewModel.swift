@@ -3,16 +3,15 @@ import Domain
 import Foundation
 import Synchronization
 
-/// Services, workers and search lag, refreshed every few seconds (on the
+/// Services, processes and search lag, refreshed every few seconds (on the
 /// injected clock) and on demand.
 public struct StatusViewModel: ViewModelType, Sendable {
-    public struct Input: Sendable {
-        public var refresh: AsyncStream<Void>
-        public var back: AsyncStream<Void>
+    /// What the person did, in the order they did it.
+    public enum Action: Sendable, Equatable { case refresh, back }
 
-        public init(refresh: AsyncStream<Void>, back: AsyncStream<Void>) {
-            (self.refresh, self.back) = (refresh, back)
-        }
+    public struct Input: Sendable {
+        public var actions: AsyncStream<Action>
+        public init(actions: AsyncStream<Action>) { self.actions = actions }
     }
 
     public struct Output: Sendable {
@@ -30,39 +29,44 @@ public struct StatusViewModel: ViewModelType, Sendable {
     }
 
     public func transform(input: Input) -> Output {
-        let clock = self.clock
-        let busy = Atomic(false)
-        // A tick while a refresh is still running (a slow gateway) is skipped, so they never pile up.
-        let ticks = AsyncStream<Void>.running { continuation in
-            continuation.yield(())
-            while (try? await clock.sleep(for: Self.interval)) != nil {
-                if !busy.load(ordering: .acquiring) { continuation.yield(()) }
-            }
-        }
-        let refreshes = funnel([ticks, input.refresh])
-        let (status, navigator, back) = (status, navigator, input.back)
+        let (status, navigator, clock, actions) = (status, navigator, clock, input.actions)
         let state = AsyncStream<StatusState>.running { continuation in
+            let (refreshes, refresh) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let busy = Atomic(false)
             // Back is never kept waiting behind a refresh.
-            let navigation = Task {
-                for await _ in back {
-                    navigator.navigate(to: .back)
-                    return
+            let routing = Task {
+                for await action in actions {
+                    switch action {
+                    case .refresh: refresh.yield()
+                    case .back:
+                        navigator.navigate(to: .back)
+                        refresh.finish()
+                        return
+                    }
+                }
+                refresh.finish()
+            }
+            // A tick while a refresh is still running (a slow gateway) is skipped, so they never pile up.
+            let ticking = Task {
+                refresh.yield()
+                while (try? await clock.sleep(for: Self.interval)) != nil {
+                    if !busy.load(ordering: .acquiring) { refresh.yield() }
                 }
             }
-            defer { navigation.cancel() }
+            defer { routing.cancel(); ticking.cancel() }
             var state = StatusState()
             for await _ in refreshes {
                 busy.store(true, ordering: .releasing)
-                defer { busy.store(false, ordering: .releasing) }
                 state.isFetching = true
                 continuation.yield(state)
                 do {
                     state.status = try await status.status()
-                    state.error = nil
+                    state.problem = nil
                 } catch {
-                    state.error = "\(error)"  // the last good status stays shown
+                    state.problem = .from(error)  // the last good status stays shown
                 }
                 state.isFetching = false
+                busy.store(false, ordering: .releasing)
                 continuation.yield(state)
             }
         }
@@ -74,7 +78,7 @@ public struct StatusViewModel: ViewModelType, Sendable {
 public struct StatusState: Sendable, Equatable {
     public var status: SystemStatus?
     public var isFetching = false
-    public var error: String?
+    public var problem: Problem?
 
     public init() {}
 }

@@ -99,7 +99,8 @@ struct SearchSuite {
             let post = Post(uid: uid, title: object["title"] ?? "", content: object["content"] ?? "")
             changes.append(PostChange(sequence: Int64(offset + 1), uid: uid, kind: .upsert(post)))
         }
-        try blocking { try await index.apply(changes, position: IndexPosition(applied: Int64(changes.count), database: nil)) }
+        let all = changes
+        try blocking { try await index.apply(all, position: IndexPosition(applied: Int64(all.count), database: nil)) }
         return try Self.measure(samples) { position in
             try blocking { _ = try await index.search(Self.queries[position % Self.queries.count], limit: 10, offset: 0) }
         }

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import NetworkPlatform
+import Testing
 import ZeroMQ
 
 /// The platforms the use-case contract runs on. Each test gets its own:

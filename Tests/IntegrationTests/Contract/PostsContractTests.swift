@@ -8,7 +8,7 @@ import Testing
 struct PostsContractTests {
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_aSavedPostReadsBackAsStored_withItsTitleTrimmed(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let saved = try await posts.save(.stub(title: "  Hello  "))
             #expect(saved.title == "Hello")
@@ -18,7 +18,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_savingTheSameUIDAgainUpdates_keepingTheCreateDate(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let first = try await posts.save(.stub(title: "v1", created: 1_000))
             var edited = first
@@ -33,7 +33,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_pagesAreNewestFirst_complete_andAPostAddedMeanwhileShiftsNothing(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             // Five share one create date, so the uid must break the tie.
             var saved: [Post] = []
@@ -54,7 +54,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_aCursorTheStoreNeverGave_orABadLimit_isRefusedNamingIt(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             #expect(await postsError { _ = try await posts.posts(limit: 10, cursor: "page-2") } == .invalid("cursor", .unknownCursor("page-2")))
             #expect(await postsError { _ = try await posts.posts(limit: 501, cursor: nil) } == .invalid("limit", .outOfRange(min: 1, max: 500, actual: "501")))
@@ -63,7 +63,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_deletingSaysWhetherThereWasOne_andThenItIsNotFound(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let saved = try await posts.save(.stub())
             #expect(try await posts.delete(uid: saved.uid))
@@ -74,7 +74,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_anInvalidPostInABatch_savesNone_andNamesIt_whileAUIDGivenTwiceIsOnePost(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             #expect(await postsError { _ = try await posts.save(batch: [.stub(), .stub(title: " "), .stub()]) } == .invalid("posts[1].title", .empty))
             #expect(try await posts.posts(limit: 10, cursor: nil).posts.isEmpty)
@@ -88,7 +88,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_anEditSavesOverWhatWasRead_butNeverOverAChangeOrDeleteMadeSince(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let read = try await posts.save(.stub(title: "First", content: "kept"))
             let mine = try await posts.edit(read, title: "Mine", content: nil)
@@ -106,7 +106,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_aCharacterTheStoreCannotKeep_isRefusedNamingTheField_neverCut(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             #expect(await postsError { _ = try await posts.save(.stub(title: "before\u{0}after")) } == .invalid("title", .forbiddenCharacter(0)))
             #expect(await postsError { _ = try await posts.save(.stub(content: "a\u{0}b")) } == .invalid("content", .forbiddenCharacter(0)))
@@ -116,7 +116,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_datesKeepTheirMillisecondsAcrossTheWholeRange_andOutsideItAreRefused(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             for text in [PostDate.latestText, PostDate.earliestText, "2026-11-23T10:20:30.123Z", "1969-12-31T23:59:59.001Z"] {
                 let created = try PostDate.parse(text, field: "test")
@@ -131,7 +131,7 @@ struct PostsContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_everyWriteIsInTheChangeFeed_inOrder_withTombstones(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let changes = provider.makePostChangesUseCase()
             let start = try await changes.head()

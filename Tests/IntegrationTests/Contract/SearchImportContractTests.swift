@@ -19,7 +19,7 @@ struct SearchImportContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_searchFindsWords_theLastAsAPrefix_andFollowsEditsAndDeletes(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let search = provider.makeSearchUseCase()
             let zebra = try await posts.save(.stub(title: "Running zebras", content: "stripes at dawn"))
@@ -35,7 +35,7 @@ struct SearchImportContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_anOverlongQueryOrOffsetIsRefusedNamingIt(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let search = provider.makeSearchUseCase()
             let long = String(repeating: "a", count: SearchRules.maxQueryLength + 1)
             #expect(await postsError { _ = try await search.search(long, limit: 10, offset: 0) }
@@ -47,7 +47,7 @@ struct SearchImportContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_importKeepsTheLastEntryOfAUID_andTheSampleShapeDuplicatesNothingWhenImportedAgain(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let uid = UUID().uuidString
             let entries = [
@@ -65,7 +65,7 @@ struct SearchImportContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_anImportWithOneBadEntryWritesNothing_andNamesTheEntry(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let entries = (1...1500).map { ImportEntry(label: "line \($0)", title: "post \($0)") }
                 + [ImportEntry(label: "line 1501", content: "no title")]
@@ -79,7 +79,7 @@ struct SearchImportContractTests {
 
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_statusNamesWhereTheAnswerCameFrom(_ platform: ContractPlatform) async throws {
-        try await platform.run { provider in
+        try await platform.run { provider async throws in
             _ = try await provider.makePostsUseCase().save(.stub())
             let status = try await provider.makeStatusUseCase().status()
             switch platform {
