@@ -61,7 +61,7 @@ enum Failure {
     static func hint(for error: PostsError) -> String? {
         switch error {
         case .unavailable(.noAnswer):
-            "is the gateway running? Start everything with `make run`, or point POSTS_GATEWAY / --gateway at it"
+            "is it running? Start everything with `make run`, or point POSTS_GATEWAY / --gateway at it"
         case .unavailable(.noWorker(let service)):
             "start \(service)-service (`make run` starts everything)"
         case .conflict:

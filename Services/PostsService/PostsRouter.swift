@@ -53,10 +53,11 @@ struct PostsRouter: Sendable {
         case PostsMethod.save:
             let params = try request.params(SaveParams.self)
             let post = try params.post.toDomain()
-            let saved = if let since = params.ifUnchangedSince {
-                try await posts.save(post, ifUnchangedSince: try WireDate.parse(since, field: "ifUnchangedSince"))
-            } else {
-                try await posts.save(post)
+            var since: Date?
+            if let text = params.ifUnchangedSince { since = try WireDate.parse(text, field: "ifUnchangedSince") }
+            let saved = try await Self.naming("post") { () async throws(PostsError) -> Post in
+                if let since { return try await posts.save(post, ifUnchangedSince: since) }
+                return try await posts.save(post)
             }
             return (try JSONRPC.encodeResult(id: id, PostDTO(domain: saved)), true)
         case PostsMethod.saveMany:
@@ -104,5 +105,16 @@ struct PostsRouter: Sendable {
               let body = try? JSONEncoder().encode(ChangeNotice(service: PostsMethod.service, head: head))
         else { return }
         events.publish(topic: ChangeNotice(service: PostsMethod.service, head: head).topic, body: Array(body))
+    }
+
+    /// The use case names a post's own fields (`title`); the request holds
+    /// them under `prefix` (`post.title`).
+    private static func naming<T>(_ prefix: String, _ body: () async throws(PostsError) -> T) async throws(PostsError) -> T {
+        do {
+            return try await body()
+        } catch {
+            guard case .invalid(let invalid) = error else { throw error }
+            throw .invalid("\(prefix).\(invalid.field)", invalid.reason)
+        }
     }
 }

@@ -45,6 +45,7 @@ extension PostsError {
         case .busy: BusyData.decode(data).map { .busy($0) }
         case .timeout: data["seconds"]?.doubleValue.map { .timeout(seconds: $0) }
         case .tooLarge: data["bytes"]?.intValue.flatMap { bytes in data["limit"]?.intValue.map { .tooLarge(bytes: bytes, limit: $0) } }
+        case .internalError: .failed(error.message)
         default: nil
         }
         self = rebuilt ?? .failed("\(error.message) [\(error.code)]")

@@ -20,8 +20,8 @@ struct PostDTOTests {
         #expect(throws: PostsError.invalid("post.createDate", .notDate("yesterday"))) {
             try PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "yesterday").toDomain()
         }
-        #expect(throws: PostsError.invalid("posts[2].createDate", .dateOutOfRange("10000-01-01T00:00:00Z"))) {
-            try PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "10000-01-01T00:00:00Z").toDomain(field: "posts[2]")
+        #expect(throws: PostsError.invalid("posts[2].createDate", .dateOutOfRange("0000-12-31T23:59:59.999Z"))) {
+            try PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "0000-12-31T23:59:59.999Z").toDomain(field: "posts[2]")
         }
     }
 }

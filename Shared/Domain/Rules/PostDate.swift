@@ -69,7 +69,7 @@ public enum PostDate {
         else { return nil }
         i += 1
         guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), year >= 1,
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 60
         else { return nil }
         var fraction: Int64 = 0
