@@ -42,8 +42,10 @@ struct GatewayChangeFeed: ChangeFeed {
         try await gateway.call(PostsMethod.service, PostsMethod.changes, ChangesParams(after: sequence, limit: limit), as: ChangesResult.self).toDomain()
     }
 
+    /// The head, from a page after every sequence there can be: 2^53, the
+    /// largest integer a JSON number carries exactly everywhere.
     func head() async throws(PostsError) -> Int64 {
-        try await changes(after: Int64.max, limit: 1).head
+        try await changes(after: 1 << 53, limit: 1).head
     }
 }
 

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// The JSON-RPC 2.0 envelope every MDP body carries (docs/PROTOCOL.md).
@@ -14,54 +15,53 @@ public enum JSONRPC {
     public struct IncomingRequest: Sendable {
         public let id: JSONRPCID
         public let method: String
-        /// The whole request, kept to decode `params` into a typed value.
-        public let raw: Data
+        /// Absent, an object or an array.
+        public let params: JSONValue?
 
-        /// Decodes `params`; a mismatch is answered as invalid params.
+        /// Decodes `params`; a mismatch is answered as invalid params naming the field.
         public func params<Params: Decodable>(_ type: Params.Type) throws(JSONRPCError) -> Params {
-            try decode(ParamsEnvelope<Params>.self).params
+            do { return try JSONValueDecoder.decode(type, from: params ?? .null) } catch { throw JSONRPCError(error) }
         }
 
         /// Decodes `params`, or gives `fallback` when there are none (absent or null).
         public func params<Params: Decodable>(_ type: Params.Type, or fallback: Params) throws(JSONRPCError) -> Params {
-            try decode(OptionalParamsEnvelope<Params>.self).params ?? fallback
-        }
-
-        private func decode<Envelope: Decodable>(_ type: Envelope.Type) throws(JSONRPCError) -> Envelope {
-            do {
-                return try JSONDecoder().decode(Envelope.self, from: raw)
-            } catch let error as DecodingError {
-                throw JSONRPCError.invalidParams(field: error.fieldPath, error.rule)
-            } catch {
-                throw JSONRPCError(.invalidParams, "params: \(error)")
-            }
+            guard let params, params != .null else { return fallback }
+            return try self.params(type)
         }
     }
 
     /// Reads a request, or says what error to answer with (and to which id).
-    /// One decoding pass over the envelope; `params` is decoded later, by type.
     public static func decodeRequest(_ data: Data) -> Result<IncomingRequest, RequestFailure> {
-        let header: RequestHeader
-        do {
-            header = try JSONDecoder().decode(RequestHeader.self, from: data)
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            return .failure(RequestFailure(id: .null, error: .parseError("\(data.count) bytes that do not parse")))
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            return .failure(RequestFailure(id: .null, error: .invalidRequest("expected a JSON object")))
-        } catch let error as DecodingError {
-            let id = (try? JSONDecoder().decode(IDEnvelope.self, from: data).id) ?? .null
-            return .failure(RequestFailure(id: id, error: .invalidRequest("\(error.fieldPath) \(error.rule)")))
-        } catch {
-            return .failure(RequestFailure(id: .null, error: .parseError("\(error)")))
+        let document: JSONValue
+        switch Result(catching: { () throws(JSONParser.Failure) in try JSONParser.parse(data) }) {
+        case .success(let value):
+            document = value
+        case .failure(.syntax(let offset, let detail)):
+            return .failure(RequestFailure(id: .null, error: .parseError("\(detail) at byte \(offset) of \(data.count)")))
+        case .failure(.notText(let path, let detail)):
+            let error = path == "params" || path.hasPrefix("params.") || path.hasPrefix("params[")
+                ? JSONRPCError(PostsError.invalid(String(path.dropFirst("params".count).drop { $0 == "." }), .notText(detail)))
+                : .invalidRequest("\(path.isEmpty ? "the request" : path) must be Unicode text (\(detail))")
+            return .failure(RequestFailure(id: .null, error: error))
         }
-        let id = header.id ?? .null
-        guard header.jsonrpc == version else {
+        guard case .object(let members) = document else {
+            return .failure(RequestFailure(id: .null, error: .invalidRequest("expected a JSON object, got \(document.shortDescription)")))
+        }
+        guard let id = JSONRPCID(members["id"] ?? .null) else {
+            let got = members["id"]?.shortDescription ?? "nothing"
+            return .failure(RequestFailure(id: .null, error: .invalidRequest("id must be a string, an integer or null (got \(got))")))
+        }
+        guard members["jsonrpc"] == .string(version) else {
             return .failure(RequestFailure(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\"")))
         }
-        guard let method = header.method, !method.isEmpty else {
+        guard case .string(let method)? = members["method"], !method.isEmpty else {
             return .failure(RequestFailure(id: id, error: .invalidRequest("\"method\" must be a non-empty string")))
         }
-        return .success(IncomingRequest(id: id, method: method, raw: data))
+        switch members["params"] {
+        case nil, .null?, .object?, .array?: break
+        case let other?: return .failure(RequestFailure(id: id, error: .invalidRequest("params must be an object or an array (got \(other.shortDescription))")))
+        }
+        return .success(IncomingRequest(id: id, method: method, params: members["params"]))
     }
 
     public static func encodeRequest<Params: Encodable>(id: JSONRPCID, method: String, params: Params?) throws -> Data {
@@ -107,31 +107,6 @@ public enum JSONRPC {
 
 struct IDEnvelope: Decodable { let id: JSONRPCID? }
 
-/// A request's envelope, without decoding its params.
-struct RequestHeader: Decodable {
-    let jsonrpc: String?
-    let id: JSONRPCID?
-    let method: String?
-    let params: ParamsShape?
-}
-
-/// Checks that `params` is an object or an array without reading what is in it.
-struct ParamsShape: Decodable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        if (try? decoder.container(keyedBy: AnyKey.self)) != nil { return }
-        if (try? decoder.unkeyedContainer()) != nil { return }
-        throw DecodingError.typeMismatch(ParamsShape.self, .init(codingPath: decoder.codingPath, debugDescription: "must be an object or an array"))
-    }
-}
-struct ParamsEnvelope<Params: Decodable>: Decodable { let params: Params }
-struct OptionalParamsEnvelope<Params: Decodable>: Decodable { let params: Params? }
 struct RequestEnvelope<Params: Encodable>: Encodable {
     let jsonrpc: String
     let id: JSONRPCID
@@ -152,31 +127,4 @@ struct ResponseEnvelope<Result: Decodable>: Decodable {
     let id: JSONRPCID?
     let result: Result?
     let error: JSONRPCError?
-}
-
-extension DecodingError {
-    /// The dotted path of the field a decoding error is about ("params.post.title").
-    var fieldPath: String {
-        let path: [any CodingKey]
-        switch self {
-        case .keyNotFound(let key, let context): path = context.codingPath + [key]
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): path = context.codingPath
-        @unknown default: path = []
-        }
-        // "params.posts[0].uid": indexes attach to the name before them.
-        let name = path.reduce(into: "") { name, key in
-            if let index = key.intValue { name += "[\(index)]" } else { name += name.isEmpty ? key.stringValue : ".\(key.stringValue)" }
-        }
-        return name.isEmpty ? "params" : name
-    }
-
-    var rule: String {
-        switch self {
-        case .keyNotFound: "is required"
-        case .typeMismatch(let type, _): "must be of type \(type)"
-        case .valueNotFound(let type, _): "must be a \(type), not null"
-        case .dataCorrupted(let context): "is invalid: \(context.debugDescription)"
-        @unknown default: "is invalid"
-        }
-    }
 }

@@ -34,5 +34,16 @@ public enum JSONRPCID: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The id a request's `id` member stands for, or nil when JSON-RPC 2.0
+    /// allows no such id (a fraction, a boolean, an object, an array).
+    init?(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .string(let text): self = .string(text)
+        case .number(let number) where number.rounded() == number && abs(number) < 0x1p63: self = .number(Int64(number))
+        default: return nil
+        }
+    }
+
     public var description: String { correlationKey ?? "null" }
 }

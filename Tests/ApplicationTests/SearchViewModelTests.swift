@@ -98,6 +98,22 @@ struct SearchViewModelTests {
         #expect(engine.asked == ["zebra", "zebra"])
     }
 
+    @Test func test_aRefreshRightAfterAChange_doesNotCancelTheSearchAfterTheChange() async {
+        let engine = SearchEngineDouble { .one(titled: $0) }
+        let screen = Screen(engine: engine)
+        var states = screen.states.makeAsyncIterator()
+        await screen.searched("zebra", &states)
+        screen.watch.continuation.yield(7)
+        await screen.clock.waitForSleeper(until: screen.clock.now.offset + SearchViewModel.debounce)
+        screen.actions.send(.refresh)  // back from the post just deleted: the workers may not have applied it yet
+        #expect(await states.next() == .searching("zebra"))
+        _ = await states.next()
+        screen.clock.advance(by: SearchViewModel.debounce)
+        #expect(await states.next() == .searching("zebra"), "searched again once the change has had time to apply")
+        _ = await states.next()
+        #expect(engine.asked == ["zebra", "zebra", "zebra"])
+    }
+
     @Test func test_aSlowStaleAnswerNeverReplacesANewerOne() async {
         let gate = Gate()
         let slowAnswered = Atomic(false)

@@ -43,7 +43,7 @@ public struct SearchViewModel: ViewModelType, Sendable {
         (self.search, self.watch, self.navigator, self.clock) = (search, watch, navigator, clock)
     }
 
-    private enum Event: Sendable { case person(Action), changed }
+    private enum Event: Sendable { case person(Action), changed, changeSettled }
 
     public func transform(input: Input) -> Output {
         let (search, navigator, clock, actions, changes) = (search, navigator, clock, input.actions, watch.changes())
@@ -54,7 +54,8 @@ public struct SearchViewModel: ViewModelType, Sendable {
                 Task { for await _ in changes { event.yield(.changed) } },
             ]
             let latest = Latest(continuation)
-            defer { feeding.forEach { $0.cancel() }; latest.cancel() }
+            var timers: [Task<Void, Never>] = []
+            defer { (feeding + timers).forEach { $0.cancel() }; latest.cancel() }
             var query = ""
             for await next in events {
                 switch next {
@@ -64,7 +65,12 @@ public struct SearchViewModel: ViewModelType, Sendable {
                 case .person(.refresh):
                     latest.start(query, after: nil, clock: clock, force: true, search: search)
                 case .changed:
-                    latest.start(query, after: Self.debounce, clock: clock, force: true, search: search)
+                    // Its own timer: a refresh or a keystroke meanwhile must not
+                    // cancel it, or the answer could predate the change.
+                    let settled = Task { if (try? await clock.sleep(for: Self.debounce)) != nil { event.yield(.changeSettled) } }
+                    timers.append(settled)
+                case .changeSettled:
+                    latest.start(query, after: nil, clock: clock, force: true, search: search)
                 case .person(.select(let uid)):
                     navigator.navigate(to: .detail(uid))
                 case .person(.back):
