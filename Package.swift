@@ -73,6 +73,7 @@ let package = Package(
             name: "ServiceSupport",
             dependencies: [
                 "Majordomo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -136,6 +137,8 @@ let package = Package(
             ],
             path: "Tests/Benchmarks/GatewayBench"
         ),
+        // What the platform and contract tests share (stubs, paging, errors).
+        .target(name: "TestSupport", dependencies: ["Domain"], path: "Tests/TestSupport"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
         .testTarget(
             name: "EventBusTests",
@@ -160,7 +163,7 @@ let package = Package(
         .testTarget(name: "ClientTests", dependencies: ["Client", "Domain"], path: "Tests/ClientTests"),
         .testTarget(
             name: "LocalPlatformTests",
-            dependencies: ["LocalPlatform", "Domain", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["LocalPlatform", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/LocalPlatformTests"
         ),
         .testTarget(
@@ -172,7 +175,7 @@ let package = Package(
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform"],
+            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "TestSupport"],
             path: "Tests/IntegrationTests"
         ),
     ]

@@ -35,30 +35,17 @@ struct PostsServiceCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Gateway endpoint to connect to.", valueName: "endpoint")) var gateway: String?
+    @OptionGroup var worker: WorkerOptions
     @Option(help: ArgumentHelp("SQLite database file.", valueName: "path")) var database: String?
-    @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) var sessions: Int?
     @Option(help: ArgumentHelp("Event bus endpoint to publish change notices to.", valueName: "endpoint")) var eventsPublish: String?
-    @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) var heartbeatInterval: String?
-    @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) var maxFrameSize: Int?
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel: String?
 
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
-        var configuration = MajordomoWorker.Configuration()
-        var maxReplyBytes = 0
-        let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
+        let resolved = try worker.resolve(settings, defaultSessions: 4)
         let eventsEndpoint = eventsPublish ?? Endpoints.eventsPublish(environment: settings.environment)
-        do {
-            LogSetup.bootstrap(level: try settings.logLevel(logLevel))
-            try Endpoints.validate(endpoint)
-            try Endpoints.validate(eventsEndpoint)
-            configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 4, heartbeatInterval: heartbeatInterval)
-            maxReplyBytes = try settings.maxFrameSize(maxFrameSize)
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
-        }
+        do { try Endpoints.validate(eventsEndpoint) } catch let error as ConfigurationError { throw ValidationError(error.description) }
+        let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
         let logger = Logger(label: "posts-service")
         let path = database ?? settings.defaultDatabasePath
         let provider: UseCaseProvider
@@ -72,11 +59,11 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
         let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
                                  events: events, maxReplyBytes: maxReplyBytes, logger: logger)
-        let worker = MajordomoWorker(endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
+        let mdpWorker = MajordomoWorker(endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
                                      context: context, logger: logger)
         logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: WorkerService(worker: worker, handler: .async(router.handle)))],
+            services: [.init(service: WorkerService(worker: mdpWorker, handler: .async(router.handle)))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         defer { events.close() }

@@ -33,28 +33,20 @@ struct SearchServiceCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Gateway endpoint to connect to.", valueName: "endpoint")) var gateway: String?
+    @OptionGroup var worker: WorkerOptions
     @Option(help: ArgumentHelp("Event bus endpoint to subscribe to.", valueName: "endpoint")) var eventsSubscribe: String?
     @Option(help: ArgumentHelp("Pull changes at least this often.", valueName: "duration")) var syncInterval: String?
-    @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) var sessions: Int?
-    @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) var heartbeatInterval: String?
-    @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) var maxFrameSize: Int?
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel: String?
 
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
-        let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
+        let resolved = try worker.resolve(settings, defaultSessions: 2)
+        let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
         let eventsEndpoint = eventsSubscribe ?? Endpoints.eventsSubscribe(environment: settings.environment)
-        var configuration = MajordomoWorker.Configuration()
         let interval: Duration
-        let maxReplyBytes: Int
         do {
-            LogSetup.bootstrap(level: try settings.logLevel(logLevel))
-            for value in [endpoint, eventsEndpoint] { try Endpoints.validate(value) }
+            try Endpoints.validate(eventsEndpoint)
             interval = try settings.duration(syncInterval, env: "POSTS_SEARCH_SYNC_INTERVAL", default: .seconds(1))
-            configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 2, heartbeatInterval: heartbeatInterval)
-            maxReplyBytes = try settings.maxFrameSize(maxFrameSize)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -71,11 +63,11 @@ struct SearchServiceCommand: AsyncParsableCommand {
         defer { subscriber.close() }
         let router = SearchRouter(search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: maxReplyBytes,
                                   logger: logger)
-        let worker = MajordomoWorker(endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
+        let mdpWorker = MajordomoWorker(endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
                                      context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: worker, handler: .async(router.handle)))),
+            services: [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: .async(router.handle)))),
                        .init(service: SyncService(sync: sync, interval: interval, logger: logger))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LocalPlatform
+@_exported import TestSupport
 
 /// A fresh SQLite file in its own directory, removed afterwards.
 @discardableResult
@@ -13,22 +14,4 @@ func withDatabase<Value>(_ body: (String) async throws -> Value) async throws ->
 /// The use cases on the SQLite file at `path`.
 func openLocal(_ path: String) throws(PostsError) -> UseCaseProvider {
     UseCaseProvider(try LocalPlatform.open(path: path))
-}
-
-extension Post {
-    static func stub(title: String = "A title", content: String = "Some content", created: TimeInterval = 1_700_000_000) -> Post {
-        Post(title: title, content: content, createDate: Date(timeIntervalSince1970: created))
-    }
-}
-
-/// Every post, page by page, as a reader would walk them.
-func allPages(_ posts: any PostsUseCase, limit: Int) async throws -> [[Post]] {
-    var pages: [[Post]] = []
-    var cursor: String?
-    repeat {
-        let page = try await posts.posts(limit: limit, cursor: cursor)
-        pages.append(page.posts)
-        cursor = page.nextCursor
-    } while cursor != nil
-    return pages
 }
