@@ -84,7 +84,7 @@ public enum JSONRPC {
         do {
             envelope = try JSONDecoder().decode(ResponseEnvelope<Result>.self, from: data)
         } catch {
-            throw JSONRPCError(.internalError, "reply is not a JSON-RPC 2.0 response: \(error)")
+            throw JSONRPCError(.internalError, "the reply (\(data.count) bytes) is not a JSON-RPC 2.0 response of the expected shape")
         }
         if let error = envelope.error { throw error }
         guard let result = envelope.result else {

@@ -16,8 +16,11 @@ struct JSONValueDecoder: Decoder {
             return try T(from: JSONValueDecoder(value: value, codingPath: []))
         } catch let error as PostsError {
             throw error
+        } catch DecodingError.dataCorrupted(let context) {
+            // A type's own check (a range whose bounds are the wrong way round, say).
+            throw .invalid(field(context.codingPath), .malformed("is invalid: \(context.debugDescription)"))
         } catch {
-            throw .invalid("params", .malformed("\(error)"))
+            throw .invalid("params", .malformed("cannot be read"))
         }
     }
 
