@@ -15,7 +15,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// or in a file at `path` (owner-only), kept between runs.
     public init(path: String? = nil) throws(PostsError) {
         do {
-            queue = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+            // A file index is derived data, rebuilt from the change feed: WAL
+            // with synchronous NORMAL never corrupts it, and a crash can only
+            // lose its last pages, which record their own applied sequence.
+            var configuration = Configuration()
+            configuration.journalMode = .wal
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            queue = try path.map { try DatabaseQueue(path: $0, configuration: configuration) } ?? DatabaseQueue()
             if let path { chmod(path, 0o600) }
             try SearchSchema.migrator.migrate(queue)
         } catch {

@@ -16,11 +16,16 @@ public enum LocalPlatform {
         let feed = SQLiteChangeFeed(store: store)
         let index = try FTS5SearchIndex(path: searchIndex == .besideFile ? searchIndexPath(for: path) : nil)
         return Platform(
-            store: SQLitePostStore(store: store), feed: feed, search: index, searchSync: IndexSync(index: index, feed: feed),
+            store: SQLitePostStore(store: store), feed: feed, search: index, searchSync: IndexSync(index: index, feed: feed, pageSize: catchUpPage),
             status: SQLiteStatusSource(store: store),
             // Another process may write the file: its change sequence is polled.
             watch: PollingWatch(feed: feed, interval: .seconds(1)))
     }
+
+    /// Changes applied per transaction when a local index catches up: more
+    /// than a search worker's pages (which cross the gateway), as the file
+    /// is read directly; pages stay bounded in bytes all the same.
+    static let catchUpPage = 5_000
 
     /// Where the search index of the database at `path` is kept.
     public static func searchIndexPath(for path: String) -> String { path + "-search" }
