@@ -39,8 +39,10 @@ final class GatewayConnection: Sendable {
             let body = try JSONRPC.encodeRequest(id: id, method: method, params: params)
             reply = try await client.request(service: service, body: [Frame(body)], correlationID: id.correlationKey)
         } catch let error as MajordomoClientError {
-            if case .timeout(_, _, let attempts, let each) = error { throw .timeout(seconds: Double(attempts) * each.seconds) }
-            throw .unavailable(.noAnswer(endpoint: endpoint, seconds: 0))
+            switch error {
+            case .timeout(_, _, let attempts, let each): throw .timeout(seconds: Double(attempts) * each.seconds)
+            case .closed: throw .failed("the connection to \(endpoint) was closed before the answer came")
+            }
         } catch {
             throw .failed("cannot send to \(endpoint): \(error)")
         }
