@@ -14,6 +14,16 @@ struct CreatePostViewModelTests {
         init(store: MemoryPostStore) {
             states = CreatePostViewModel(posts: PostsInteractor(store: store), navigator: navigator).transform(input: .init(actions: actions.stream)).state
         }
+
+        /// Types `title`, saves, and returns the state the failed save shows.
+        func failedSave(titled title: String, _ states: inout AsyncStream<CreatePostState>.Iterator) async -> CreatePostState? {
+            _ = await states.next()
+            actions.send(.title(title))
+            _ = await states.next()
+            actions.send(.save)
+            _ = await states.next()
+            return await states.next()
+        }
     }
 
     @Test func test_saveIsEnabledOnlyWhenValid_andNotWhileSaving_thenTheScreenCloses() async {
@@ -61,12 +71,7 @@ struct CreatePostViewModelTests {
         store.failing(with: .unavailable(.noAnswer(endpoint: "ipc://g", seconds: 2)))
         let screen = Screen(store: store)
         var states = screen.states.makeAsyncIterator()
-        _ = await states.next()
-        screen.actions.send(.title("Kept"))
-        _ = await states.next()
-        screen.actions.send(.save)
-        _ = await states.next()
-        let failed = await states.next()
+        let failed = await screen.failedSave(titled: "Kept", &states)
         #expect(failed?.problem == .outage(.noAnswer(endpoint: "ipc://g", seconds: 2)))
         #expect(failed?.title == "Kept" && failed?.saveEnabled == true)
         screen.actions.send(.cancel)
@@ -78,11 +83,6 @@ struct CreatePostViewModelTests {
         store.failing(with: .invalid("title", .forbiddenCharacter(0)))
         let screen = Screen(store: store)
         var states = screen.states.makeAsyncIterator()
-        _ = await states.next()
-        screen.actions.send(.title("Fine here"))
-        _ = await states.next()
-        screen.actions.send(.save)
-        _ = await states.next()
-        #expect(await states.next()?.problem == .invalid(InvalidField("title", .forbiddenCharacter(0))))
+        #expect(await screen.failedSave(titled: "Fine here", &states)?.problem == .invalid(InvalidField("title", .forbiddenCharacter(0))))
     }
 }

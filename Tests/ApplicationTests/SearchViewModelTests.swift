@@ -36,6 +36,14 @@ struct SearchViewModelTests {
             _ = await states.next()
             _ = await states.next()
         }
+
+        /// Searches `text`, then posts change elsewhere: waits until the view
+        /// model waits out the debounce before searching again.
+        func changedAfterSearching(_ text: String, _ states: inout AsyncStream<SearchState>.Iterator) async {
+            await searched(text, &states)
+            watch.continuation.yield(7)
+            await clock.waitForSleeper(until: clock.now.offset + SearchViewModel.debounce)
+        }
     }
 
     @Test func test_whenTypingPauses_thenOnlyTheLastQueryIsSearched() async {
@@ -87,9 +95,7 @@ struct SearchViewModelTests {
         let engine = SearchEngineDouble { .one(titled: $0) }
         let screen = Screen(engine: engine)
         var states = screen.states.makeAsyncIterator()
-        await screen.searched("zebra", &states)
-        screen.watch.continuation.yield(7)
-        await screen.clock.waitForSleeper(until: screen.clock.now.offset + SearchViewModel.debounce)
+        await screen.changedAfterSearching("zebra", &states)
         screen.clock.advance(by: .milliseconds(299))
         #expect(engine.asked == ["zebra"], "the workers get time to apply the change")
         screen.clock.advance(by: .milliseconds(1))
@@ -102,9 +108,7 @@ struct SearchViewModelTests {
         let engine = SearchEngineDouble { .one(titled: $0) }
         let screen = Screen(engine: engine)
         var states = screen.states.makeAsyncIterator()
-        await screen.searched("zebra", &states)
-        screen.watch.continuation.yield(7)
-        await screen.clock.waitForSleeper(until: screen.clock.now.offset + SearchViewModel.debounce)
+        await screen.changedAfterSearching("zebra", &states)
         screen.actions.send(.refresh)  // back from the post just deleted: the workers may not have applied it yet
         #expect(await states.next() == .searching("zebra"))
         _ = await states.next()
