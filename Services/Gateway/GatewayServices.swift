@@ -12,9 +12,9 @@ struct BrokerService: Service {
     func run() async throws {
         let endpoints = try await broker.start()
         logger.info("gateway listening", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
-        await withGracefulShutdownHandler {
+        await withTaskCancellationOrGracefulShutdownHandler {
             await broker.waitUntilStopped()
-        } onGracefulShutdown: {
+        } onCancelOrGracefulShutdown: {
             broker.stop()
         }
         logger.info("gateway stopped")
@@ -29,9 +29,9 @@ struct EventBusService: Service {
     func run() async throws {
         let endpoints = try await bus.start()
         logger.info("event bus listening", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
-        await withGracefulShutdownHandler {
+        await withTaskCancellationOrGracefulShutdownHandler {
             await bus.waitUntilStopped()
-        } onGracefulShutdown: {
+        } onCancelOrGracefulShutdown: {
             bus.stop()
         }
     }

@@ -19,12 +19,12 @@ public struct WorkerService: Service {
     }
 
     public func run() async throws {
-        try await withGracefulShutdownHandler {
+        try await withTaskCancellationOrGracefulShutdownHandler {
             switch handler {
             case .async(let handle): try await worker.run(handle)
             case .synchronous(let handle): try await worker.run(synchronous: handle)
             }
-        } onGracefulShutdown: {
+        } onCancelOrGracefulShutdown: {
             worker.stop()
         }
     }

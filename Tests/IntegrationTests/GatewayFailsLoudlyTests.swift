@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import ZeroMQ
+
+/// A gateway that cannot do its job exits non-zero with a message naming
+/// what failed, instead of hanging.
+@Suite("Gateway fails loudly", .serialized)
+struct GatewayFailsLoudlyTests {
+    /// A tcp endpoint something else already listens on.
+    private func taken(_ context: Context) throws -> (Socket, String) {
+        let holder = try Socket(context, .router)
+        try holder.bind("tcp://127.0.0.1:*")
+        return (holder, try #require(holder.lastEndpoint))
+    }
+
+    @Test(arguments: ["--bind", "--events-publish", "--events-subscribe"])
+    func test_whenAnEndpointIsInUse_theGatewayExitsNonZero_namingItAndWhy(_ flag: String) async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let (holder, endpoint) = try taken(context)
+        defer { holder.close() }
+        let gateway = try harness.start("gateway", "gateway", [flag, endpoint])
+        let status = gateway.wait(within: .seconds(10))
+        #expect(status != nil && status != 0, "it exits rather than hang")
+        let log = harness.log("gateway")
+        #expect(log.contains(endpoint) && log.contains("in use"), "\(log)")
+    }
+
+    @Test func test_whenAnAddressCannotBeBound_theGatewayExitsNonZero_namingIt() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let gateway = try harness.start("gateway", "gateway", ["--bind", "tcp://192.0.2.1:47999"])  // not an address of this host
+        let status = gateway.wait(within: .seconds(10))
+        #expect(status != nil && status != 0)
+        #expect(harness.log("gateway").contains("tcp://192.0.2.1:47999"))
+    }
+}
