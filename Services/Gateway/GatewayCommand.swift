@@ -86,6 +86,11 @@ struct GatewayCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
+        let live = LiveEndpoint.served(options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints)
+        guard live.isEmpty else {
+            FileHandle.standardError.write(Data("gateway: \(live.joined(separator: ", ")) already served by a running gateway; stop it first, or bind other endpoints (--bind, --events-publish, --events-subscribe)\n".utf8))
+            throw ExitCode.failure
+        }
         let logger = Logger(label: "gateway")
         let context = try Context()
         let broker = Broker(options: options, replies: JSONRPCBrokerReplies(), context: context, logger: logger)

@@ -36,3 +36,33 @@ struct GatewayFailsLoudlyTests {
         #expect(harness.log("gateway").contains("tcp://192.0.2.1:47999"))
     }
 }
+
+@Suite("A second gateway", .serialized)
+struct SecondGatewayTests {
+    @Test func test_aSecondGatewayOnALiveGatewaysEndpoint_refusesToStart_andTheFirstKeepsServing() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("worker", context: context)
+        let second = try harness.start("gateway-2", "gateway")
+        let status = second.wait(within: .seconds(10))
+        #expect(status != nil && status != 0, "it refuses to start")
+        #expect(harness.log("gateway-2").contains("already served by a running gateway"), "\(harness.log("gateway-2"))")
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 0)
+        #expect(try await client.echo()["service"] == "echo", "the first gateway still serves")
+    }
+
+    @Test func test_aSocketFileLeftByADeadGateway_isReplaced() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        harness.kill("gateway")  // SIGKILL: its socket files stay
+        #expect(FileManager.default.fileExists(atPath: String(harness.gatewayEndpoint.dropFirst("ipc://".count))))
+        try await harness.startGateway(name: "gateway-2", context: context)
+        try await harness.startEcho("worker", context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 0)
+        #expect(try await client.echo()["service"] == "echo")
+    }
+}
