@@ -40,9 +40,14 @@ extension BrokerCore {
         }
     }
 
-    /// Sends DISCONNECT to every worker: the broker is going away.
+    /// Sends DISCONNECT to every worker: the broker is going away. A request
+    /// still with a worker (the shutdown grace ran out) is answered as
+    /// refused, "shutting down", never left without an answer.
     mutating func disconnectAll() {
-        for identity in workers.keys { outbox.append([identity] + MDP.disconnect) }
+        for worker in workers.values {
+            if let request = worker.current { reject(request, of: worker.service, .shuttingDown(service: worker.service)) }
+            outbox.append([worker.identity] + MDP.disconnect)
+        }
         workers.removeAll()
     }
 }

@@ -66,3 +66,22 @@ struct SecondGatewayTests {
         #expect(try await client.echo()["service"] == "echo")
     }
 }
+
+@Suite("Gateway shutdown", .serialized)
+struct GatewayShutdownTests {
+    @Test func test_aRequestStillWithAWorkerWhenTheGraceEnds_isAnsweredShuttingDown() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--shutdown-grace", "300ms"], context: context)
+        try await harness.startEcho("slow", ["--delay", "20s"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
+        let answer = Task { try await client.call(service: "echo", method: "echo") }
+        let busy = await eventually { (try? await client.status().processes.first?.busy) == 1 }
+        #expect(busy)
+        harness.process("gateway")?.signal(SIGTERM)
+        guard case .failure(let error) = try await answer.value else { Issue.record("expected an error"); return }
+        #expect(error.code == .serviceUnavailable && error.message.contains("shutting down"))
+        #expect(error.data?["reason"] == "shuttingDown")
+    }
+}

@@ -57,6 +57,19 @@ struct BrokerFailureTests {
         #expect(broker.core.isDrained)
     }
 
+    @Test func test_whenTheGraceEndsWithARequestStillWithAWorker_thenItsClientIsToldTheGatewayIsStopping() {
+        var broker = Harness()
+        broker.ready("w1", service: "echo")
+        broker.ready("w2", service: "echo")
+        broker.request(from: "c1", service: "echo", "slow")
+        broker.core.beginDrain()
+        _ = broker.core.takeOutbox()
+        broker.core.disconnectAll()
+        let sent = broker.core.takeOutbox()
+        #expect(sent.contains(clientReply(to: "c1", service: "echo", "stopping")), "answered, not left waiting: \(sent)")
+        #expect(Set(sent.filter { $0.count == 4 }) == [disconnectMessage(to: "w1"), disconnectMessage(to: "w2")])
+    }
+
     @Test func test_whenAServiceLosesItsWorkers_thenItsCountersAreKeptForIntrospection() {
         var broker = Harness()
         broker.ready("w1", service: "echo")
