@@ -24,6 +24,9 @@ struct JSONRPCBrokerReplies: BrokerReplies {
             error.message = "busy: service '\(service)' already has \(limit) requests waiting; try again shortly"
         case .workersFailed(let service, let attempts):
             error = JSONRPCError(PostsError.failed("request failed: \(attempts) '\(service)' workers stopped responding while handling it"))
+        case .unsupportedProtocol(let header, _):
+            error = JSONRPCError(.invalidRequest, "this broker speaks 7/MDP 0.1 (MDPC01 for clients, MDPW01 for workers), not \(header); see docs/PROTOCOL.md",
+                                 data: ["reason": "protocolVersion", "expected": "MDPC01", "actual": .string(header)])
         case .shuttingDown(let service):
             error = JSONRPCError(PostsError.unavailable(.shuttingDown))
             error.message = "the gateway is shutting down; request for '\(service)' not taken, retry shortly"

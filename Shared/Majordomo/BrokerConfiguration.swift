@@ -40,11 +40,13 @@ public enum BrokerRefusal: Sendable, Equatable {
     case workersFailed(service: String, attempts: Int)
     /// The broker is stopping and takes no more requests.
     case shuttingDown(service: String)
+    /// The client speaks another version of MDP (`header`, such as MDPC02).
+    case unsupportedProtocol(header: String, service: String)
 
     public var service: String {
         switch self {
         case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _),
-             .workersFailed(let name, _), .shuttingDown(let name):
+             .workersFailed(let name, _), .shuttingDown(let name), .unsupportedProtocol(_, let name):
             name
         }
     }

@@ -75,6 +75,7 @@ struct BrokerCore {
         case .success(let command):
             handleWorkerCommand(from: sender, command, now: now)
         case .failure(let problem):
+            if answerMDP02(frames) { return }
             totals.malformed += 1
             let claimsToBeWorker = frames.count > 2 && frames[2] == MDP.workerHeader
             if claimsToBeWorker {

@@ -11,6 +11,7 @@ struct PlainReplies: BrokerReplies {
         case .queueFull: ["busy:queue"]
         case .workersFailed: ["failed"]
         case .shuttingDown: ["stopping"]
+        case .unsupportedProtocol(let header, _): [Frame("speaks \(header)")]
         }
     }
 
