@@ -64,6 +64,8 @@ enum Failure {
             "is it running? Start everything with `make run`, or point POSTS_GATEWAY / --gateway at it"
         case .unavailable(.noWorker(let service)):
             "start \(service)-service (`make run` starts everything)"
+        case .unavailable(.permissionDenied):
+            "the gateway runs as another user: run posts as that user, or start your own (POSTS_RUNTIME_DIR / POSTS_GATEWAY)"
         case .conflict:
             "load it again (posts show) and redo the change"
         case .timeout:

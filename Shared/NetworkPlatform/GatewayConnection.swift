@@ -55,21 +55,32 @@ final class GatewayConnection: Sendable {
 
     /// Asks the gateway (8/MMI) whether `service` has a worker, once per
     /// service, so "the gateway is down" and "no worker for this service"
-    /// each fail fast as their own error instead of waiting out a timeout.
+    /// each fail as their own error instead of waiting out a timeout. A
+    /// gateway that answers "no worker" may have just restarted, its workers
+    /// registering again within two heartbeats: it is asked again, until the
+    /// timeout, before the answer stands.
     private func confirm(_ service: String) async throws(PostsError) {
         guard !service.hasPrefix("mmi."), !confirmed.withLock({ $0.contains(service) }) else { return }
-        let answer: String?
-        // The gateway answers this itself, at once: a short wait tells a dead
-        // gateway from a slow service without waiting out a long timeout.
-        let wait = min(timeout, Self.probeTimeout)
-        do {
-            answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: wait).first?.string
-        } catch {
-            throw .unavailable(.noAnswer(endpoint: endpoint, seconds: wait.seconds))
+        if IPCAccess.isDenied(endpoint) { throw .unavailable(.permissionDenied(endpoint: endpoint)) }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let answer: String?
+            // The gateway answers this itself, at once: a short wait tells a dead
+            // gateway from a slow service without waiting out a long timeout.
+            let wait = min(timeout, Self.probeTimeout)
+            do {
+                answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: wait).first?.string
+            } catch {
+                throw .unavailable(.noAnswer(endpoint: endpoint, seconds: wait.seconds))
+            }
+            if answer == "200" { break }
+            guard ContinuousClock.now + Self.recheck < deadline else { throw .unavailable(.noWorker(service: service)) }
+            try? await Task.sleep(for: Self.recheck)
         }
-        guard answer == "200" else { throw .unavailable(.noWorker(service: service)) }
         confirmed.withLock { _ = $0.insert(service) }
     }
+
+    static let recheck = Duration.milliseconds(100)
 }
 
 extension Duration {

@@ -68,6 +68,7 @@ enum OutageData {
         case .noWorker(let service): ["reason": "noWorker", "service": .string(service)]
         case .shuttingDown: ["reason": "shuttingDown"]
         case .store(let detail): ["reason": "store", "detail": .string(detail)]
+        case .permissionDenied(let endpoint): ["reason": "permissionDenied", "endpoint": .string(endpoint)]
         }
     }
 
@@ -77,6 +78,7 @@ enum OutageData {
         case "noWorker": data["service"]?.stringValue.map { .noWorker(service: $0) }
         case "shuttingDown": .shuttingDown
         case "store": data["detail"]?.stringValue.map { .store($0) }
+        case "permissionDenied": data["endpoint"]?.stringValue.map { .permissionDenied(endpoint: $0) }
         default: nil
         }
     }

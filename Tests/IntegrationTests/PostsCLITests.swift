@@ -133,7 +133,7 @@ struct PostsCLITests {
         #expect(noGateway.stderr.split(separator: "\n").count == 1, "one line: \(noGateway.stderr)")
 
         try await harness.startGateway(context: try Context())
-        let noWorker = try await harness.posts(["list"])
+        let noWorker = try await harness.posts(["list", "--timeout", "1"])  // it waits its timeout for a worker to register
         #expect(noWorker.status == 4)
         #expect(noWorker.stderr.contains("no process serves 'posts'") && noWorker.stderr.contains("start posts-service"))
     }

@@ -7,7 +7,6 @@ struct BrokerBadInputTests {
     @Test(arguments: [
         ("no delimiter", ["MDPC01", "echo", "x"] as [Frame]),
         ("no frames after the id", []),
-        ("MDP 0.2 client header", ["", "MDPC02", "echo", "x"]),
         ("unknown header", ["", "HTTP/1.1", "GET /"]),
         ("client header only", ["", "MDPC01"]),
         ("empty service name", ["", "MDPC01", "", "x"]),

@@ -18,6 +18,13 @@ struct BrokerMDP02Tests {
         #expect(sent == [["c", "", "MDPC02", Frame(byte: 0x04), "speaks MDPC02"]])
     }
 
+    @Test func test_anMDP02ClientMessageWithNoCommand_isStillAnswered_andTheBrokerStillServes() {
+        var broker = Harness()
+        broker.ready("w1", service: "echo")
+        #expect(broker.receive(from: "c1", ["", "MDPC02", "echo", "x"]).count == 1, "answered, not dropped")
+        #expect(broker.request(from: "c2", service: "echo") == [requestMessage(to: "w1", from: "c2")])
+    }
+
     @Test(arguments: [[Frame("MDPW02"), Frame(byte: 0x01), "echo"], [Frame(), "MDPW02", Frame(byte: 0x01), "echo"]])
     func test_anMDP02Worker_isToldToDisconnect_andNeverRegisters(_ ready: [Frame]) {
         var broker = Harness()

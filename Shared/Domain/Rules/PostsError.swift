@@ -53,6 +53,8 @@ public enum Outage: Sendable, Equatable, CustomStringConvertible {
     case shuttingDown
     /// The store behind the service cannot be reached.
     case store(String)
+    /// `endpoint` exists but this user may not use it (another user's socket).
+    case permissionDenied(endpoint: String)
 
     public var description: String {
         switch self {
@@ -60,6 +62,7 @@ public enum Outage: Sendable, Equatable, CustomStringConvertible {
         case .noWorker(let service): "no process serves '\(service)' now"
         case .shuttingDown: "the system is shutting down; the request was not taken"
         case .store(let detail): "the store is unavailable: \(detail)"
+        case .permissionDenied(let endpoint): "permission denied: this user may not use \(endpoint)"
         }
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import ZeroMQ
+
+/// The CLI rides out a gateway restart within its --timeout, and names a
+/// permission problem as one.
+@Suite("posts CLI and the gateway's restarts", .serialized)
+struct CLIThroughRestartTests {
+    @Test func test_rightAfterAGatewayRestart_theCLIWaitsForWorkersToRegisterAgain_insteadOfFailing() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let heartbeat = ["--heartbeat-interval", "1s"]
+        try await harness.startGateway(heartbeat, context: context)
+        try await harness.startPostsService("posts-service", sessions: 2, ["--heartbeat-interval", "1s"], context: context)
+        #expect(try await harness.posts(["create", "--title", "Before the restart", "--content", "x"]).status == 0)
+        harness.kill("gateway")
+        try await harness.startGateway(heartbeat, name: "gateway-2", context: context)
+        // At once: posts-service has not registered with the new gateway yet.
+        let list = try await harness.posts(["list", "--timeout", "10"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("Before the restart"))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "runs the CLI as another user, which needs root"))
+    func test_aGatewayOfAnotherUser_isAPermissionProblem_notAnOutage() async throws {
+        let harness = try ProcessHarness()  // its runtime directory is 0700, owned by root
+        defer { harness.shutdown() }
+        try await harness.startGateway(context: try Context())
+        let log = harness.logPath("nobody")
+        let posts = ProcessHarness.binaries.appendingPathComponent("posts").path
+        let cli = try Spawned("/usr/sbin/runuser", ["-u", "nobody", "--", posts, "list", "--timeout", "3"],
+                              environment: harness.environment, output: log, errors: log)
+        let status = cli.wait(within: .seconds(20))
+        let output = harness.log("nobody")
+        #expect(status == 4, "\(output)")
+        #expect(output.contains("permission denied") && output.contains(harness.gatewayEndpoint), "\(output)")
+    }
+}
