@@ -98,8 +98,14 @@ final class WorkerSession: Sendable {
                 if worker.isStopping && client == nil {
                     // Long enough to deliver DISCONNECT to a live broker; short
                     // enough not to hold up exit when there is none.
-                    try? socket.set(.linger, 200)
+                    try? socket.set(.linger, 500)
                     try socket.send(MDP.disconnect, wait: false)
+                    // Linger only holds a message if the context is terminated
+                    // before the process exits, which the executable may not do;
+                    // and several processes stopping at once on few cores can
+                    // starve libzmq's I/O thread. So give it a moment to deliver
+                    // DISCONNECT before the socket closes, as the broker does.
+                    Thread.sleep(forTimeInterval: 0.1)
                     logger.debug("worker session stopped", metadata: ["service": "\(worker.service)"])
                     return .stopped
                 }

@@ -85,3 +85,24 @@ struct GatewayShutdownTests {
         #expect(error.data?["reason"] == "shuttingDown")
     }
 }
+
+@Suite("Workers stopping together", .serialized)
+struct WorkersStoppingTogetherTests {
+    @Test func test_whenSeveralWorkerProcessesStopAtOnce_everySessionSaysDisconnect() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        // Search workers: several threads each (index sync, event bus, a
+        // client of their own), which is what made some lose their DISCONNECT.
+        let names = (1...4).map { "search-\($0)" }
+        for name in names { _ = try await harness.startSearchService(name, sessions: 2, context: context) }
+        for name in names { harness.process(name)?.signal(SIGTERM) }
+        let left = await eventually(within: .seconds(10)) {
+            harness.log("gateway").components(separatedBy: "service=search worker=").count - 1 >= 16  // 8 ready, 8 disconnected
+        }
+        #expect(left, "every session said DISCONNECT:\n\(harness.log("gateway"))")
+        let log = harness.log("gateway")
+        #expect(log.components(separatedBy: "disconnected").count - 1 == 8 && !log.contains("unreachable"), "\(log)")
+    }
+}
