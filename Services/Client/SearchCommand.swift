@@ -31,7 +31,8 @@ struct SearchCommand: AsyncParsableCommand {
                 print("  " + Output.highlighted(hit.snippet, hit.highlights).replacingOccurrences(of: "\n", with: " "))
             }
             let shown = offset + results.hits.count
-            print("\n\(shown) of \(results.total)" + (shown < results.total ? "; more with --offset \(shown)" : ""))
+            let total = results.totalIsExact ? "\(results.total)" : "at least \(results.total)"
+            print("\n\(shown) of \(total)" + (shown < results.total ? "; more with --offset \(shown)" : ""))
         }
     }
 }

@@ -20,11 +20,14 @@ public struct SearchHit: Sendable, Equatable, Codable {
 /// index had applied when it answered.
 public struct SearchResults: Sendable, Equatable, Codable {
     public var hits: [SearchHit]
+    /// How many posts match; at least this many when `totalIsExact` is false
+    /// (counting stops at `SearchRules.exactTotalBound`).
     public var total: Int
+    public var totalIsExact: Bool
     public var sequence: Int64
 
-    public init(hits: [SearchHit], total: Int, sequence: Int64) {
-        (self.hits, self.total, self.sequence) = (hits, total, sequence)
+    public init(hits: [SearchHit], total: Int, totalIsExact: Bool = true, sequence: Int64) {
+        (self.hits, self.total, self.totalIsExact, self.sequence) = (hits, total, totalIsExact, sequence)
     }
 }
 
@@ -34,6 +37,9 @@ public enum SearchRules {
     /// Whole words an unfinished last word may stand for (they start with
     /// it); a prefix of more words than this is matched by stems alone.
     public static let maxCompletions = 8
+    /// Matches are counted exactly up to this many; past it, a total is "at
+    /// least" this, so a very common word costs a bounded count.
+    public static let exactTotalBound = 1_000
 
     /// The limit and offset a search may ask for, or the one that is wrong.
     public static func validated(query: String, limit: Int?, offset: Int?) throws(PostsError) -> (limit: Int, offset: Int) {

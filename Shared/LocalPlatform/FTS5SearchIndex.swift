@@ -81,22 +81,33 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
         return try await read { db in
             let match = SearchQuery.expression(for: terms, completions: try Self.completions(of: last, db))
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT document.uid, document.title,
-                       snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet,
-                       bm25(document_fts, 10.0, 1.0) AS rank
-                FROM document_fts JOIN document ON document.rowid = document_fts.rowid
-                WHERE document_fts MATCH ? ORDER BY rank, document.uid LIMIT ? OFFSET ?
+            // Rank first, on the rowids alone; the page's snippets after, for
+            // its hits only (FTS5 computes auxiliary functions per row, and
+            // a snippet for every match was most of a common word's cost).
+            let top = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT rowid, bm25(document_fts, 10.0, 1.0) AS rank FROM document_fts
+                WHERE document_fts MATCH ? ORDER BY rank, rowid LIMIT ? OFFSET ?
                 """), arguments: [match, limit, offset])
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM document_fts WHERE document_fts MATCH ?"),
-                                         arguments: [match]) ?? 0
-            let hits = rows.compactMap { row -> SearchHit? in
-                guard let uid = UUID(uuidString: row["uid"] as String) else { return nil }
-                let (snippet, highlights) = Highlights.split(row["snippet"] as String? ?? "")
+            var hits: [SearchHit] = []
+            for row in top {
+                let rowid: Int64 = row["rowid"]
+                guard let page = try Row.fetchOne(db.cachedStatement(sql: """
+                    SELECT document.uid, document.title, snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet
+                    FROM document_fts JOIN document ON document.rowid = document_fts.rowid
+                    WHERE document_fts MATCH ? AND document_fts.rowid = ?
+                    """), arguments: [match, rowid]),
+                    let uid = UUID(uuidString: page["uid"] as String) else { continue }
+                let (snippet, highlights) = Highlights.split(page["snippet"] as String? ?? "")
                 // bm25 is lower for better matches; people expect higher.
-                return SearchHit(uid: uid, title: row["title"], snippet: snippet, highlights: highlights, score: -(row["rank"] as Double))
+                hits.append(SearchHit(uid: uid, title: page["title"], snippet: snippet, highlights: highlights, score: -(row["rank"] as Double)))
             }
-            return SearchResults(hits: hits, total: total, sequence: try SearchSchema.applied(db))
+            // Counted exactly up to a bound, so a very common word costs no more than that.
+            let counted = try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM (SELECT 1 FROM document_fts WHERE document_fts MATCH ? LIMIT ?)
+                """), arguments: [match, SearchRules.exactTotalBound + 1]) ?? 0
+            let total = min(counted, SearchRules.exactTotalBound)
+            return SearchResults(hits: hits, total: total, totalIsExact: counted <= SearchRules.exactTotalBound,
+                                 sequence: try SearchSchema.applied(db))
         }
     }
 

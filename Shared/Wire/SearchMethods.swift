@@ -20,17 +20,19 @@ public struct SearchParams: Codable, Sendable {
 /// and which process answered.
 public struct SearchResultDTO: Codable, Sendable, Equatable {
     public var hits: [SearchHit]
+    /// At least this many when `totalIsExact` is false.
     public var total: Int
+    public var totalIsExact: Bool
     /// The change sequence the answering index had applied.
     public var sequence: Int64
     /// The answering process's id.
     public var pid: Int32
 
     public init(domain results: SearchResults, pid: Int32) {
-        (hits, total, sequence, self.pid) = (results.hits, results.total, results.sequence, pid)
+        (hits, total, totalIsExact, sequence, self.pid) = (results.hits, results.total, results.totalIsExact, results.sequence, pid)
     }
 
-    public func toDomain() -> SearchResults { SearchResults(hits: hits, total: total, sequence: sequence) }
+    public func toDomain() -> SearchResults { SearchResults(hits: hits, total: total, totalIsExact: totalIsExact, sequence: sequence) }
 }
 
 /// The result of `search.stats`: Domain's view of one search process's
