@@ -4,107 +4,20 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A post store in memory that behaves like the SQLite one: an upsert keeps
-/// the first createDate and stamps updateDate (a millisecond later each
-/// time), a save "if unchanged since" conflicts unless the stored updateDate
-/// is that millisecond, pages are newest first by (createDate, uid) with an
-/// opaque cursor, and a delete says whether there was a post. It records
-/// what it was asked and can be told to fail.
-final class MemoryPostStore: PostStore {
-    private struct State {
-        var posts: [UUID: Post] = [:]
-        var clock = Date(timeIntervalSince1970: 1_800_000_000)
-        var failure: PostsError?
-        var cursors: [String?] = []
-        var saved: [Post] = []
-        var deleted: [UUID] = []
-    }
-    private let state = Mutex(State())
-    /// Called before each answer: a test may hold it there (a slow store).
-    private let gate: (@Sendable () async -> Void)?
-
-    init(posts: [Post] = [], gate: (@Sendable () async -> Void)? = nil) {
-        state.withLock { state in for post in posts { state.posts[post.uid] = post } }
-        self.gate = gate
-    }
-
-    func failing(with error: PostsError?) { state.withLock { $0.failure = error } }
-
-    private func checked<T>(_ body: (inout State) throws(PostsError) -> T) async throws(PostsError) -> T {
-        await gate?()
-        return try state.withLock { (state) throws(PostsError) -> T in
-            if let failure = state.failure { throw failure }
-            return try body(&state)
-        }
-    }
-
-    func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
-        try await checked { state throws(PostsError) in
-            state.cursors.append(cursor)
-            let sorted = state.posts.values.sorted { ($0.createDate, $0.uid.uuidString) > ($1.createDate, $1.uid.uuidString) }
-            var start = 0
-            if let cursor {
-                guard let index = sorted.firstIndex(where: { $0.uid.uuidString == cursor }) else { throw .invalid("cursor", .unknownCursor(cursor)) }
-                start = index + 1
-            }
-            let page = Array(sorted[start...].prefix(limit))
-            return PostsPage(posts: page, nextCursor: start + page.count < sorted.count ? page.last?.uid.uuidString : nil)
-        }
-    }
-
-    func post(uid: UUID) async throws(PostsError) -> Post? {
-        try await checked { state in state.posts[uid] }
-    }
-
-    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
-        try await checked { state throws(PostsError) in
-            if let ifUnchangedSince {
-                guard let stored = state.posts[post.uid], PostDate.milliseconds(stored.updateDate) == PostDate.milliseconds(ifUnchangedSince)
-                else { throw .conflict(uid: post.uid) }
-            }
-            state.clock.addTimeInterval(0.001)
-            var saved = post
-            saved.createDate = state.posts[post.uid]?.createDate ?? post.createDate
-            saved.updateDate = state.clock
-            state.posts[post.uid] = saved
-            state.saved.append(saved)
-            return saved
-        }
-    }
-
-    func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        for post in posts { _ = try await save(post, ifUnchangedSince: nil) }
-        return posts.count
-    }
-
-    func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try await checked { state in
-            state.deleted.append(uid)
-            return state.posts.removeValue(forKey: uid) != nil
-        }
-    }
-
-    /// Someone else changes the post, meanwhile.
-    func changeElsewhere(_ uid: UUID, title: String) {
-        state.withLock { state in
-            state.clock.addTimeInterval(0.001)
-            state.posts[uid]?.title = title
-            state.posts[uid]?.updateDate = state.clock
-        }
-    }
-
-    var asked: [String?] { state.withLock { $0.cursors } }
-    var saved: [Post] { state.withLock { $0.saved } }
-    var deleted: [UUID] { state.withLock { $0.deleted } }
-    var all: [Post] { state.withLock { Array($0.posts.values) } }
-}
-
 /// A search engine made of a closure; records every query it was asked.
 final class SearchEngineDouble: SearchEngine {
     private let queries = Mutex<[String]>([])
     private let answer: @Sendable (String) async throws(PostsError) -> SearchResults
 
     init(_ answer: @escaping @Sendable (String) async throws(PostsError) -> SearchResults) { self.answer = answer }
+
+    /// An engine nobody should ask: a search fails the test.
+    static func unexpected(sourceLocation: SourceLocation = #_sourceLocation) -> SearchEngineDouble {
+        SearchEngineDouble { query in
+            Issue.record("searched for '\(query)', which nobody expected", sourceLocation: sourceLocation)
+            return SearchResults(hits: [], total: 0, sequence: 0)
+        }
+    }
 
     func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
         queries.withLock { $0.append(query) }
@@ -116,13 +29,13 @@ final class SearchEngineDouble: SearchEngine {
 
 /// Records where view models asked to go (a coordinator test double).
 final class NavigatorRecorder: Navigator {
-    private let routes = Mutex<[AppRoute]>([])
-    func navigate(to route: AppRoute) { routes.withLock { $0.append(route) } }
-    var recorded: [AppRoute] { routes.withLock { $0 } }
+    private let routes = Waitable<[AppRoute]>([])
+    func navigate(to route: AppRoute) { routes.update { $0.append(route) } }
+    var recorded: [AppRoute] { routes.value }
 
-    /// Waits (in real time, at most five seconds) until `count` routes are recorded.
+    /// Waits until `count` routes are recorded, and returns them.
     func waitFor(_ count: Int) async -> [AppRoute] {
-        for _ in 0..<5_000 where recorded.count < count { try? await Task.sleep(for: .milliseconds(1)) }
+        await routes.wait { $0.count >= count }
         return recorded
     }
 }
@@ -135,44 +48,34 @@ final class WatchDouble: PostsWatchUseCase {
     func changes() -> AsyncStream<Int64> { stream }
 }
 
-/// A status source that counts its calls, and can be told to fail.
+/// A status source answering `shown` (its source saying which call it
+/// answers), counting its calls; it can be told to fail.
 final class StatusSourceDouble: StatusSource {
     private let calls = Mutex(0)
     private let failure = Mutex<PostsError?>(nil)
+    private let shown: SystemStatus
+
+    init(_ shown: SystemStatus = SystemStatus(source: "")) { self.shown = shown }
 
     func failing(with error: PostsError?) { failure.withLock { $0 = error } }
 
     func status() async throws(PostsError) -> SystemStatus {
         let call = calls.withLock { $0 += 1; return $0 }
         if let error = failure.withLock({ $0 }) { throw error }
-        return SystemStatus(source: "call \(call)", posts: call)
+        var status = shown
+        status.source = "call \(call)"
+        return status
     }
 
     var count: Int { calls.withLock { $0 } }
 }
 
-/// A gate a test opens: calls wait at it until then.
+/// A gate a test opens: calls wait at it until then, cancelled or not,
+/// like a request already on its way to a slow service.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let open = state.withLock { state -> Bool in
-                if !state.open { state.waiters.append(continuation) }
-                return state.open
-            }
-            if open { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
-    }
+    private let isOpen = Waitable(false)
+    func wait() async { await Task { [isOpen] in await isOpen.wait { $0 } }.value }
+    func open() { isOpen.update { $0 = true } }
 }
 
 extension SearchResults {

@@ -1,7 +1,3 @@
-import Foundation
-import Synchronization
-import Testing
-
 /// A clock that moves only when a test says. A sleep whose deadline has
 /// passed returns at once (so no wake-up is ever lost), and a test can wait
 /// until a sleep with a given deadline is registered before moving the
@@ -18,7 +14,7 @@ final class ManualClock: Clock {
     private struct Sleeper {
         var id: Int
         var deadline: Instant
-        var continuation: CheckedContinuation<Void, any Error>?
+        var continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
@@ -28,20 +24,20 @@ final class ManualClock: Clock {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Waitable(State())
 
-    var now: Instant { state.withLock { $0.now } }
+    var now: Instant { state.value.now }
     var minimumResolution: Duration { .zero }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
-        let id = state.withLock { state in
+        let id = state.update { state in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resume: Result<Void, any Error>? = state.withLock { state in
+                let resume: Result<Void, any Error>? = state.update { state in
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
                     if deadline <= state.now { return .success(()) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
@@ -50,39 +46,32 @@ final class ManualClock: Clock {
                 if let resume { continuation.resume(with: resume) }
             }
         } onCancel: {
-            let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            let sleeper = state.update { state -> Sleeper? in
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
                     state.cancelled.insert(id)  // not registered yet: refuse it when it is
                     return nil
                 }
-                return state.sleepers.remove(at: index).continuation
+                return state.sleepers.remove(at: index)
             }
-            continuation?.resume(throwing: CancellationError())
+            sleeper?.continuation.resume(throwing: CancellationError())
         }
     }
 
     /// Moves the clock on, waking every sleep that is then due, earliest first.
     func advance(by duration: Duration) {
-        let due = state.withLock { state -> [Sleeper] in
+        let due = state.update { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
             state.sleepers.removeAll { $0.deadline <= now }
             return due
         }
-        for sleeper in due { sleeper.continuation?.resume() }
+        for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// The deadlines of the sleeps now waiting, as offsets from the start.
-    var deadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset).sorted() } }
-
-    /// Waits (in real time, at most five seconds) until a sleep until
-    /// `offset` is registered; records an issue if none comes.
-    func waitForSleeper(until offset: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<5_000 {
-            if deadlines.contains(offset) { return }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record("no sleep until \(offset) was registered (waiting: \(deadlines))", sourceLocation: sourceLocation)
+    /// Returns once a sleep until `offset` (from the start) is waiting, so
+    /// that moving the clock past it wakes it.
+    func waitForSleeper(until offset: Duration) async {
+        await state.wait { state in state.sleepers.contains { $0.deadline.offset == offset } }
     }
 }

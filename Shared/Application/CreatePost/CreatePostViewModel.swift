@@ -47,14 +47,14 @@ public struct CreatePostViewModel: ViewModelType, Sendable {
                     guard state.saveEnabled else { continue }
                     (state.isSaving, state.problem) = (true, nil)
                     publish()
-                    do {
+                    do throws(PostsError) {
                         state.saved = try await posts.save(Post(uid: uid, title: state.title, content: state.content)).uid
                         state.isSaving = false
                         publish()
                         navigator.navigate(to: .back)
                         return  // the screen is done; nothing after this is for it
                     } catch {
-                        (state.problem, state.isSaving) = (.from(error), false)
+                        (state.problem, state.isSaving) = (Problem(error), false)
                     }
                 case .cancel:
                     navigator.navigate(to: .back)

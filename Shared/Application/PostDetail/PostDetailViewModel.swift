@@ -47,11 +47,11 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                 case .load:
                     (state.isLoading, state.problem) = (true, nil)
                     publish()
-                    do {
+                    do throws(PostsError) {
                         state.post = try await posts.post(uid: uid)
                         if startEditing && !state.editing { state.beginEditing() }
                     } catch {
-                        state.problem = .from(error)
+                        state.problem = Problem(error)
                     }
                     state.isLoading = false
                 case .edit where !state.editing:
@@ -60,12 +60,12 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                     guard state.saveEnabled, let read = state.post else { continue }
                     (state.isSaving, state.problem) = (true, nil)
                     publish()
-                    do {
+                    do throws(PostsError) {
                         // Only over what was read: an edit made elsewhere meanwhile is never overwritten.
                         state.post = try await posts.edit(read, title: state.draftTitle, content: state.draftContent)
                         state.editing = false
                     } catch {
-                        state.problem = .from(error)  // the draft stays, to save again or to copy
+                        state.problem = Problem(error)  // the draft stays, to save again or to copy
                     }
                     state.isSaving = false
                 case .cancelEdit:
@@ -79,12 +79,12 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                 case .confirmDelete(let yes) where state.confirmingDelete:
                     state.confirmingDelete = false
                     guard yes else { break }
-                    do {
+                    do throws(PostsError) {
                         _ = try await posts.delete(uid: uid)
                         navigator.navigate(to: .back)
                         return  // the screen is done; nothing after this is for it
                     } catch {
-                        state.problem = .from(error)
+                        state.problem = Problem(error)
                     }
                 case .back:
                     navigator.navigate(to: .back)

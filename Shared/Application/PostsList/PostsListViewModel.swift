@@ -64,7 +64,7 @@ public struct PostsListViewModel: ViewModelType, Sendable {
                 if request == .more && cursor == nil { continue }  // nothing more to load
                 (state.isFetching, state.problem) = (true, nil)
                 continuation.yield(state)
-                do {
+                do throws(PostsError) {
                     // A refresh reloads as many posts as were shown, page by page,
                     // so the place in the list is kept however far it was scrolled.
                     let wanted = request == .fromTop ? max(Self.pageSize, state.items.count) : Self.pageSize
@@ -79,7 +79,7 @@ public struct PostsListViewModel: ViewModelType, Sendable {
                     cursor = next
                     (state.hasMore, state.loaded) = (cursor != nil, true)
                 } catch {
-                    state.problem = .from(error)
+                    state.problem = Problem(error)
                 }
                 state.isFetching = false
                 continuation.yield(state)

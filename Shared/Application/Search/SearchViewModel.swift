@@ -1,7 +1,6 @@
 import Clocks
 import Domain
 import Foundation
-import Synchronization
 
 /// Search as you type: a query is searched once typing has paused for
 /// `debounce` (on the injected clock), a query equal to the last one
@@ -53,7 +52,7 @@ public struct SearchViewModel: ViewModelType, Sendable {
                 Task { for await action in actions { event.yield(.person(action)) }; event.finish() },
                 Task { for await _ in changes { event.yield(.changed) } },
             ]
-            let latest = Latest(continuation)
+            let latest = LatestSearch(continuation)
             var timers: [Task<Void, Never>] = []
             defer { (feeding + timers).forEach { $0.cancel() }; latest.cancel() }
             var query = ""
@@ -80,83 +79,5 @@ public struct SearchViewModel: ViewModelType, Sendable {
             }
         }
         return Output(state: state)
-    }
-}
-
-/// The one search that counts: starting one cancels the one before, and
-/// only the newest may publish (checked under the same lock as the
-/// publishing, so a stale answer can never slip in after a newer state).
-private final class Latest: Sendable {
-    private struct State {
-        var generation = 0
-        var task: Task<Void, Never>?
-        var lastSearched: String?
-    }
-    private let state = Mutex(State())
-    private let continuation: AsyncStream<SearchState>.Continuation
-
-    init(_ continuation: AsyncStream<SearchState>.Continuation) { self.continuation = continuation }
-
-    func start(_ query: String, after wait: Duration?, clock: AnyClock<Duration>, force: Bool, search: any SearchUseCase) {
-        state.withLock { state in
-            state.task?.cancel()
-            state.generation += 1
-            let generation = state.generation
-            state.task = Task {
-                if let wait, (try? await clock.sleep(for: wait)) == nil { return }  // cancelled: a newer one runs
-                guard self.begin(query, generation: generation, force: force) else { return }
-                guard !query.isEmpty else { return self.publish(.idle, generation) }
-                self.publish(.searching(query), generation)
-                do {
-                    self.publish(SearchState(query: query, results: try await search.search(query, limit: SearchViewModel.limit, offset: 0)), generation)
-                } catch {
-                    self.publish(.failed(query, .from(error)), generation)
-                }
-            }
-        }
-    }
-
-    /// Whether `query` is to be searched: it is still the newest, and not
-    /// the same as the last one searched (unless forced).
-    private func begin(_ query: String, generation: Int, force: Bool) -> Bool {
-        state.withLock { state in
-            guard state.generation == generation, force || state.lastSearched != query else { return false }
-            state.lastSearched = query
-            return true
-        }
-    }
-
-    private func publish(_ value: SearchState, _ generation: Int) {
-        state.withLock { state in if state.generation == generation { continuation.yield(value) } }
-    }
-
-    func cancel() { state.withLock { $0.task?.cancel() } }
-}
-
-/// What the search screen shows.
-public enum SearchState: Sendable, Equatable {
-    case idle
-    case searching(String)
-    case results(String, [SearchItem], total: Int)
-    case empty(String)
-    case failed(String, Problem)
-
-    init(query: String, results: SearchResults) {
-        self = results.hits.isEmpty
-            ? .empty(query)
-            : .results(query, results.hits.map(SearchItem.init), total: results.total)
-    }
-}
-
-/// One hit as the screen shows it.
-public struct SearchItem: Sendable, Equatable, Identifiable {
-    public var id: UUID
-    public var title: String
-    public var snippet: String
-    /// Matched words in `snippet`, in Unicode scalars.
-    public var highlights: [Range<Int>]
-
-    init(_ hit: SearchHit) {
-        (id, title, snippet, highlights) = (hit.uid, hit.title, hit.snippet, hit.highlights)
     }
 }

@@ -59,11 +59,11 @@ public struct StatusViewModel: ViewModelType, Sendable {
                 busy.store(true, ordering: .releasing)
                 state.isFetching = true
                 continuation.yield(state)
-                do {
+                do throws(PostsError) {
                     state.status = try await status.status()
                     state.problem = nil
                 } catch {
-                    state.problem = .from(error)  // the last good status stays shown
+                    state.problem = Problem(error)  // the last good status stays shown
                 }
                 state.isFetching = false
                 busy.store(false, ordering: .releasing)

@@ -37,11 +37,3 @@ public enum Problem: Sendable, Equatable {
         }
     }
 }
-
-extension Problem {
-    /// The problem a failed use case shows (a cancelled one shows none).
-    static func from(_ error: any Error) -> Problem {
-        if let error = error as? PostsError { return Problem(error) }
-        return .other("\(error)")
-    }
-}
