@@ -81,25 +81,22 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
         return try await read { db in
             let match = SearchQuery.expression(for: terms, completions: try Self.completions(of: last, db))
-            // Rank first, on the rowids alone; the page's snippets after, for
-            // its hits only (FTS5 computes auxiliary functions per row, and
-            // a snippet for every match was most of a common word's cost).
-            let top = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT rowid, bm25(document_fts, 10.0, 1.0) AS rank FROM document_fts
-                WHERE document_fts MATCH ? ORDER BY rank, rowid LIMIT ? OFFSET ?
+            // FTS5 sorts by its own `rank` column itself and hands SQLite only
+            // the page's rows, so snippets are made for those alone (with
+            // ORDER BY bm25(), SQLite made one for every match, then sorted:
+            // most of a common word's cost). Ties keep FTS5's order (rowid).
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT document.uid, document.title, hits.snippet, hits.rank FROM (
+                    SELECT rowid, rank, snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet
+                    FROM document_fts WHERE document_fts MATCH ?1 AND rank MATCH 'bm25(10.0, 1.0)'
+                    ORDER BY rank LIMIT ?2 OFFSET ?3
+                ) AS hits JOIN document ON document.rowid = hits.rowid ORDER BY hits.rank
                 """), arguments: [match, limit, offset])
-            var hits: [SearchHit] = []
-            for row in top {
-                let rowid: Int64 = row["rowid"]
-                guard let page = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT document.uid, document.title, snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet
-                    FROM document_fts JOIN document ON document.rowid = document_fts.rowid
-                    WHERE document_fts MATCH ? AND document_fts.rowid = ?
-                    """), arguments: [match, rowid]),
-                    let uid = UUID(uuidString: page["uid"] as String) else { continue }
-                let (snippet, highlights) = Highlights.split(page["snippet"] as String? ?? "")
+            let hits = rows.compactMap { row -> SearchHit? in
+                guard let uid = UUID(uuidString: row["uid"] as String) else { return nil }
+                let (snippet, highlights) = Highlights.split(row["snippet"] as String? ?? "")
                 // bm25 is lower for better matches; people expect higher.
-                hits.append(SearchHit(uid: uid, title: page["title"], snippet: snippet, highlights: highlights, score: -(row["rank"] as Double)))
+                return SearchHit(uid: uid, title: row["title"], snippet: snippet, highlights: highlights, score: -(row["rank"] as Double))
             }
             // Counted exactly up to a bound, so a very common word costs no more than that.
             let counted = try Int.fetchOne(db.cachedStatement(sql: """
