@@ -17,3 +17,11 @@ struct ProblemTests {
         #expect(Problem(.invalid("title", .empty)).message == "title must not be empty")
     }
 }
+
+@Suite("Search totals as screens show them")
+struct SearchTotalTests {
+    @Test func test_anExactTotalReadsAsItsNumber_andABoundedOneAsAtLeast() {
+        #expect(SearchTotal(count: 12, exact: true).description == "12")
+        #expect(SearchTotal(count: SearchRules.exactTotalBound, exact: false).description == "\(SearchRules.exactTotalBound)+")
+    }
+}

@@ -27,7 +27,7 @@ final class SearchScreen: StateScreen<SearchState>, Screen {
     /// The hits shown: kept while the same or a newer query is searched
     /// again, so a refresh does not blank the list or lose the selection.
     private var items: [SearchItem] = []
-    private var total = 0
+    private var total: SearchTotal = 0
 
     override func changed(from old: SearchState) {
         switch state {

@@ -5,15 +5,27 @@ import Foundation
 public enum SearchState: Sendable, Equatable {
     case idle
     case searching(String)
-    case results(String, [SearchItem], total: Int)
+    case results(String, [SearchItem], total: SearchTotal)
     case empty(String)
     case failed(String, Problem)
 
     init(query: String, results: SearchResults) {
         self = results.hits.isEmpty
             ? .empty(query)
-            : .results(query, results.hits.map(SearchItem.init), total: results.total)
+            : .results(query, results.hits.map(SearchItem.init), total: SearchTotal(count: results.total, exact: results.totalIsExact))
     }
+}
+
+/// How many posts match, or at least how many (a very common word is
+/// counted only up to `SearchRules.exactTotalBound`): "12", "1000+".
+public struct SearchTotal: Sendable, Equatable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    public var count: Int
+    public var exact: Bool
+
+    public init(count: Int, exact: Bool) { (self.count, self.exact) = (count, exact) }
+    public init(integerLiteral count: Int) { self.init(count: count, exact: true) }
+
+    public var description: String { exact ? "\(count)" : "\(count)+" }
 }
 
 /// One hit as the screen shows it.
