@@ -28,13 +28,7 @@ extension BrokerCore {
     }
 
     private mutating func expireQueuedRequests(of name: String, now: Instant) {
-        guard var service = services[name], service.queue.contains(where: { $0.deadline <= now }) else { return }
-        var expired: [Request] = []
-        service.queue.removeAll { request in
-            if request.deadline <= now { expired.append(request) }
-            return request.deadline <= now
-        }
-        services[name] = service
+        guard let expired = services[name]?.removeExpired(now: now), !expired.isEmpty else { return }
         for request in expired {
             reject(request, of: name, .serviceUnavailable(service: name, waited: request.received.duration(to: now)))
         }

@@ -47,11 +47,7 @@ extension BrokerCore {
 
     mutating func register(_ identity: Frame, service name: String, expiry: Instant, now: Instant) {
         workers[identity] = Worker(identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now)
-        var service = services[name] ?? Service()
-        service.workers += 1
-        service.hadWorkers = true
-        service.idle.append(identity)
-        services[name] = service
+        services[name, default: Service()].add(worker: identity)
         lowerDeadline(to: expiry)
         events.append(.workerRegistered(identity: identity, service: name))
         dispatch(name)
@@ -83,10 +79,7 @@ extension BrokerCore {
     /// the client gets an error instead. The caller dispatches the service.
     mutating func remove(_ identity: Frame, now: Instant) {
         guard let worker = workers.removeValue(forKey: identity) else { return }
-        guard var service = services[worker.service] else { return }
-        service.workers -= 1
-        if let index = service.idle.firstIndex(of: identity) { service.idle.remove(at: index) }
-        services[worker.service] = service
+        services[worker.service]?.remove(worker: identity)
         guard var request = worker.current else { return }
         if draining {
             reject(request, of: worker.service, .shuttingDown(service: worker.service))
