@@ -28,7 +28,14 @@ struct CLIThroughRestartTests {
         defer { harness.shutdown() }
         try await harness.startGateway(context: try Context())
         let log = harness.logPath("nobody")
-        let posts = ProcessHarness.binaries.appendingPathComponent("posts").path
+        // A copy `nobody` can run, wherever the build lives (a checkout under
+        // a private home directory would not be reachable).
+        var template = Array("/tmp/pt-cli-XXXXXX".utf8CString)
+        let shared = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        chmod(shared, 0o755)
+        let posts = shared + "/posts"
+        try FileManager.default.copyItem(atPath: ProcessHarness.binaries.appendingPathComponent("posts").path, toPath: posts)
         let cli = try Spawned("/usr/sbin/runuser", ["-u", "nobody", "--", posts, "list", "--timeout", "3"],
                               environment: harness.environment, output: log, errors: log)
         let status = cli.wait(within: .seconds(20))
