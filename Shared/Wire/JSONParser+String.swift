@@ -1,67 +1,121 @@
 extension JSONParser {
-    /// A string's text; `index` is at its opening quote.
+    /// A string's text; `index` is at its opening quote. Text that is not
+    /// Unicode (bytes that are not UTF-8, a lone surrogate escape) is noted
+    /// at the current path and kept with U+FFFD in its place, so parsing
+    /// goes on and the request's id can still be read.
     mutating func string() throws(Failure) -> String {
         index += 1
         let start = index
-        // Most strings have no escapes: their bytes are the text.
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+        // Most strings have no escapes: their bytes are the text, unchanged.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
         guard index < bytes.count else { throw syntax("unterminated string") }
         if bytes[index] == UInt8(ascii: "\"") {
             defer { index += 1 }
-            return try text(Array(bytes[start..<index]))
+            return text(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         }
-        var utf8 = Array(bytes[start..<index])
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(index - start + 16)
+        utf8.append(contentsOf: bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
             switch byte {
-            case UInt8(ascii: "\""): return try text(utf8)
+            case UInt8(ascii: "\""): return utf8.withUnsafeBufferPointer { text($0) }
             case UInt8(ascii: "\\"): try escape(into: &utf8)
-            case ..<0x20: throw syntax("a control character must be escaped in a string")
+            case ..<0x20: index -= 1; throw syntax("a control character in a string must be escaped")
             default: utf8.append(byte)
             }
         }
         throw syntax("unterminated string")
     }
 
-    private func text(_ utf8: [UInt8]) throws(Failure) -> String {
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw .notText(path: dottedPath, detail: "it holds bytes that are not UTF-8") }
-        return text
+    private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+        if let text = String(validating: utf8, as: UTF8.self) { return text }
+        note(.notText("it holds bytes that are not UTF-8"))
+        return String(decoding: utf8, as: UTF8.self)
     }
 
+    /// `index` is just past the backslash.
     private mutating func escape(into utf8: inout [UInt8]) throws(Failure) {
-        guard index < bytes.count else { throw syntax("unterminated escape") }
-        let byte = bytes[index]
+        guard let byte = peek else { throw syntax("unterminated string") }
         index += 1
-        let simple: [UInt8: UInt8] = [0x22: 0x22, 0x5C: 0x5C, 0x2F: 0x2F, 0x62: 0x08, 0x66: 0x0C, 0x6E: 0x0A, 0x72: 0x0D, 0x74: 0x09]
-        if let replacement = simple[byte] { utf8.append(replacement); return }
-        guard byte == UInt8(ascii: "u") else { throw syntax("unknown escape") }
-        var scalar = try hex4()
-        if (0xD800...0xDBFF).contains(scalar) {
-            // A high surrogate must be followed by an escaped low one.
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { throw loneSurrogate(scalar) }
-            index += 2
-            let low = try hex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(scalar) }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if (0xDC00...0xDFFF).contains(scalar) {
-            throw loneSurrogate(scalar)
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"): Self.appendUTF8(try unicodeEscape(), to: &utf8)
+        default: index -= 1; throw syntax("unknown escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
         }
-        utf8.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
     }
 
-    private func loneSurrogate(_ scalar: UInt32) -> Failure {
-        .notText(path: dottedPath, detail: "it holds a lone surrogate \\u\(String(scalar, radix: 16, uppercase: true))")
+    /// The scalar of `XXXX` after `\u`, joining a surrogate pair written as
+    /// two escapes; a surrogate without its partner is noted, and U+FFFD
+    /// stands for it.
+    private mutating func unicodeEscape() throws(Failure) -> UInt32 {
+        let unit = try hex4(at: index)
+        index += 4
+        switch unit {
+        case 0xD800...0xDBFF:
+            if bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                let low = try hex4(at: index + 2)
+                if (0xDC00...0xDFFF).contains(low) {
+                    index += 6
+                    return 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                }
+            }
+            return loneSurrogate(unit)
+        case 0xDC00...0xDFFF:
+            return loneSurrogate(unit)
+        default:
+            return unit
+        }
     }
 
-    private mutating func hex4() throws(Failure) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw syntax("a \\u escape needs four hex digits") }
+    private mutating func loneSurrogate(_ unit: UInt32) -> UInt32 {
+        note(.notText("it holds a lone surrogate \\u\(String(unit, radix: 16, uppercase: true))"))
+        return 0xFFFD
+    }
+
+    private func hex4(at start: Int) throws(Failure) -> UInt32 {
+        guard bytes.count - start >= 4 else { throw syntax("a \\u escape needs four hex digits") }
         var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = Character(Unicode.Scalar(bytes[index])).hexDigitValue else { throw syntax("a \\u escape needs four hex digits") }
-            value = value * 16 + UInt32(digit)
-            index += 1
+        for byte in bytes[start..<(start + 4)] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw syntax("a \\u escape needs four hex digits")
+            }
+            value = value << 4 | UInt32(digit)
         }
         return value
+    }
+
+    /// A scalar (never a surrogate) as UTF-8.
+    private static func appendUTF8(_ scalar: UInt32, to utf8: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            utf8.append(UInt8(scalar))
+        case ..<0x800:
+            utf8.append(UInt8(0xC0 | scalar >> 6))
+            utf8.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            utf8.append(UInt8(0xE0 | scalar >> 12))
+            utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            utf8.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            utf8.append(UInt8(0xF0 | scalar >> 18))
+            utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            utf8.append(UInt8(0x80 | scalar & 0x3F))
+        }
     }
 }

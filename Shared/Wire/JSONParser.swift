@@ -1,133 +1,159 @@
+import Domain
 import Foundation
 
-/// Parses a request's bytes into a `JSONValue` (RFC 8259), and says where
-/// in the document a failure is: a string that is not Unicode text (a lone
-/// surrogate escape, bytes that are not UTF-8) is reported with its dotted
-/// path (`params.post.title`), so it is answered as an invalid field rather
-/// than as a document that does not parse. Foundation's parser rejects the
-/// whole document for it, with no place named.
+/// Parses JSON text (RFC 8259) into a `JSONValue`, written for this wire
+/// rather than borrowed from Foundation, because Foundation's parser
+/// (1) reads every number as a double or fails on it with no field named,
+/// and (2) refuses the whole document for one lone surrogate escape.
+/// Here integers stay exact, and a value that parses but cannot be used
+/// (a string that is not Unicode text, a number too large for a double)
+/// is noted with its dotted path (`params.post.title`) while parsing goes
+/// on, so it can be answered as an invalid field of a request whose id is
+/// known. Only text that is not JSON at all is a `Failure`.
 struct JSONParser {
     enum Failure: Error, Equatable {
-        /// Not JSON at all, at byte `offset`.
+        /// Not JSON, at byte `offset`.
         case syntax(offset: Int, detail: String)
-        /// Valid JSON, but the string at `path` is not text.
-        case notText(path: String, detail: String)
+        /// Arrays and objects nested deeper than `maxDepth`: refused
+        /// before the recursion could exhaust the stack.
+        case tooDeep(offset: Int)
+    }
+
+    /// The first value that parsed but cannot be used, and where it is.
+    struct Issue: Equatable {
+        var path: String
+        var reason: InvalidField.Reason
+    }
+
+    enum PathComponent {
+        case key(String)
+        case index(Int)
     }
 
     static let maxDepth = 256
 
-    let bytes: UnsafeRawBufferPointer
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
-    var path: [String] = []
+    /// Where the parser is; kept as components (cheap to push and pop)
+    /// and rendered as text only when an issue is noted.
+    var path: [PathComponent] = []
+    var issue: Issue?
 
-    static func parse(_ data: Data) throws(Failure) -> JSONValue {
-        let result: Result<JSONValue, Failure> = data.withUnsafeBytes { buffer in
-            var parser = JSONParser(bytes: buffer)
-            return Result { () throws(Failure) -> JSONValue in
-                let value = try parser.value(depth: 0)
-                parser.skipSpace()
-                guard parser.index == buffer.count else { throw parser.syntax("unexpected text after the end") }
-                return value
-            }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// Runs `body` over the bytes of `data`.
+    static func with<T>(_ data: Data, _ body: (inout JSONParser) throws(Failure) -> T) throws(Failure) -> T {
+        let result: Result<T, Failure> = data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            return Result { () throws(Failure) -> T in try body(&parser) }
         }
         return try result.get()
     }
 
-    private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    /// The whole document, which must be one value and nothing after it.
+    static func parse(_ data: Data) throws(Failure) -> (value: JSONValue, issue: Issue?) {
+        try with(data) { parser throws(Failure) in
+            let value = try parser.value(depth: 0)
+            try parser.expectEnd()
+            return (value, parser.issue)
+        }
+    }
 
     func syntax(_ detail: String) -> Failure { .syntax(offset: index, detail: detail) }
 
-    var dottedPath: String {
-        path.reduce(into: "") { name, part in name += part.hasPrefix("[") || name.isEmpty ? part : ".\(part)" }
-    }
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-    }
-
-    private mutating func expect(_ literal: String) throws(Failure) {
-        for byte in literal.utf8 {
-            guard index < bytes.count, bytes[index] == byte else { throw syntax("expected \(literal)") }
-            index += 1
+    mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
         }
     }
 
-    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
-        guard depth < Self.maxDepth else { throw syntax("nested more than \(Self.maxDepth) deep") }
+    mutating func expectEnd() throws(Failure) {
         skipSpace()
-        guard index < bytes.count else { throw syntax("unexpected end") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
+        guard index == bytes.count else { throw syntax("unexpected text after the end") }
+    }
+
+    /// Notes the first unusable value, at the current path.
+    mutating func note(_ reason: InvalidField.Reason) {
+        guard issue == nil else { return }
+        let text = path.reduce(into: "") { text, component in
+            switch component {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        issue = Issue(path: text, reason: reason)
+    }
+
+    mutating func value(depth: Int) throws(Failure) -> JSONValue {
+        skipSpace()
+        guard let byte = peek else { throw syntax("unexpected end") }
+        switch byte {
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
-        default: return .number(try number())
+        case UInt8(ascii: "{"): return try object(depth: depth + 1)
+        case UInt8(ascii: "["): return try array(depth: depth + 1)
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw syntax("expected a value")
         }
     }
 
+    mutating func literal(_ word: StaticString) throws(Failure) {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count - index >= expected.count else { throw syntax("expected a value") }
+        for offset in 0..<expected.count where bytes[index + offset] != expected[offset] { throw syntax("expected a value") }
+        index += expected.count
+    }
+
+    /// `index` is at `{`; `depth` counts it.
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+        guard depth <= Self.maxDepth else { throw .tooDeep(offset: index) }
         index += 1
         var members: [String: JSONValue] = [:]
         skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if peek == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntax("expected a member name") }
+            guard peek == UInt8(ascii: "\"") else { throw syntax("expected a member name in quotes") }
             let key = try string()
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':'") }
+            guard peek == UInt8(ascii: ":") else { throw syntax("expected ':' after a member name") }
             index += 1
-            path.append(key)
-            members[key] = try value(depth: depth + 1)
+            path.append(.key(key))
+            members[key] = try value(depth: depth)
             path.removeLast()
             skipSpace()
-            guard index < bytes.count else { throw syntax("unexpected end in an object") }
-            defer { index += 1 }
-            if bytes[index] == UInt8(ascii: "}") { return .object(members) }
-            guard bytes[index] == UInt8(ascii: ",") else { throw syntax("expected ',' or '}'") }
+            switch peek {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: throw syntax("expected ',' or '}' in an object")
+            }
         }
     }
 
+    /// `index` is at `[`; `depth` counts it.
     private mutating func array(depth: Int) throws(Failure) -> JSONValue {
+        guard depth <= Self.maxDepth else { throw .tooDeep(offset: index) }
         index += 1
         var elements: [JSONValue] = []
         skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+        if peek == UInt8(ascii: "]") { index += 1; return .array(elements) }
+        path.append(.index(0))
         while true {
-            path.append("[\(elements.count)]")
-            elements.append(try value(depth: depth + 1))
-            path.removeLast()
+            path[path.count - 1] = .index(elements.count)
+            elements.append(try value(depth: depth))
             skipSpace()
-            guard index < bytes.count else { throw syntax("unexpected end in an array") }
-            defer { index += 1 }
-            if bytes[index] == UInt8(ascii: "]") { return .array(elements) }
-            guard bytes[index] == UInt8(ascii: ",") else { throw syntax("expected ',' or ']'") }
+            switch peek {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; path.removeLast(); return .array(elements)
+            default: throw syntax("expected ',' or ']' in an array")
+            }
         }
-    }
-
-    private mutating func number() throws(Failure) -> Double {
-        let start = index
-        func digits() -> Int {
-            let from = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
-            return index - from
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let integer = index
-        guard digits() > 0, !(bytes[integer] == 0x30 && index - integer > 1) else { throw syntax("expected a value") }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { throw syntax("expected digits after '.'") }
-        }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { throw syntax("expected digits in an exponent") }
-        }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw syntax("the number \(text) is out of range") }
-        return value
     }
 }

@@ -1,42 +1,18 @@
 /// Any JSON value, for the parts of a message whose shape varies
 /// (JSON-RPC params, error data, introspection documents).
-public enum JSONValue: Sendable, Hashable, Codable {
+///
+/// Integers are kept apart from other numbers so that a sequence or an id
+/// past 2^53 arrives exactly, as written: a double would round it.
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits 64 bits.
+    case integer(Int64)
+    /// Any other number (`1.5`, `2e1`, `1e20`, `18446744073709551616`).
     case number(Double)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value):
-            if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
 
     public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
@@ -48,21 +24,69 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
-    public var doubleValue: Double? {
-        if case .number(let value) = self { return value }
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
         return nil
     }
 
-    public var intValue: Int? {
-        if case .number(let value) = self, value.rounded() == value { return Int(value) }
-        return nil
+    /// Any number, as a double (an integer past 2^53 rounds).
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+
+    /// A number without a fraction that fits 64 bits (`20`, `20.0`, `2e1`).
+    public var int64Value: Int64? {
+        switch self {
+        case .integer(let value): value
+        case .number(let value): Int64(exactly: value)
+        default: nil
+        }
+    }
+
+    /// As `int64Value`, when it also fits `Int`.
+    public var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
+}
+
+/// JSON compares numbers by value: `20` equals `20.0`, whichever case
+/// holds it, so a value read back equals the value that was written.
+extension JSONValue: Hashable {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): Int64(exactly: b) == a
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .integer, .number:
+            // Equal numbers hash alike whichever case holds them.
+            if let exact = int64Value { hasher.combine(exact) } else { hasher.combine(doubleValue) }
+        case .string(let value): hasher.combine(value)
+        case .array(let value): hasher.combine(value)
+        case .object(let value): hasher.combine(value)
+        }
     }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral {
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
