@@ -1,22 +1,23 @@
 import Domain
 
-/// An invalid field's reason as `data` fields beside `field`: `reason`
-/// names the case, the others carry its values.
+/// -32602's `data` beside `field`: `reason` names the case of
+/// `InvalidField.Reason`, the others carry its values. Bounds of
+/// `outOfRange` travel as text: Int64's ends do not survive a double,
+/// which is how most JSON readers take numbers.
 enum InvalidReasonData {
     static func encode(_ reason: InvalidField.Reason) -> [String: JSONValue] {
         switch reason {
         case .missing: ["reason": "missing"]
         case .empty: ["reason": "empty"]
         case .tooLong(let max, let actual, let unit):
-            ["reason": "tooLong", "max": .number(Double(max)), "actual": .number(Double(actual)), "unit": .string(unit.rawValue)]
+            ["reason": "tooLong", "max": .integer(Int64(max)), "actual": .integer(Int64(actual)), "unit": .string(unit.rawValue)]
         case .outOfRange(let min, let max, let actual):
-            // Int64's ends do not survive a double: the bounds travel as text.
             ["reason": "outOfRange", "min": .string(String(min)), "max": .string(String(max)), "actual": .string(actual)]
         case .wrongType(let expected, let actual): ["reason": "wrongType", "expected": .string(expected.rawValue), "actual": .string(actual)]
         case .notUUID(let text): ["reason": "notUUID", "actual": .string(text)]
         case .notDate(let text): ["reason": "notDate", "actual": .string(text)]
         case .dateOutOfRange(let text): ["reason": "dateOutOfRange", "actual": .string(text)]
-        case .forbiddenCharacter(let scalar): ["reason": "forbiddenCharacter", "codePoint": .number(Double(scalar))]
+        case .forbiddenCharacter(let scalar): ["reason": "forbiddenCharacter", "codePoint": .integer(Int64(scalar))]
         case .notText(let detail): ["reason": "notText", "detail": .string(detail)]
         case .unknownCursor(let text): ["reason": "unknownCursor", "actual": .string(text)]
         case .unreadable(let path): ["reason": "unreadable", "path": .string(path)]
@@ -43,7 +44,7 @@ enum InvalidReasonData {
         case "notUUID": return actual.map { .notUUID($0) }
         case "notDate": return actual.map { .notDate($0) }
         case "dateOutOfRange": return actual.map { .dateOutOfRange($0) }
-        case "forbiddenCharacter": return data["codePoint"]?.intValue.map { .forbiddenCharacter(UInt32($0)) }
+        case "forbiddenCharacter": return data["codePoint"]?.int64Value.flatMap(UInt32.init(exactly:)).map { .forbiddenCharacter($0) }
         case "notText": return data["detail"]?.stringValue.map { .notText($0) }
         case "unknownCursor": return actual.map { .unknownCursor($0) }
         case "unreadable": return data["path"]?.stringValue.map { .unreadable(path: $0) }

@@ -7,7 +7,8 @@ extension JSONRPC {
     /// for it. `onFault` hears of failures that are the service's own fault
     /// (internal errors), so they can be logged; bad requests are not faults.
     /// A reply over `maxReplyBytes` (the gateway's frame limit) becomes
-    /// error -32005: sent, it would cost the connection, not just the request.
+    /// error -32005 with `bytes` and `limit`: sent, it would cost the
+    /// connection, not just the request.
     public static func respond(
         to body: [Data],
         maxReplyBytes: Int = .max,
@@ -25,7 +26,8 @@ extension JSONRPC {
         do {
             let reply = try await answer(request)
             guard reply.count <= maxReplyBytes else {
-                throw JSONRPCError(.tooLarge, "the reply is \(reply.count) bytes, over the frame limit of \(maxReplyBytes) (POSTS_MAX_FRAME_SIZE)")
+                throw JSONRPCError(PostsError.tooLarge(bytes: reply.count, limit: maxReplyBytes),
+                                   message: "the reply is \(reply.count) bytes, over the frame limit of \(maxReplyBytes) (POSTS_MAX_FRAME_SIZE)")
             }
             return reply
         } catch let error as JSONRPCError {
@@ -34,8 +36,10 @@ extension JSONRPC {
             if case .failed = error { onFault(request.method, error) }
             return encodeError(id: request.id, JSONRPCError(error))
         } catch {
+            // Any other error is a fault whose text is Swift's (type names,
+            // internals): it goes to the log, and the caller gets words.
             onFault(request.method, error)
-            return encodeError(id: request.id, JSONRPCError(.internalError, "\(error)"))
+            return encodeError(id: request.id, JSONRPCError(.internalError, "'\(request.method)' failed inside the service; its log says why"))
         }
     }
 }

@@ -1,6 +1,9 @@
+import Domain
+
 /// The error object of a JSON-RPC 2.0 failure: code, a message for a
-/// person that names the value that was wrong, and optional data such as
-/// `{"field":"params.title"}`.
+/// person that names the value that was wrong, and `data` with the values a
+/// program acts on (docs/PROTOCOL.md, "Error data"). Errors of this
+/// product's own are built from a `PostsError` (PostsError+JSONRPC.swift).
 public struct JSONRPCError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     public var code: JSONRPCErrorCode
     public var message: String
@@ -15,7 +18,7 @@ public struct JSONRPCError: Error, Sendable, Hashable, Codable, CustomStringConv
     public var description: String { "\(message) [\(code)]" }
 
     public static func parseError(_ detail: String) -> Self {
-        Self(.parseError, "request is not valid JSON: \(detail)")
+        Self(.parseError, "the request is not valid JSON: \(detail)")
     }
 
     public static func invalidRequest(_ detail: String) -> Self {
@@ -26,7 +29,18 @@ public struct JSONRPCError: Error, Sendable, Hashable, Codable, CustomStringConv
         Self(.methodNotFound, "service '\(service)' has no method '\(method)'", data: ["method": .string(method)])
     }
 
+    /// A field that breaks a rule said in words (`rule` follows the field's
+    /// name: "must be ..."): reason `malformed`, so a client rebuilds it as
+    /// `.invalid(field, .malformed(rule))`. Prefer `JSONRPCError(PostsError)`
+    /// with a specific reason.
     public static func invalidParams(field: String, _ rule: String) -> Self {
-        Self(.invalidParams, "\(field) \(rule)", data: ["field": .string(field)])
+        Self(PostsError.invalid(WireField.inDomain(field), .malformed(rule)))
+    }
+
+    /// The error object of a reply, read from its JSON; nil without an integer code.
+    init?(reading value: JSONValue) {
+        guard let number = value["code"]?.intValue else { return nil }
+        let code = JSONRPCErrorCode(rawValue: number)
+        self.init(code, value["message"]?.stringValue ?? code.name, data: value["data"].flatMap { $0 == .null ? nil : $0 })
     }
 }

@@ -1,4 +1,4 @@
-/// A JSON-RPC 2.0 request id: a string, a number, or null.
+/// A JSON-RPC 2.0 request id: a string, an integer, or null.
 public enum JSONRPCID: Sendable, Hashable, Codable, CustomStringConvertible {
     case string(String)
     case number(Int64)
@@ -35,12 +35,15 @@ public enum JSONRPCID: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The id a request's `id` member stands for, or nil when JSON-RPC 2.0
-    /// allows no such id (a fraction, a boolean, an object, an array).
+    /// allows no such id (a fraction, a boolean, an object, an array). A
+    /// number without a fraction (`7`, `7.0`) is the integer it stands for.
     init?(_ value: JSONValue) {
         switch value {
         case .null: self = .null
         case .string(let text): self = .string(text)
-        case .number(let number) where number.rounded() == number && abs(number) < 0x1p63: self = .number(Int64(number))
+        case .integer, .number:
+            guard let integer = value.int64Value else { return nil }
+            self = .number(integer)
         default: return nil
         }
     }

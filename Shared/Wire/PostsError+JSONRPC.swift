@@ -6,11 +6,17 @@ import Foundation
 /// (docs/PROTOCOL.md, "Error data"), and a client rebuilds the exact case
 /// from `data` alone, never from the message.
 extension JSONRPCError {
+    /// The error a service or the gateway answers with for `error`. The
+    /// gateway's refusals are all cases of it: no worker in time
+    /// (`.unavailable(.noWorker)`), shutting down (`.unavailable(.shuttingDown)`),
+    /// a full queue or client (`.busy(.queueFull)`, `.busy(.clientLimit)`).
     public init(_ error: PostsError) {
         switch error {
         case .invalid(let invalid):
             let field = WireField.onWire(invalid.field)
-            self.init(.invalidParams, "\(field) \(invalid.rule)", data: .object(["field": .string(field)].merging(InvalidReasonData.encode(invalid.reason)) { $1 }))
+            var data = InvalidReasonData.encode(invalid.reason)
+            data["field"] = .string(field)
+            self.init(.invalidParams, InvalidField(field, invalid.reason).description, data: .object(data))
         case .notFound(let uid):
             self.init(.notFound, error.description, data: ["uid": .string(uid.uuidString)])
         case .conflict(let uid):
@@ -22,16 +28,24 @@ extension JSONRPCError {
         case .timeout(let seconds):
             self.init(.timeout, error.description, data: ["seconds": .number(seconds)])
         case .tooLarge(let bytes, let limit):
-            self.init(.tooLarge, error.description, data: ["bytes": .number(Double(bytes)), "limit": .number(Double(limit))])
+            self.init(.tooLarge, error.description, data: ["bytes": .integer(Int64(bytes)), "limit": .integer(Int64(limit))])
         case .failed(let message):
             self.init(.internalError, message)
         }
     }
+
+    /// As `init(_:)`, in the sender's own words (the gateway says what it
+    /// saw: "no worker took the request within 5000 ms"); `data` is the same.
+    public init(_ error: PostsError, message: String) {
+        self.init(error)
+        self.message = message
+    }
 }
 
 extension PostsError {
-    /// The case a JSON-RPC error stands for. Without the documented `data`
-    /// (a third party's worker, say) the message is kept as `.failed`.
+    /// The case a JSON-RPC error stands for, rebuilt from its `data`.
+    /// Without the documented `data` (a third party's worker, say) it is
+    /// `.failed` with the message, and the code for any code but -32603.
     public init(_ error: JSONRPCError) {
         let data = error.data ?? .null
         let rebuilt: PostsError? = switch error.code {
@@ -55,50 +69,13 @@ extension PostsError {
 /// Field names: Domain says `title`, `posts[3].uid`; the wire says where
 /// in the request it is, `params.title`, `params.posts[3].uid`.
 enum WireField {
-    static func onWire(_ field: String) -> String { field.hasPrefix("params") ? field : "params.\(field)" }
+    static func isInParams(_ field: String) -> Bool {
+        field == "params" || field.hasPrefix("params.") || field.hasPrefix("params[")
+    }
+
+    static func onWire(_ field: String) -> String { isInParams(field) ? field : "params.\(field)" }
+
     static func inDomain(_ field: String) -> String {
         field.hasPrefix("params.") ? String(field.dropFirst("params.".count)) : field
-    }
-}
-
-enum OutageData {
-    static func encode(_ outage: Outage) -> JSONValue {
-        switch outage {
-        case .noAnswer(let endpoint, let seconds): ["reason": "noAnswer", "endpoint": .string(endpoint), "seconds": .number(seconds)]
-        case .noWorker(let service): ["reason": "noWorker", "service": .string(service)]
-        case .shuttingDown: ["reason": "shuttingDown"]
-        case .store(let detail): ["reason": "store", "detail": .string(detail)]
-        case .permissionDenied(let endpoint): ["reason": "permissionDenied", "endpoint": .string(endpoint)]
-        }
-    }
-
-    static func decode(_ data: JSONValue) -> Outage? {
-        switch data["reason"]?.stringValue {
-        case "noAnswer": data["endpoint"]?.stringValue.flatMap { endpoint in data["seconds"]?.doubleValue.map { .noAnswer(endpoint: endpoint, seconds: $0) } }
-        case "noWorker": data["service"]?.stringValue.map { .noWorker(service: $0) }
-        case "shuttingDown": .shuttingDown
-        case "store": data["detail"]?.stringValue.map { .store($0) }
-        case "permissionDenied": data["endpoint"]?.stringValue.map { .permissionDenied(endpoint: $0) }
-        default: nil
-        }
-    }
-}
-
-enum BusyData {
-    static func encode(_ busy: Busy) -> JSONValue {
-        switch busy {
-        case .clientLimit(let limit): ["reason": "clientLimit", "limit": .number(Double(limit))]
-        case .queueFull(let service, let limit): ["reason": "queueFull", "service": .string(service), "limit": .number(Double(limit))]
-        case .store: ["reason": "store"]
-        }
-    }
-
-    static func decode(_ data: JSONValue) -> Busy? {
-        switch data["reason"]?.stringValue {
-        case "clientLimit": data["limit"]?.intValue.map { .clientLimit($0) }
-        case "queueFull": data["service"]?.stringValue.flatMap { service in data["limit"]?.intValue.map { .queueFull(service: service, limit: $0) } }
-        case "store": .store
-        default: nil
-        }
     }
 }

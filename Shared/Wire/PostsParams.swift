@@ -78,7 +78,7 @@ extension PageResult {
     public init(domain page: PostsPage) { self.init(posts: page.posts.map(PostDTO.init(domain:)), nextCursor: page.nextCursor) }
     public func toDomain() throws(PostsError) -> PostsPage {
         var posts: [Post] = []
-        for dto in self.posts { posts.append(try dto.toDomain(field: "posts[]")) }
+        for (index, dto) in self.posts.enumerated() { posts.append(try dto.toDomain(field: "posts[\(index)]")) }
         return PostsPage(posts: posts, nextCursor: nextCursor)
     }
 }
@@ -97,14 +97,13 @@ extension ChangesResult {
 
     public func toDomain() throws(PostsError) -> PostChanges {
         var result: [PostChange] = []
-        for change in changes {
-            let uid = try PostRules.uid(change.uid, field: "changes[].uid")
-            if change.kind == "delete" {
-                result.append(PostChange(sequence: change.sequence, uid: uid, kind: .delete))
-            } else if let post = change.post {
-                result.append(PostChange(sequence: change.sequence, uid: uid, kind: .upsert(try post.toDomain(field: "changes[].post"))))
-            } else {
-                throw .failed("change \(change.sequence) is an upsert without a post")
+        for (index, change) in changes.enumerated() {
+            let uid = try PostRules.uid(change.uid, field: "changes[\(index)].uid")
+            switch (change.kind, change.post) {
+            case ("delete", _): result.append(PostChange(sequence: change.sequence, uid: uid, kind: .delete))
+            case ("upsert", let post?): result.append(PostChange(sequence: change.sequence, uid: uid, kind: .upsert(try post.toDomain(field: "changes[\(index)].post"))))
+            case ("upsert", nil): throw .failed("change \(change.sequence) is an upsert without a post")
+            default: throw .failed("change \(change.sequence) is of a kind this client does not know: '\(change.kind)'")
             }
         }
         return PostChanges(changes: result, head: head, database: database)

@@ -3,20 +3,17 @@ import Foundation
 import Testing
 import Wire
 
-/// What a peer that sends bad input is told: the field, what was wrong,
-/// in JSON's words, never a Swift type name.
+/// What a peer that sends bad input is told: the code, the field where it
+/// is, what was wrong in JSON's words, and never a Swift type name.
 @Suite("Bad requests, named")
 struct BadRequestTests {
-    struct ListParams: Codable { var limit: Int?; var cursor: String? }
-    struct ChangesParams: Codable { var after: Int64; var limit: Int? }
-    struct Post: Codable { var uid: String; var title: String }
-    struct SaveParams: Codable { var post: Post }
+    static let swiftNames = ["Dictionary", "String", "Int", "Optional", "Array<", "Params", "Double", "Decod", "Swift."]
 
-    static let swiftNames = ["Dictionary", "String", "Int", "Optional", "Array<", "Params", "Double", "Decod"]
+    private func request(id: String = "1", _ params: String) -> String { #"{"jsonrpc":"2.0","id":\#(id),"method":"m","params":\#(params)}"# }
 
-    private func failure(_ json: String) -> JSONRPCError? {
+    private func refusal(_ json: String) -> JSONRPC.RequestFailure? {
         switch JSONRPC.decodeRequest(Data(json.utf8)) {
-        case .failure(let failure): failure.error
+        case .failure(let failure): failure
         case .success: nil
         }
     }
@@ -26,103 +23,159 @@ struct BadRequestTests {
         return try #require(throws: JSONRPCError.self) { try request.params(type) }
     }
 
-    private func request(_ params: String) -> String { #"{"jsonrpc":"2.0","id":1,"method":"m","params":\#(params)}"# }
+    private func expectNoSwiftNames(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!Self.swiftNames.contains { message.contains($0) }, "\(message)", sourceLocation: sourceLocation)
+    }
+
+    @Test func test_aLimitOf1point5_isAWrongTypeNamingParamsLimit() throws {
+        let error = try paramsError(request(#"{"limit":1.5}"#), as: ListParams.self)
+        #expect(error.code == .invalidParams)
+        #expect(error.message == "params.limit must be an integer (got 1.5)")
+        #expect(error.data == ["field": "params.limit", "reason": "wrongType", "expected": "integer", "actual": "1.5"])
+        expectNoSwiftNames(error.message)
+    }
+
+    @Test func test_anAfterOf1e20_isOutOfRange_asWritten() throws {
+        let error = try paramsError(request(#"{"after":1e20}"#), as: ChangesParams.self)
+        #expect(error.code == .invalidParams)
+        #expect(error.message == "params.after must be an integer from -9223372036854775808 to 9223372036854775807 (got 1e20)")
+        #expect(PostsError(error) == .invalid("after", .outOfRange(min: Int64.min, max: Int64.max, actual: "1e20")))
+        expectNoSwiftNames(error.message)
+    }
 
     @Test(arguments: [
-        (#"{"limit":1.5}"#, "params.limit", "params.limit must be an integer (got 1.5)"),
-        (#"{"limit":"ten"}"#, "params.limit", "params.limit must be an integer (got a string)"),
-        (#"{"limit":1e20}"#, "params.limit", "params.limit must be an integer from -9223372036854775808 to 9223372036854775807 (got 1e+20)"),
-        (#"{"cursor":5}"#, "params.cursor", "params.cursor must be a string (got 5)"),
+        (#"{"limit":"ten"}"#, "params.limit must be an integer (got a string)"),
+        (#"{"limit":true}"#, "params.limit must be an integer (got true)"),
+        (#"{"cursor":5}"#, "params.cursor must be a string (got 5)"),
+        (#"{"cursor":{}}"#, "params.cursor must be a string (got an object)"),
+        ("[]", "params must be an object (got an array)"),
     ])
-    func test_aBadNumberOrStringNamesItsField_inJSONsWords(_ params: String, _ field: String, _ message: String) throws {
+    func test_aValueOfTheWrongKind_isNamedInJSONsWords(_ params: String, _ message: String) throws {
         let error = try paramsError(request(params), as: ListParams.self)
-        #expect(error.code == .invalidParams)
-        #expect(error.data?["field"] == .string(field))
-        #expect(error.message == message)
-        #expect(!Self.swiftNames.contains { error.message.contains($0) }, "\(error.message)")
+        #expect(error.code == .invalidParams && error.message == message)
+        expectNoSwiftNames(error.message)
     }
 
-    @Test func test_anAfterOf1e20IsOutOfRange_notUnparseable() throws {
-        let error = try paramsError(request(#"{"after":1e20}"#), as: ChangesParams.self)
-        #expect(PostsError(error) == .invalid("after", .outOfRange(min: Int64.min, max: Int64.max, actual: "1e+20")))
+    @Test(arguments: ["20", "20.0", "2e1", "2.0E+1"])
+    func test_aLimitWithoutAFraction_isAnInteger_howeverWritten(_ limit: String) throws {
+        let request = try JSONRPC.decodeRequest(Data(request(#"{"limit":\#(limit)}"#).utf8)).get()
+        #expect(try request.params(ListParams.self).limit == 20)
     }
 
-    @Test func test_aLoneSurrogateInATitleIsAnInvalidField_notAParseError() {
-        let error = failure(request(#"{"post":{"uid":"u","title":"bad \ud800 text"}}"#))
-        #expect(error?.code == .invalidParams)
-        #expect(error?.data?["field"] == "params.post.title" && error?.data?["reason"] == "notText")
-        #expect(error?.message.contains("lone surrogate") == true)
-        let pair = try? JSONRPC.decodeRequest(Data(request(#"{"post":{"uid":"u","title":"ok \ud83d\ude00"}}"#).utf8)).get().params(SaveParams.self)
-        #expect(pair?.post.title == "ok 😀", "a surrogate pair is one character")
+    @Test func test_anAfterPast2to53_arrivesExact() throws {
+        let request = try JSONRPC.decodeRequest(Data(request(#"{"after":9007199254740993}"#).utf8)).get()
+        #expect(try request.params(ChangesParams.self).after == 9_007_199_254_740_993)
     }
 
-    @Test func test_paramsNullOrMissingWhereAnObjectIsNeeded_saySo() throws {
-        #expect(try paramsError(request("null"), as: SaveParams.self).message == "params must be an object (got null)")
-        #expect(try paramsError(#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, as: SaveParams.self).message == "params must be an object (got null)")
-        #expect(try paramsError(request("{}"), as: SaveParams.self).message == "params.post is required")
-        #expect(try paramsError(request(#"{"post":[]}"#), as: SaveParams.self).message == "params.post must be an object (got an array)")
+    @Test func test_aLoneSurrogateInParamsPostTitle_isAnInvalidField_answeredUnderTheRequestsId() throws {
+        let failure = try #require(refusal(request(id: "42", #"{"post":{"uid":"u","title":"bad \ud800 text","content":""}}"#)))
+        #expect(failure.id == .number(42))
+        #expect(failure.error.code == .invalidParams)
+        #expect(failure.error.data?["field"] == "params.post.title" && failure.error.data?["reason"] == "notText")
+        #expect(failure.error.message == #"params.post.title must be Unicode text (it holds a lone surrogate \uD800)"#)
+        #expect(PostsError(failure.error) == .invalid("post.title", .notText(#"it holds a lone surrogate \uD800"#)))
+        expectNoSwiftNames(failure.error.message)
     }
 
-    @Test(arguments: ["1.5", "true", "{}", "[]"])
-    func test_anIdThatIsNotAStringAnIntegerOrNull_isAnInvalidRequest_answeredToNull(_ id: String) {
-        guard case .failure(let failure) = JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#.utf8)) else {
-            Issue.record("accepted id \(id)")
-            return
-        }
+    @Test func test_bytesThatAreNotUTF8InAParam_areAnInvalidFieldNamingIt() throws {
+        var data = Data(request(#"{"posts":[{},{"title":"a"#).utf8)
+        data.append(contentsOf: [0xFF, 0xFE])
+        data.append(contentsOf: Array(#""}]}}"#.utf8))
+        guard case .failure(let failure) = JSONRPC.decodeRequest(data) else { Issue.record("accepted"); return }
+        #expect(failure.error.code == .invalidParams && failure.error.data?["field"] == "params.posts[1].title")
+    }
+
+    @Test func test_aLoneSurrogateOutsideParams_isAnInvalidRequest() throws {
+        let inMethod = try #require(refusal(#"{"jsonrpc":"2.0","id":"a","method":"m\udfff"}"#))
+        #expect(inMethod.error.code == .invalidRequest && inMethod.id == .string("a"))
+        #expect(inMethod.error.message.contains("method must be Unicode text"))
+        let inID = try #require(refusal(#"{"jsonrpc":"2.0","id":"a\ud800","method":"m"}"#))
+        #expect(inID.error.code == .invalidRequest && inID.id == .null, "an id that is not text is not answered under")
+    }
+
+    @Test func test_aNumberTooLargeToRead_isAnInvalidFieldNamingIt() throws {
+        let failure = try #require(refusal(request(#"{"limit":1e400}"#)))
+        #expect(failure.error.code == .invalidParams && failure.error.data?["field"] == "params.limit")
+        #expect(failure.error.message == "params.limit is a number too large to read (got 1e400)")
+    }
+
+    @Test(arguments: [("1.5", "1.5"), ("true", "true"), ("{}", "an object"), ("[]", "an array"), ("1e20", "1e20")])
+    func test_anIdThatIsNotAStringAnIntegerOrNull_isAnInvalidRequest_answeredToNull(_ id: String, _ shown: String) throws {
+        let failure = try #require(refusal(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#))
         #expect(failure.id == .null && failure.error.code == .invalidRequest)
-        #expect(failure.error.message.contains("id must be a string, an integer or null"))
-        #expect(!Self.swiftNames.contains { failure.error.message.contains($0) })
+        #expect(failure.error.message.contains("id must be a string, an integer or null (got \(shown))"), "\(failure.error.message)")
+        expectNoSwiftNames(failure.error.message)
     }
 
-    @Test(arguments: [#"{"jsonrpc":"2.0","id":7,"method":"m"}"#, #"{"jsonrpc":"2.0","id":"x","method":"m"}"#, #"{"jsonrpc":"2.0","id":null,"method":"m"}"#])
-    func test_stringIntegerAndNullIdsAreAccepted(_ json: String) {
-        #expect((try? JSONRPC.decodeRequest(Data(json.utf8)).get()) != nil)
+    @Test(arguments: [(#""x""#, JSONRPCID.string("x")), ("7", .number(7)), ("-7", .number(-7)), ("7.0", .number(7)), ("null", .null)])
+    func test_stringIntegerAndNullIdsAreAccepted(_ id: String, _ expected: JSONRPCID) throws {
+        #expect(try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#.utf8)).get().id == expected)
+    }
+
+    @Test func test_aRequestWithoutAnId_isServedAndAnsweredToNull() throws {
+        #expect(try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","method":"m"}"#.utf8)).get().id == .null)
+    }
+
+    @Test func test_paramsNullOrAbsentWhereAnObjectIsNeeded_saySo() throws {
+        for json in [request("null"), #"{"jsonrpc":"2.0","id":1,"method":"m"}"#] {
+            let error = try paramsError(json, as: SaveParams.self)
+            #expect(error.code == .invalidParams && error.message == "params must be an object (got null)")
+            #expect(error.data == ["field": "params", "reason": "wrongType", "expected": "object", "actual": "null"])
+            #expect(PostsError(error) == .invalid("params", .wrongType(expected: .object, actual: "null")))
+            expectNoSwiftNames(error.message)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{}"#, "params.post is required"),
+        (#"{"post":{"uid":"u","content":""}}"#, "params.post.title is required"),
+        (#"{"post":null}"#, "params.post must be an object (got null)"),
+        (#"{"post":{"uid":5,"title":"t","content":""}}"#, "params.post.uid must be a string (got 5)"),
+        (#"{"post":{"uid":"u","title":"t","content":"","createDate":false}}"#, "params.post.createDate must be a string (got false)"),
+    ])
+    func test_aMissingOrWrongFieldOfASave_isNamedWhereItIs(_ params: String, _ message: String) throws {
+        let error = try paramsError(request(params), as: SaveParams.self)
+        #expect(error.code == .invalidParams && error.message == message)
+        expectNoSwiftNames(error.message)
+    }
+
+    @Test func test_aMissingFieldInABatch_isNamedWithItsIndex() throws {
+        let post = #"{"uid":"u","title":"t","content":""}"#
+        let error = try paramsError(request(#"{"posts":[\#(post),\#(post),\#(post),{"title":"t","content":""}]}"#), as: SaveManyParams.self)
+        #expect(error.message == "params.posts[3].uid is required")
+        #expect(error.data == ["field": "params.posts[3].uid", "reason": "missing"])
+        #expect(PostsError(error) == .invalid("posts[3].uid", .missing))
     }
 
     @Test(arguments: [#""params":5"#, #""params":"x""#, #""params":true"#])
-    func test_paramsThatAreNotStructured_areAnInvalidRequest(_ member: String) {
-        let error = failure(#"{"jsonrpc":"2.0","id":1,"method":"m",\#(member)}"#)
-        #expect(error?.code == .invalidRequest && error?.message.contains("params must be an object or an array") == true)
-    }
-}
-
-@Suite("The request parser")
-struct JSONParserTests {
-    private func params(_ json: String) throws -> JSONValue? {
-        try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":\#(json)}"#.utf8)).get().params
+    func test_paramsThatAreNotStructured_areAnInvalidRequest(_ member: String) throws {
+        let failure = try #require(refusal(#"{"jsonrpc":"2.0","id":1,"method":"m",\#(member)}"#))
+        #expect(failure.error.code == .invalidRequest && failure.error.message.contains("params must be an object or an array"))
+        #expect(failure.id == .number(1))
     }
 
-    @Test func test_nestingEscapesNumbersAndWhitespaceAreRead() throws {
-        let value = try params(" { \"a\" : [ 1 , -2.5e1 , true , false , null , { } , [ ] ] , \"b\\n\\u00e9\\\"\" : \"x\\/y\\t\" } ")
-        #expect(value == ["a": [1, .number(-25), true, false, nil, [:], []], "b\n\u{e9}\"": "x/y\t"])
+    @Test(arguments: [
+        (#"{"id":1,"method":"m"}"#, "jsonrpc must be '2.0' (got nothing)"),
+        (#"{"jsonrpc":"1.0","id":1,"method":"m"}"#, "jsonrpc must be '2.0' (got '1.0')"),
+        (#"{"jsonrpc":"2.0","id":1}"#, "method must be a non-empty string (got nothing)"),
+        (#"{"jsonrpc":"2.0","id":1,"method":""}"#, "method must be a non-empty string (got an empty string)"),
+        (#"{"jsonrpc":"2.0","id":1,"method":7}"#, "method must be a non-empty string (got 7)"),
+    ])
+    func test_anEnvelopeThatIsNotJSONRPC2_saysWhichMemberIsWrong_underItsId(_ json: String, _ detail: String) throws {
+        let failure = try #require(refusal(json))
+        #expect(failure.error.code == .invalidRequest && failure.id == .number(1))
+        #expect(failure.error.message == "not a JSON-RPC 2.0 request: \(detail)")
     }
 
-    @Test(arguments: ["{", #"{"a":}"#, "[1,]", "01", "1.", "-", #""a\x""#, "[1] x", "\"tab\there\"", "nul"])
-    func test_whatIsNotJSONIsAParseError(_ json: String) {
-        guard case .failure(let failure) = JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":\#(json)}"#.utf8)) else {
-            Issue.record("\(json) was accepted")
-            return
-        }
-        #expect(failure.error.code == .parseError)
+    @Test(arguments: ["{not json", "", #"{"jsonrpc":"2.0","id":1,"method":"m"} x"#])
+    func test_aBodyThatIsNotJSON_isAParseError_answeredToNull(_ body: String) throws {
+        let failure = try #require(refusal(body))
+        #expect(failure.error.code == .parseError && failure.id == .null)
+        #expect(failure.error.message.contains("at byte"))
     }
 
-    @Test func test_deepNestingIsRefused_notACrash() {
-        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        guard case .failure(let failure) = JSONRPC.decodeRequest(Data(deep.utf8)) else {
-            Issue.record("accepted")
-            return
-        }
-        #expect(failure.error.code == .parseError && failure.error.message.contains("nested"))
-    }
-
-    @Test func test_bytesThatAreNotUTF8InAParamAreAnInvalidField() {
-        var data = Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"a"#.utf8)
-        data.append(contentsOf: [0xFF, 0xFE])
-        data.append(contentsOf: Array(#""}}"#.utf8))
-        guard case .failure(let failure) = JSONRPC.decodeRequest(data) else {
-            Issue.record("accepted")
-            return
-        }
-        #expect(failure.error.code == .invalidParams && failure.error.data?["field"] == "params.q")
+    @Test func test_aBodyNestedTooDeep_isAParseError_notACrash() throws {
+        let failure = try #require(refusal(String(repeating: "[", count: 100_000)))
+        #expect(failure.error.code == .parseError && failure.error.message.contains("nested more than 256 deep"))
     }
 }

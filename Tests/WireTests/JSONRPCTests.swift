@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 import Wire
@@ -14,59 +15,16 @@ struct JSONRPCTests {
         #expect(try request.params(Params.self) == Params(title: "t", count: 2))
     }
 
-    @Test func test_whenTheBodyIsNotJSON_thenParseErrorWithNullId() {
-        guard case .failure(let failure) = JSONRPC.decodeRequest(Data("{not json".utf8)) else {
-            Issue.record("garbage was accepted")
-            return
-        }
-        #expect(failure.id == .null)
-        #expect(failure.error.code == .parseError)
+    @Test func test_paramsOrAFallback_whenThereAreNone() throws {
+        let none = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":null}"#.utf8)).get()
+        #expect(try none.params(ListParams.self, or: ListParams(limit: 3)).limit == 3)
+        let some = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"limit":5}}"#.utf8)).get()
+        #expect(try some.params(ListParams.self, or: ListParams(limit: 3)).limit == 5)
     }
 
-    @Test(arguments: [
-        #"[1,2]"#,
-        #"{"id":1,"method":"m"}"#,
-        #"{"jsonrpc":"1.0","id":1,"method":"m"}"#,
-        #"{"jsonrpc":"2.0","id":1}"#,
-        #"{"jsonrpc":"2.0","id":1,"method":""}"#,
-        #"{"jsonrpc":"2.0","id":1,"method":"m","params":"x"}"#,
-    ])
-    func test_whenTheBodyIsNotARequest_thenInvalidRequest(_ text: String) {
-        guard case .failure(let failure) = JSONRPC.decodeRequest(Data(text.utf8)) else {
-            Issue.record("\(text) was accepted")
-            return
-        }
-        #expect(failure.error.code == .invalidRequest)
-    }
-
-    @Test func test_whenInvalidRequestHasAnId_thenTheErrorKeepsTheId() {
-        guard case .failure(let failure) = JSONRPC.decodeRequest(Data(#"{"jsonrpc":"1.0","id":"abc","method":"m"}"#.utf8)) else {
-            Issue.record("accepted")
-            return
-        }
-        #expect(failure.id == .string("abc"))
-    }
-
-    @Test func test_whenParamsHaveTheWrongShape_thenInvalidParamsNamesTheField() throws {
-        let data = Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"title":"t","count":"two"}}"#.utf8)
-        let request = try JSONRPC.decodeRequest(data).get()
-        let error = try #require(throws: JSONRPCError.self) { try request.params(Params.self) }
-        #expect(error.code == .invalidParams)
-        #expect(error.data?["field"] == "params.count" && error.data?["reason"] == "wrongType" && error.data?["expected"] == "integer")
-        #expect(error.message == "params.count must be an integer (got a string)")
-    }
-
-    @Test func test_whenAParamIsMissing_thenInvalidParamsSaysItIsRequired() throws {
-        let data = Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"count":1}}"#.utf8)
-        let error = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeRequest(data).get().params(Params.self) }
-        #expect(error.message == "params.title is required")
-    }
-
-    @Test func test_aFieldInsideAnArrayIsNamedWithItsIndex() throws {
-        struct Batch: Codable { var posts: [Params] }
-        let data = Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"posts":[{"title":"a","count":1},{"count":2}]}}"#.utf8)
-        let error = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeRequest(data).get().params(Batch.self) }
-        #expect(error.data?["field"] == "params.posts[1].title" && error.data?["reason"] == "missing")
+    @Test func test_anyParamsCanBeTakenAsTheyAre() throws {
+        let request = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1,{"a":2.5}]}"#.utf8)).get()
+        #expect(try request.params(JSONValue?.self) == [1, ["a": 2.5]])
     }
 
     @Test func test_theLastPageSaysNextCursorNull_ratherThanLeavingItOut() throws {
@@ -88,6 +46,32 @@ struct JSONRPCTests {
         #expect(JSONRPC.id(in: data)?.correlationKey == "\"a\"")
     }
 
+    @Test func test_aNullResultIsAResult() throws {
+        let data = Data(#"{"jsonrpc":"2.0","id":1,"result":null}"#.utf8)
+        #expect(try JSONRPC.decodeResponse(data, as: JSONValue.self) == .null)
+    }
+
+    @Test func test_aReplyOfTheWrongShape_isAnInternalErrorNamingWhereItDiffers() throws {
+        let data = Data(#"{"jsonrpc":"2.0","id":1,"result":{"title":"x","count":"one"}}"#.utf8)
+        let error = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(data, as: Params.self) }
+        #expect(error.code == .internalError && error.message.contains("result.count must be an integer (got a string)"))
+        let garbage = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(Data("nope".utf8), as: Params.self) }
+        #expect(garbage.code == .internalError)
+    }
+
+    @Test func test_theIdIsFoundWithoutReadingTheRestAsValues() {
+        let big = String(repeating: #"{"t":"\u00e9 x","n":[1,2.5,true,null]},"#, count: 1000)
+        #expect(JSONRPC.id(in: Data(#"{"result":[\#(big){}],"id":"late"}"#.utf8)) == .string("late"))
+        #expect(JSONRPC.id(in: Data(#"{"params":{"id":5},"id":6}"#.utf8)) == .number(6), "only the top level's id")
+        #expect(JSONRPC.id(in: Data(#"{"jsonrpc":"2.0","id":7,"result":[1,2"#.utf8)) == .number(7), "cut short after its id")
+        #expect(JSONRPC.id(in: Data(#"{"result":[1,2,"id":7}"#.utf8)) == nil, "not JSON before the id")
+        #expect(JSONRPC.id(in: Data(#"{"id":null}"#.utf8)) == .null)
+        #expect(JSONRPC.id(in: Data(#"{"method":"m"}"#.utf8)) == nil)
+        #expect(JSONRPC.id(in: Data(#"{"id":1.5}"#.utf8)) == nil)
+        #expect(JSONRPC.id(in: Data("MDPC01".utf8)) == nil)
+        #expect(JSONRPC.id(in: Data()) == nil)
+    }
+
     @Test func test_correlationKeysOfStringAndNumberIdsNeverCollide() {
         #expect(JSONRPCID.string("7").correlationKey != JSONRPCID.number(7).correlationKey)
         #expect(JSONRPCID.null.correlationKey == nil)
@@ -97,13 +81,50 @@ struct JSONRPCTests {
         #expect([JSONRPCErrorCode.parseError, .invalidRequest, .methodNotFound, .invalidParams, .internalError].map(\.rawValue)
                 == [-32700, -32600, -32601, -32602, -32603])
         let application: [JSONRPCErrorCode] = [.notFound, .conflict, .serviceUnavailable, .timeout, .tooLarge, .busy]
-        #expect(application.allSatisfy { (-32099 ... -32000).contains($0.rawValue) })
-        #expect(Set(application).count == application.count)
+        #expect(application.map(\.rawValue) == [-32001, -32002, -32003, -32004, -32005, -32006])
     }
 
-    @Test func test_anyJSONValueRoundTrips() throws {
-        let value: JSONValue = ["a": [1, "two", true, nil], "b": ["c": .number(2.5)]]
-        let data = try JSONEncoder().encode(value)
-        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
+    @Test func test_invalidParamsInWords_roundTripsAsAMalformedField() {
+        let error = JSONRPCError.invalidParams(field: "params.q", "must not be blank")
+        #expect(error.message == "params.q must not be blank")
+        #expect(PostsError(error) == .invalid("q", .malformed("must not be blank")))
+    }
+}
+
+@Suite("Serving one request")
+struct RespondTests {
+    struct Boom: Error {}
+
+    /// The error answered, and the methods reported as faults.
+    private func respond(maxReplyBytes: Int = .max, _ answer: (JSONRPC.IncomingRequest) async throws -> Data) async -> (JSONRPCError?, [String]) {
+        let body = Data(#"{"jsonrpc":"2.0","id":9,"method":"posts.get","params":{"uid":"x"}}"#.utf8)
+        var faults: [String] = []
+        let reply = await JSONRPC.respond(to: [body], maxReplyBytes: maxReplyBytes, onFault: { method, _ in faults.append(method) }, answer: answer)
+        #expect(JSONRPC.id(in: reply) == .number(9))
+        do { _ = try JSONRPC.decodeResponse(reply, as: JSONValue.self); return (nil, faults) } catch { return (error, faults) }
+    }
+
+    @Test func test_aReplyOverTheFrameLimit_isTooLarge_withItsBytesAndLimit() async {
+        let (error, _) = await respond(maxReplyBytes: 10) { request in try JSONRPC.encodeResult(id: request.id, "a long enough reply") }
+        let bytes = (try? JSONRPC.encodeResult(id: .number(9), "a long enough reply").count) ?? 0
+        #expect(error.map(PostsError.init) == .tooLarge(bytes: bytes, limit: 10))
+    }
+
+    @Test func test_aUseCaseErrorIsAnsweredAsItsDocumentedCode() async {
+        let uid = UUID()
+        let (error, faults) = await respond { _ in throw PostsError.notFound(uid: uid) }
+        #expect(faults.isEmpty, "a use case's answer is not a fault")
+        #expect(error?.code == .notFound && error.map(PostsError.init) == .notFound(uid: uid))
+    }
+
+    @Test func test_anyOtherFault_isAnInternalErrorInWords_andIsReported() async {
+        let (error, faults) = await respond { _ in throw Boom() }
+        #expect(error?.code == .internalError && faults == ["posts.get"])
+        #expect(error?.message.contains("Boom") == false && error?.message.contains("posts.get") == true)
+    }
+
+    @Test func test_badParamsAreAnsweredAsInvalidParams() async {
+        let (error, _) = await respond { request in _ = try request.params(ChangesParams.self); return Data() }
+        #expect(error?.message == "params.after is required")
     }
 }

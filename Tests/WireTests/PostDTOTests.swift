@@ -23,43 +23,30 @@ struct PostDTOTests {
         #expect(throws: PostsError.invalid("posts[2].createDate", .dateOutOfRange("0000-12-31T23:59:59.999Z"))) {
             try PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "0000-12-31T23:59:59.999Z").toDomain(field: "posts[2]")
         }
-    }
-}
-
-/// Every use-case error crosses the wire as data a client rebuilds exactly.
-@Suite("Use-case errors on the wire")
-struct PostsErrorWireTests {
-    static let uid = UUID()
-    static let reasons: [InvalidField.Reason] = [
-        .missing, .empty, .tooLong(max: 200, actual: 250, unit: .characters), .tooLong(max: 1000, actual: 1001, unit: .entries),
-        .outOfRange(min: 0, max: Int64.max, actual: "1e20"), .outOfRange(min: Int64.min, max: -1, actual: "0"),
-        .wrongType(expected: .integer, actual: "1.5"), .notUUID("42"), .notDate("soon"), .dateOutOfRange("+10000-01-01T00:00:00.000Z"),
-        .forbiddenCharacter(0), .notText("a lone surrogate"), .unknownCursor("page-2"), .unreadable(path: "/x"), .malformed("is not a post"),
-    ]
-    static let errors: [PostsError] = reasons.map { .invalid("posts[3].title", $0) } + [
-        .notFound(uid: uid), .conflict(uid: uid),
-        .unavailable(.noAnswer(endpoint: "ipc:///tmp/g.ipc", seconds: 2)), .unavailable(.noWorker(service: "posts")),
-        .unavailable(.shuttingDown), .unavailable(.store("connection refused")),
-        .busy(.clientLimit(1000)), .busy(.queueFull(service: "search", limit: 10)), .busy(.store),
-        .timeout(seconds: 10), .tooLarge(bytes: 20_000_000, limit: 16_777_216), .failed("disk full"),
-    ]
-
-    @Test(arguments: errors)
-    func test_anErrorBecomesAJSONRPCError_andTheClientRebuildsExactlyTheSameCase(_ error: PostsError) throws {
-        let reply = JSONRPC.encodeError(id: .number(1), JSONRPCError(error))
-        let decoded = #expect(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(reply, as: JSONValue.self) }
-        #expect(decoded.map(PostsError.init) == error)
+        #expect(throws: PostsError.invalid("post.updateDate", .dateOutOfRange("9999-12-31T23:59:59.999-01:00")), "an offset can carry a date past the end") {
+            try PostDTO(uid: UUID().uuidString, title: "t", content: "", updateDate: "9999-12-31T23:59:59.999-01:00").toDomain()
+        }
     }
 
-    @Test func test_anInvalidFieldIsNamedWhereItIsInTheRequest_withItsNumbers() {
-        let error = JSONRPCError(PostsError.invalid("title", .tooLong(max: 200, actual: 250, unit: .characters)))
-        #expect(error.code == .invalidParams)
-        #expect(error.message == "params.title must be at most 200 characters (it has 250)")
-        #expect(error.data == ["field": "params.title", "reason": "tooLong", "max": 200, "actual": 250, "unit": "characters"])
+    @Test func test_aDateOutsideTheRangeInParams_isInvalidParamsNamingTheField() throws {
+        let body = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"post":{"uid":"\#(UUID().uuidString)","title":"t","content":"","createDate":"0000-12-31T23:59:59.999Z"}}}"#
+        let params = try JSONRPC.decodeRequest(Data(body.utf8)).get().params(SaveParams.self)
+        let error = #expect(throws: PostsError.self) { try params.post.toDomain() }
+        #expect(error.flatMap { JSONRPCError($0).data?["field"] } == "params.post.createDate")
+        #expect(error.flatMap { JSONRPCError($0).data?["reason"] } == "dateOutOfRange")
     }
 
-    @Test func test_anErrorWithoutDocumentedData_isKeptAsItsMessage() {
-        let foreign = JSONRPCError(.serviceUnavailable, "their worker is down")
-        #expect(PostsError(foreign) == .failed("their worker is down [-32003 (service unavailable)]"))
+    @Test func test_aPageNamesTheEntryWhoseDateIsWrong() {
+        let good = PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "2026-11-22T12:00:00.000Z")
+        var bad = good
+        bad.createDate = "yesterday"
+        #expect(throws: PostsError.invalid("posts[1].createDate", .notDate("yesterday"))) {
+            try PageResult(posts: [good, bad], nextCursor: nil).toDomain()
+        }
+    }
+
+    @Test func test_wireDateIsPostDate() throws {
+        let date = try WireDate.parse("2026-11-22T12:00:00.123+02:00", field: "d")
+        #expect(WireDate.format(date) == "2026-11-22T10:00:00.123Z" && PostDate.format(date) == WireDate.format(date))
     }
 }

@@ -1,0 +1,88 @@
+import Foundation
+
+extension JSONParser {
+    /// One member of a top-level object, without building the rest: the
+    /// gateway and the client read every message's `id` to route or match
+    /// it, and a reply may hold megabytes of posts. Values before it are
+    /// checked for structure only (not their escapes or UTF-8), and reading
+    /// stops at it, so a message cut short after its id still has one.
+    /// Nil when the text is not an object or has no such member.
+    static func member(_ name: String, in data: Data) -> JSONValue? {
+        try? with(data) { parser throws(Failure) -> JSONValue? in
+            parser.skipSpace()
+            guard parser.peek == UInt8(ascii: "{") else { return nil }
+            var found: JSONValue?
+            try parser.members(depth: 1) { parser, key throws(Failure) in
+                guard key == name else { try parser.skipValue(depth: 1); return true }
+                found = try parser.value(depth: 1)
+                return false
+            }
+            return found
+        }
+    }
+
+    /// Skips the value at `index`.
+    mutating func skipValue(depth: Int) throws(Failure) {
+        skipSpace()
+        switch peek {
+        case UInt8(ascii: "\"")?: try skipString()
+        case UInt8(ascii: "{")?:
+            try members(depth: depth + 1) { parser, _ throws(Failure) in
+                try parser.skipValue(depth: depth + 1)
+                return true
+            }
+        case UInt8(ascii: "[")?:
+            guard depth + 1 <= Self.maxDepth else { throw .tooDeep(offset: index) }
+            index += 1
+            skipSpace()
+            if peek == UInt8(ascii: "]") { index += 1; return }
+            while true {
+                try skipValue(depth: depth + 1)
+                skipSpace()
+                switch peek {
+                case UInt8(ascii: ",")?: index += 1
+                case UInt8(ascii: "]")?: index += 1; return
+                default: throw syntax("expected ',' or ']' in an array")
+                }
+            }
+        default: _ = try value(depth: depth)
+        }
+    }
+
+    /// Walks an object's members; `index` is at `{`. `member` reads or skips
+    /// the value after each name, and says whether to go on.
+    private mutating func members(depth: Int, _ member: (inout JSONParser, String) throws(Failure) -> Bool) throws(Failure) {
+        guard depth <= Self.maxDepth else { throw .tooDeep(offset: index) }
+        index += 1
+        skipSpace()
+        if peek == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipSpace()
+            guard peek == UInt8(ascii: "\"") else { throw syntax("expected a member name in quotes") }
+            let key = try string()
+            skipSpace()
+            guard peek == UInt8(ascii: ":") else { throw syntax("expected ':' after a member name") }
+            index += 1
+            guard try member(&self, key) else { return }
+            skipSpace()
+            switch peek {
+            case UInt8(ascii: ",")?: index += 1
+            case UInt8(ascii: "}")?: index += 1; return
+            default: throw syntax("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func skipString() throws(Failure) {
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""): index += 1; return
+            case UInt8(ascii: "\\"): index += 2
+            case ..<0x20: throw syntax("a control character in a string must be escaped")
+            default: index += 1
+            }
+        }
+        throw syntax("unterminated string")
+    }
+}

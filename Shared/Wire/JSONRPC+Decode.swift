@@ -1,0 +1,86 @@
+import Domain
+import Foundation
+
+/// Reading requests and replies with our parser (JSONParser): a request's
+/// faults are answered in JSON's words, naming the member that is wrong.
+extension JSONRPC {
+    /// Reads a request, or says what error to answer with (and to which id).
+    public static func decodeRequest(_ data: Data) -> Result<IncomingRequest, RequestFailure> {
+        func refuse(_ id: JSONRPCID, _ error: JSONRPCError) -> Result<IncomingRequest, RequestFailure> {
+            .failure(RequestFailure(id: id, error: error))
+        }
+        let document: JSONValue, issue: JSONParser.Issue?
+        switch Result(catching: { () throws(JSONParser.Failure) in try JSONParser.parse(data) }) {
+        case .success(let parsed): (document, issue) = parsed
+        case .failure(.tooDeep): return refuse(.null, JSONRPCError(.parseError, "the request has arrays and objects nested more than \(JSONParser.maxDepth) deep"))
+        case .failure(let failure): return refuse(.null, .parseError(JSONParseError(failure, bytes: data.count).description))
+        }
+        guard case .object(let members) = document else {
+            return refuse(.null, .invalidRequest("the request must be an object (got \(document.shortDescription))"))
+        }
+        guard let readID = JSONRPCID(members["id"] ?? .null) else {
+            return refuse(.null, .invalidRequest("id must be a string, an integer or null (got \(shown(members["id"])))"))
+        }
+        // An id that is not text cannot be answered under: null instead.
+        let id = issue?.path == "id" ? .null : readID
+        guard members["jsonrpc"] == .string(version) else {
+            return refuse(id, .invalidRequest("jsonrpc must be '\(version)' (got \(shown(members["jsonrpc"])))"))
+        }
+        guard case .string(let method)? = members["method"], !method.isEmpty else {
+            return refuse(id, .invalidRequest("method must be a non-empty string (got \(shown(members["method"])))"))
+        }
+        switch members["params"] {
+        case nil, .null?, .object?, .array?: break
+        case let other?: return refuse(id, .invalidRequest("params must be an object or an array (got \(other.shortDescription))"))
+        }
+        if let issue {
+            // Inside params it is the caller's field, answered -32602 like
+            // any other; elsewhere the envelope itself is wrong.
+            if WireField.isInParams(issue.path) { return refuse(id, JSONRPCError(PostsError.invalid(issue.path, issue.reason))) }
+            let place = issue.path.isEmpty ? "the request" : issue.path
+            return refuse(id, .invalidRequest(InvalidField(place, issue.reason).description))
+        }
+        return .success(IncomingRequest(id: id, method: method, params: members["params"]))
+    }
+
+    /// Reads a response: the result, or the error it carries. A reply that
+    /// is not what was asked for is an internal error saying where it differs.
+    public static func decodeResponse<Result: Decodable>(_ data: Data, as type: Result.Type) throws(JSONRPCError) -> Result {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: data)
+        } catch {
+            throw JSONRPCError(.internalError, "the reply (\(data.count) bytes) cannot be read: \(error)")
+        }
+        guard case .object(let members) = document else {
+            throw JSONRPCError(.internalError, "the reply is not a JSON-RPC 2.0 response (it is \(document.shortDescription))")
+        }
+        if let error = members["error"], error != .null {
+            throw JSONRPCError(reading: error)
+                ?? JSONRPCError(.internalError, "the reply's error is not a JSON-RPC 2.0 error object (it needs an integer code)")
+        }
+        guard let result = members["result"] else {
+            throw JSONRPCError(.internalError, "the reply has neither result nor error")
+        }
+        do {
+            return try JSONValueDecoder.decode(type, from: result, root: "result")
+        } catch {
+            throw JSONRPCError(.internalError, "the reply is not what was asked for: \(error)")
+        }
+    }
+
+    /// The id of a request or response, for matching replies to requests;
+    /// nil when there is none, or the text is not a JSON object.
+    public static func id(in data: Data) -> JSONRPCID? {
+        JSONParser.member("id", in: data).flatMap(JSONRPCID.init)
+    }
+
+    /// A member as an envelope error shows it: `'1.0'`, `5`, `nothing`.
+    private static func shown(_ value: JSONValue?) -> String {
+        switch value {
+        case nil: "nothing"
+        case .string(let text)?: text.isEmpty ? "an empty string" : "'\(text.count > 40 ? text.prefix(40) + "…" : text)'"
+        case let value?: value.shortDescription
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Domain
+
+/// -32003's `data`: `reason` names the outage, the others carry its values.
+enum OutageData {
+    static func encode(_ outage: Outage) -> JSONValue {
+        switch outage {
+        case .noAnswer(let endpoint, let seconds): ["reason": "noAnswer", "endpoint": .string(endpoint), "seconds": .number(seconds)]
+        case .noWorker(let service): ["reason": "noWorker", "service": .string(service)]
+        case .shuttingDown: ["reason": "shuttingDown"]
+        case .store(let detail): ["reason": "store", "detail": .string(detail)]
+        case .permissionDenied(let endpoint): ["reason": "permissionDenied", "endpoint": .string(endpoint)]
+        }
+    }
+
+    static func decode(_ data: JSONValue) -> Outage? {
+        switch data["reason"]?.stringValue {
+        case "noAnswer": data["endpoint"]?.stringValue.flatMap { endpoint in data["seconds"]?.doubleValue.map { .noAnswer(endpoint: endpoint, seconds: $0) } }
+        case "noWorker": data["service"]?.stringValue.map { .noWorker(service: $0) }
+        case "shuttingDown": .shuttingDown
+        case "store": data["detail"]?.stringValue.map { .store($0) }
+        case "permissionDenied": data["endpoint"]?.stringValue.map { .permissionDenied(endpoint: $0) }
+        default: nil
+        }
+    }
+}
+
+/// -32006's `data`: `reason` names what is full, the others carry its values.
+enum BusyData {
+    static func encode(_ busy: Busy) -> JSONValue {
+        switch busy {
+        case .clientLimit(let limit): ["reason": "clientLimit", "limit": .integer(Int64(limit))]
+        case .queueFull(let service, let limit): ["reason": "queueFull", "service": .string(service), "limit": .integer(Int64(limit))]
+        case .store: ["reason": "store"]
+        }
+    }
+
+    static func decode(_ data: JSONValue) -> Busy? {
+        switch data["reason"]?.stringValue {
+        case "clientLimit": data["limit"]?.intValue.map { .clientLimit($0) }
+        case "queueFull": data["service"]?.stringValue.flatMap { service in data["limit"]?.intValue.map { .queueFull(service: service, limit: $0) } }
+        case "store": .store
+        default: nil
+        }
+    }
+}
