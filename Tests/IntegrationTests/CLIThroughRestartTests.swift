@@ -35,7 +35,12 @@ struct CLIThroughRestartTests {
         defer { try? FileManager.default.removeItem(atPath: shared) }
         chmod(shared, 0o755)
         let posts = shared + "/posts"
-        try FileManager.default.copyItem(atPath: ProcessHarness.binaries.appendingPathComponent("posts").path, toPath: posts)
+        // Copied by `cp`, not in this process: a file this process held open
+        // for writing could be inherited by a child another test spawns
+        // meanwhile, and exec would then fail with "Text file busy".
+        let copy = try Spawned("/bin/cp", [ProcessHarness.binaries.appendingPathComponent("posts").path, posts],
+                               environment: harness.environment, output: "/dev/null", errors: "/dev/null")
+        #expect(copy.wait(within: .seconds(30)) == 0)
         let cli = try Spawned("/usr/sbin/runuser", ["-u", "nobody", "--", posts, "list", "--timeout", "3"],
                               environment: harness.environment, output: log, errors: log)
         let status = cli.wait(within: .seconds(20))
