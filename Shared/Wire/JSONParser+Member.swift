@@ -49,9 +49,10 @@ extension JSONParser {
         }
     }
 
-    /// Walks an object's members; `index` is at `{`. `member` reads or skips
-    /// the value after each name, and says whether to go on.
-    private mutating func members(depth: Int, _ member: (inout JSONParser, String) throws(Failure) -> Bool) throws(Failure) {
+    /// Walks an object's members; `index` is at `{`, and `depth` counts it.
+    /// `member` reads or skips the value after each name, and says whether
+    /// to go on.
+    mutating func members(depth: Int, _ member: (inout JSONParser, String) throws(Failure) -> Bool) throws(Failure) {
         guard depth <= Self.maxDepth else { throw .tooDeep(offset: index) }
         index += 1
         skipSpace()

@@ -111,30 +111,17 @@ struct JSONParser {
         index += expected.count
     }
 
-    /// `index` is at `{`; `depth` counts it.
+    /// `index` is at `{`; `depth` counts it. The member walk is the one
+    /// `member(_:in:)` and `skipValue` use too.
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
-        guard depth <= Self.maxDepth else { throw .tooDeep(offset: index) }
-        index += 1
         var members: [String: JSONValue] = [:]
-        skipSpace()
-        if peek == UInt8(ascii: "}") { index += 1; return .object(members) }
-        while true {
-            skipSpace()
-            guard peek == UInt8(ascii: "\"") else { throw syntax("expected a member name in quotes") }
-            let key = try string()
-            skipSpace()
-            guard peek == UInt8(ascii: ":") else { throw syntax("expected ':' after a member name") }
-            index += 1
-            path.append(.key(key))
-            members[key] = try value(depth: depth)
-            path.removeLast()
-            skipSpace()
-            switch peek {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
-            default: throw syntax("expected ',' or '}' in an object")
-            }
+        try self.members(depth: depth) { parser, key throws(Failure) in
+            parser.path.append(.key(key))
+            members[key] = try parser.value(depth: depth)
+            parser.path.removeLast()
+            return true
         }
+        return .object(members)
     }
 
     /// `index` is at `[`; `depth` counts it.
