@@ -24,6 +24,7 @@ struct MDP02PeerTests {
         let log = harness.logPath("majortomo")
         let python = try Spawned("/usr/bin/env", ["python3", "-c", Self.client, harness.gatewayEndpoint], environment: harness.environment,
                                  output: log, errors: log)
+        defer { python.killAndReap() }  // a no-op once it has exited; never left behind
         let status = python.wait(within: .seconds(20))
         let output = harness.log("majortomo")
         #expect(status == 0, "\(output)")
