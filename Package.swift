@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "Majordomo",
+                "Majordomo", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,6 +84,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Services/Gateway"
         ),
@@ -110,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport",
+                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
@@ -170,7 +171,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             path: "Tests/ServiceTests"
         ),
-        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport"], path: "Tests/ServiceSupportTests"),
+        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "ZeroMQ"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "TestSupport"],

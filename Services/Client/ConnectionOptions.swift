@@ -19,6 +19,18 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Print JSON for scripts instead of tables.")
     var json = false
 
+    @Option(help: ArgumentHelp("This client's CURVE secret-key file (default: POSTS_CURVE_KEY).", valueName: "path"))
+    var curveKey: String?
+
+    @Option(help: ArgumentHelp("The gateway's CURVE public key, Z85 text or a file (default: POSTS_GATEWAY_KEY).", valueName: "key"))
+    var gatewayKey: String?
+
+    @Flag(help: "Use CURVE on ipc:// too (POSTS_CURVE_IPC=1).")
+    var curveIpc = false
+
+    @Flag(help: "Allow tcp:// without CURVE: plaintext anyone on the network can read (POSTS_INSECURE=1).")
+    var insecure = false
+
     func validate() throws {
         guard timeout >= 0.01, timeout <= 3600 else { throw ValidationError("--timeout must be from 0.01 to 3600 seconds, not \(timeout)") }
         if local != nil, gateway != nil { throw ValidationError("--local and --gateway name two different places; give one") }
@@ -41,12 +53,21 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// The use cases on the platform these options name: a file, or the gateway.
-    func provider() throws(PostsError) -> UseCaseProvider {
+    func provider() throws -> UseCaseProvider {
         if let local { return UseCaseProvider(try LocalPlatform.open(path: local)) }
+        let settings = Settings()
+        let events = Endpoints.eventsSubscribe(environment: settings.environment)
+        let security: SecuritySettings
+        do {
+            security = try SecuritySettings.client(settings, curveKey: curveKey, gatewayKey: gatewayKey, insecure: insecure,
+                                                   curveOnIPC: curveIpc, endpoints: [endpoint, events])
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
         // One attempt: the gateway itself hands a request to another worker
         // when one dies, and a resent delete would report "not found".
         return UseCaseProvider(try NetworkPlatform.connect(
-            endpoint: endpoint, events: Endpoints.eventsSubscribe(environment: ProcessInfo.processInfo.environment),
-            timeout: .milliseconds(Int64(timeout * 1000)), retries: 0))
+            endpoint: endpoint, events: events, timeout: .milliseconds(Int64(timeout * 1000)), retries: 0,
+            security: security.security))
     }
 }

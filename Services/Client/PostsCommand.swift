@@ -18,10 +18,17 @@ struct PostsCommand: AsyncParsableCommand {
 
         Exit codes: 0 done; 64 bad usage; 65 invalid input (an empty title, say);
         3 not found; 4 unavailable (no gateway, no worker, busy, timed out);
-        5 conflict (edit: the post changed elsewhere meanwhile); 1 anything else.
+        5 conflict (edit: the post changed elsewhere meanwhile); 6 not allowed (the
+        gateway refused this client's CURVE key, or wants one; or its socket is
+        another user's); 1 anything else.
+
+        Across hosts (tcp://) every connection uses CURVE: POSTS_CURVE_KEY (this
+        client's secret-key file) and POSTS_GATEWAY_KEY (the gateway's public key),
+        or --curve-key and --gateway-key; `posts keys generate NAME` makes keys.
         """,
         subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
-                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, ImportCommand.self, UICommand.self]
+                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, ImportCommand.self, UICommand.self,
+                      KeysCommand.self]
     )
 
     /// A command-line tool logs only errors (POSTS_LOG_LEVEL to see more), so
@@ -52,6 +59,7 @@ enum Failure {
         case .invalid: 65
         case .notFound: 3
         case .conflict: 5
+        case .unavailable(.permissionDenied), .unavailable(.notAdmitted): 6
         case .unavailable, .busy, .timeout: 4
         case .tooLarge, .failed: 1
         }
@@ -66,6 +74,8 @@ enum Failure {
             "start \(service)-service (`make run` starts everything)"
         case .unavailable(.permissionDenied):
             "the gateway runs as another user: run posts as that user, or start your own (POSTS_RUNTIME_DIR / POSTS_GATEWAY)"
+        case .unavailable(.notAdmitted):
+            "a client needs its own key (POSTS_CURVE_KEY, made by `posts keys generate NAME`) and the gateway's public key (POSTS_GATEWAY_KEY); the gateway's operator copies the client's NAME.key into the allow-list directory and sends the gateway SIGHUP"
         case .conflict:
             "load it again (posts show) and redo the change"
         case .timeout:

@@ -26,9 +26,22 @@ struct GatewayCommand: AsyncParsableCommand {
           --queue-wait          POSTS_QUEUE_WAIT           default 5s
           --queue-limit         POSTS_QUEUE_LIMIT          default 10000
           --client-limit        POSTS_CLIENT_LIMIT         default 1000
+          --service-limit       POSTS_SERVICE_LIMIT        default 1000
           --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216 (at least 1024)
           --shutdown-grace      POSTS_SHUTDOWN_GRACE       default 2s
           --log-level           POSTS_LOG_LEVEL            default info
+          --curve-key           POSTS_CURVE_KEY            the gateway's secret-key file (0600)
+          --curve-allow         POSTS_CURVE_ALLOW          directory of the public keys (NAME.key) admitted
+          --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
+          --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (logged as a warning)
+
+        Security: every tcp:// endpoint (the gateway's and the event bus's) uses
+        CURVE, and only peers whose public key is in the allow-list directory are
+        served; binding tcp:// with no key refuses to start unless --insecure.
+        Make keys with `posts keys generate NAME --dir DIR`. SIGHUP reads the
+        allow-list again without a restart. ipc:// is guarded by its 0700 directory.
+        A service with no worker and nothing waiting is forgotten after the queue
+        wait; past the service limit, READY for a new service gets DISCONNECT.
 
         The event bus: services publish to --events-publish (an XSUB socket),
         subscribers connect to --events-subscribe (an XPUB socket).
@@ -65,6 +78,21 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests one client may have outstanding before 'busy'.", valueName: "count"))
     var clientLimit: Int?
 
+    @Option(help: ArgumentHelp("Services tracked at most; READY for one more is refused.", valueName: "count"))
+    var serviceLimit: Int?
+
+    @Option(help: ArgumentHelp("The gateway's CURVE secret-key file.", valueName: "path"))
+    var curveKey: String?
+
+    @Option(help: ArgumentHelp("Directory of the public keys (NAME.key files) admitted over CURVE.", valueName: "directory"))
+    var curveAllow: String?
+
+    @Flag(help: "Use CURVE on ipc:// endpoints too.")
+    var curveIpc = false
+
+    @Flag(help: "Allow tcp:// endpoints without CURVE: plaintext, anyone may connect.")
+    var insecure = false
+
     @Option(help: ArgumentHelp("Largest frame accepted, in bytes; a sender of a larger one is disconnected.", valueName: "bytes"))
     var maxFrameSize: Int?
 
@@ -79,10 +107,16 @@ struct GatewayCommand: AsyncParsableCommand {
         ParentWatch.startIfRequested(environment: settings.environment)
         let options: Broker.Options
         let busOptions: EventBus.Options
+        let security: SecuritySettings
+        let allowList: AllowList?
         do {
             options = try brokerOptions(settings)
             busOptions = try eventBusOptions(settings)
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
+            security = try SecuritySettings.gateway(
+                settings, curveKey: curveKey, allow: curveAllow, insecure: insecure, curveOnIPC: curveIpc,
+                endpoints: options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints)
+            allowList = try security.allowDirectory.map { try AllowList(directory: $0) }
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -92,12 +126,22 @@ struct GatewayCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let logger = Logger(label: "gateway")
-        let context = try Context()
+        if let warning = security.warning { logger.warning("\(warning)") }
+        let context = try Context(security: security.security)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let allowList {
+            // Bound before any CURVE socket, so no handshake goes unchecked.
+            let admission = Admission(allowList: allowList, logger: logger)
+            _ = try ZAPHandler.start(context: context, decide: admission.decide)
+            logger.info("CURVE on", metadata: ["allowed keys": "\(allowList.count)", "allowList": "\(allowList.directory)",
+                                               "fingerprint": "\(Curve.fingerprint(security.security.keys!.publicKey))"])
+            services.append(.init(service: AllowListReloadService(admission: admission)))
+        }
         let broker = Broker(options: options, replies: JSONRPCBrokerReplies(), context: context, logger: logger)
         let bus = EventBus(options: busOptions, context: context, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: BrokerService(broker: broker, logger: logger)),
-                       .init(service: EventBusService(bus: bus, logger: logger))],
+                       .init(service: EventBusService(bus: bus, logger: logger))] + services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))
@@ -130,6 +174,7 @@ struct GatewayCommand: AsyncParsableCommand {
         configuration.queueWait = try settings.duration(queueWait, env: "POSTS_QUEUE_WAIT", default: configuration.queueWait)
         configuration.queueLimit = try settings.integer(queueLimit, env: "POSTS_QUEUE_LIMIT", default: configuration.queueLimit)
         configuration.clientLimit = try settings.integer(clientLimit, env: "POSTS_CLIENT_LIMIT", default: configuration.clientLimit)
+        configuration.serviceLimit = try settings.integer(serviceLimit, env: "POSTS_SERVICE_LIMIT", default: configuration.serviceLimit)
         configuration.shutdownGrace = try settings.duration(shutdownGrace, env: "POSTS_SHUTDOWN_GRACE", default: configuration.shutdownGrace)
         options.configuration = configuration
         options.maxFrameSize = Int64(try settings.maxFrameSize(maxFrameSize))

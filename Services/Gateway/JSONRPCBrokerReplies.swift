@@ -27,6 +27,12 @@ struct JSONRPCBrokerReplies: BrokerReplies {
         case .unsupportedProtocol(let header, _):
             error = JSONRPCError(.invalidRequest, "this broker speaks 7/MDP 0.1 (MDPC01 for clients, MDPW01 for workers), not \(header); see docs/PROTOCOL.md",
                                  data: ["reason": "protocolVersion", "expected": "MDPC01", "actual": .string(header)])
+        case .serviceLimit(let service, let limit):
+            error = JSONRPCError(PostsError.unavailable(.noWorker(service: service)))
+            error.message = "service '\(Escaped.line(service))' has no worker, and the gateway already tracks its limit of \(limit) services"
+        case .invalidServiceName(let service):
+            error = JSONRPCError(.invalidRequest, "service name '\(Escaped.line(service))' is not 1 to \(MDP.serviceNameLimit) of A-Z a-z 0-9 . - _; see docs/PROTOCOL.md",
+                                 data: ["reason": "serviceName"])
         case .shuttingDown(let service):
             error = JSONRPCError(PostsError.unavailable(.shuttingDown))
             error.message = "the gateway is shutting down; request for '\(service)' not taken, retry shortly"

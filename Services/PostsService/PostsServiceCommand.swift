@@ -42,9 +42,8 @@ struct PostsServiceCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
-        let resolved = try worker.resolve(settings, defaultSessions: 4)
         let eventsEndpoint = eventsPublish ?? Endpoints.eventsPublish(environment: settings.environment)
-        do { try Endpoints.validate(eventsEndpoint) } catch let error as ConfigurationError { throw ValidationError(error.description) }
+        let resolved = try worker.resolve(settings, defaultSessions: 4, events: eventsEndpoint)
         let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
         let logger = Logger(label: "posts-service")
         let path = database ?? settings.defaultDatabasePath
@@ -55,7 +54,8 @@ struct PostsServiceCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("posts-service: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        let context = try Context()
+        if let warning = LocalPlatform.accessWarning(path: path) { logger.warning("\(warning)") }
+        let context = try Context(security: resolved.security)
         let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
         let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
                                  events: events, maxReplyBytes: maxReplyBytes, logger: logger)

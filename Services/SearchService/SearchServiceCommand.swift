@@ -40,19 +40,18 @@ struct SearchServiceCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
-        let resolved = try worker.resolve(settings, defaultSessions: 2)
-        let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
         let eventsEndpoint = eventsSubscribe ?? Endpoints.eventsSubscribe(environment: settings.environment)
+        let resolved = try worker.resolve(settings, defaultSessions: 2, events: eventsEndpoint)
+        let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
         let interval: Duration
         do {
-            try Endpoints.validate(eventsEndpoint)
             interval = try settings.duration(syncInterval, env: "POSTS_SEARCH_SYNC_INTERVAL", default: .seconds(1))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
         let logger = Logger(label: "search-service")
-        let context = try Context()
-        let posts = try NetworkPlatform.connect(endpoint: endpoint)
+        let context = try Context(security: resolved.security)
+        let posts = try NetworkPlatform.connect(endpoint: endpoint, security: resolved.security)
         let index = try FTS5SearchIndex()
         let sync = IndexSync(index: index, feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])

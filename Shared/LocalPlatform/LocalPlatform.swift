@@ -27,6 +27,13 @@ public enum LocalPlatform {
     /// is read directly; pages stay bounded in bytes all the same.
     static let catchUpPage = 5_000
 
+    /// Set when group or others may read the database at `path`: a process
+    /// that owns the posts logs it at start. (A new database is made 0600
+    /// in a 0700 directory, whatever the umask.)
+    public static func accessWarning(path: String) -> String? {
+        OwnerOnlyFiles.warning(database: path)
+    }
+
     /// Where the search index of the database at `path` is kept.
     public static func searchIndexPath(for path: String) -> String { path + "-search" }
 }

@@ -12,10 +12,7 @@ final class PostsStore: Sendable {
     init(path: String, busyTimeout: TimeInterval = 10) throws(PostsError) {
         self.path = path
         do {
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {  // a bare file name lives in the current directory
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
+            try OwnerOnlyFiles.prepare(database: path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(busyTimeout)
             pool = try DatabasePool(path: path, configuration: configuration)

@@ -28,6 +28,8 @@ public final class Broker: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let bound = Completion<Result<[String], ZMQError>>()
     private let finished = Completion<Void>()
+    /// Lines about what peers did wrong: at most one per second per kind.
+    private let limiter = LogLimiter()
 
     public init(options: Options, replies: any BrokerReplies, context: Context, logger: Logger) {
         self.options = options
@@ -67,6 +69,9 @@ public final class Broker: Sendable {
             // mark is needed, and none can silently drop a reply.
             try socket.set(.sendHighWaterMark, 0)
             try socket.set(.maxMessageSize, options.maxFrameSize)
+            if context.security.keys != nil {
+                try HandshakeWatch.watch(socket) { [self] event in peerHandshakeFailed(event) }
+            }
             for endpoint in options.endpoints {
                 try socket.bind(endpoint)
                 endpoints.append(socket.lastEndpoint ?? endpoint)
@@ -119,7 +124,10 @@ public final class Broker: Sendable {
                 break
             }
             let later = clock.now
-            if later >= core.nextDeadline { core.tick(now: later) }
+            if later >= core.nextDeadline {
+                core.tick(now: later)
+                logOverdue()
+            }
             flush(&core, to: socket, now: later)
         }
         logger.info("broker stopped: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
@@ -166,11 +174,43 @@ public final class Broker: Sendable {
         case .requestRequeued(let service):
             logger.info("request handed to another worker", metadata: ["service": "\(service)"])
         case .protocolViolation(let identity, let reason):
-            logger.warning("protocol violation; DISCONNECT sent", metadata: ["peer": "\(identity)", "reason": "\(reason)"])
+            limited("protocol violation; DISCONNECT sent", .warning, ["peer": "\(identity)", "reason": "\(reason)"])
         case .malformed(let sender, let reason):
-            logger.warning("malformed message dropped", metadata: ["peer": "\(sender)", "reason": "\(reason)"])
+            limited("malformed message dropped", .warning, ["peer": "\(sender)", "reason": "\(reason)"])
         case .refused(let client, let refusal):
-            logger.notice("request refused", metadata: ["client": "\(client)", "refusal": "\(refusal)"])
+            limited("request refused", .notice, ["client": "\(client)", "refusal": "\(refusal)"])
+        }
+    }
+
+    /// Logs a line of a kind a peer can cause at will, rate limited per
+    /// message: the first at once, then at most one a second, each with the
+    /// count of lines left out before it.
+    private func limited(_ message: Logger.Message, _ level: Logger.Level, _ metadata: Logger.Metadata) {
+        let (log, suppressed) = limiter.admit(message.description)
+        guard log else { return }
+        var metadata = metadata
+        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+        logger.log(level: level, message, metadata: metadata)
+    }
+
+    /// A peer's handshake failed before the ZAP handler (which logs the keys
+    /// it refuses) was asked: it came without CURVE, or with the wrong
+    /// server key. Rate limited, as a peer can cause it at will.
+    private func peerHandshakeFailed(_ event: HandshakeEvent) {
+        let reason: String
+        switch event {
+        case .succeeded, .refused, .closedDuringHandshake: return
+        case .mechanismMismatch: reason = "a peer connected without CURVE (no POSTS_CURVE_KEY / POSTS_GATEWAY_KEY); refused"
+        case .cryptographic: reason = "a peer's CURVE handshake did not decrypt (its POSTS_GATEWAY_KEY is not this gateway's public key); refused"
+        case .protocolError: reason = "\(event); refused"
+        }
+        limited("security handshake failed", .warning, ["reason": "\(reason)"])
+    }
+
+    /// Sums up floods that have stopped: their last second's left-out lines.
+    private func logOverdue() {
+        for (message, suppressed) in limiter.overdue() {
+            logger.warning("\(message): more left out", metadata: ["suppressed": "\(suppressed)"])
         }
     }
 }

@@ -14,6 +14,9 @@ public struct BrokerConfiguration: Sendable, Equatable {
     /// Requests one client may have queued or in progress; past it the
     /// client is told "busy" instead of losing replies at a high-water mark.
     public var clientLimit: Int = 1_000
+    /// Services the broker keeps track of; past it, READY for a new one is
+    /// answered DISCONNECT and a request for one "no worker".
+    public var serviceLimit: Int = 1_000
     /// Frames one message may have.
     public var maxFrames: Int = 64
     /// Workers that may die holding one request before the client is told
@@ -40,13 +43,18 @@ public enum BrokerRefusal: Sendable, Equatable {
     case workersFailed(service: String, attempts: Int)
     /// The broker is stopping and takes no more requests.
     case shuttingDown(service: String)
+    /// The broker already tracks `limit` services and this is a new one.
+    case serviceLimit(service: String, limit: Int)
+    /// The request names a service no worker could have (docs/PROTOCOL.md).
+    case invalidServiceName(service: String)
     /// The client speaks another version of MDP (`header`, such as MDPC02).
     case unsupportedProtocol(header: String, service: String)
 
     public var service: String {
         switch self {
         case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _),
-             .workersFailed(let name, _), .shuttingDown(let name), .unsupportedProtocol(_, let name):
+             .workersFailed(let name, _), .shuttingDown(let name), .unsupportedProtocol(_, let name),
+             .serviceLimit(let name, _), .invalidServiceName(let name):
             name
         }
     }

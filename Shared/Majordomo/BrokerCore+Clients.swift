@@ -12,6 +12,10 @@ extension BrokerCore {
         // queue on every request. Profiled: that copy was most of the
         // broker's time under a deep queue.
         let queued = services[name]?.queue.count ?? 0
+        if services[name] == nil, services.count >= configuration.serviceLimit {
+            refuse(client: client, body: body, .serviceLimit(service: name, limit: configuration.serviceLimit))
+            return
+        }
         services[name, default: Service()].requests += 1
         let refusal: BrokerRefusal? =
             if draining { .shuttingDown(service: name) }

@@ -15,9 +15,7 @@ extension BrokerCore {
         for service in Set(expired.map(\.service)) { dispatch(service) }
         for name in Array(services.keys) {
             expireQueuedRequests(of: name, now: now)
-            if let service = services[name], !service.hadWorkers, service.queue.isEmpty {
-                services[name] = nil
-            }
+            forgetIfUnused(name, now: now)
         }
         if now >= nextHeartbeat {
             // Busy workers too: a long request must not make either side look dead.
@@ -25,6 +23,23 @@ extension BrokerCore {
             nextHeartbeat = now + configuration.heartbeatInterval
         }
         recomputeDeadline(now: now)
+    }
+
+    /// Forgets a service nobody asked for that has no worker (at once), and
+    /// one that had workers after a queue wait with none and nothing
+    /// waiting: throwaway names cannot grow the broker without bound.
+    private mutating func forgetIfUnused(_ name: String, now: Instant) {
+        guard let service = services[name] else { return }
+        guard service.workers == 0, service.queue.isEmpty else {
+            if service.emptySince != nil { services[name]?.emptySince = nil }
+            return
+        }
+        guard service.hadWorkers else { services[name] = nil; return }
+        if let since = service.emptySince {
+            if since.duration(to: now) >= configuration.queueWait { services[name] = nil }
+        } else {
+            services[name]?.emptySince = now
+        }
     }
 
     private mutating func expireQueuedRequests(of name: String, now: Instant) {

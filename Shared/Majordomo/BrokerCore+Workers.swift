@@ -13,6 +13,8 @@ extension BrokerCore {
                 disconnectWorker(identity, reason: "second READY", now: now)
             } else if service.hasPrefix(MDP.mmiPrefix) {
                 disconnectWorker(identity, reason: "READY for reserved service \(service)", now: now)
+            } else if services[service] == nil, services.count >= configuration.serviceLimit {
+                disconnectWorker(identity, reason: "READY for a new service past the limit of \(configuration.serviceLimit) services", now: now)
             } else {
                 register(identity, service: service, expiry: expiry, now: now)
             }

@@ -32,9 +32,12 @@ struct BrokerCore {
         /// Idle workers, longest idle first (least recently used).
         var idle = Deque<Frame>()
         var workers = 0
-        /// A service that ever had a worker is kept, with its counters, for
-        /// introspection; one only ever asked for is forgotten when idle.
+        /// A service that had workers is kept, with its counters, for
+        /// introspection until it has had no worker and nothing waiting for
+        /// a queue wait; one only ever asked for is forgotten when idle.
         var hadWorkers = false
+        /// Since when it has had no worker and nothing waiting.
+        var emptySince: ContinuousClock.Instant?
         var requests = 0
         var replies = 0
         var refused = 0
@@ -74,6 +77,11 @@ struct BrokerCore {
             handleClientRequest(from: sender, service: service, body: body, now: now)
         case .success(let command):
             handleWorkerCommand(from: sender, command, now: now)
+        case .failure(.invalidServiceName(let name)) where frames.count > 2 && frames[2] == MDP.clientHeader:
+            // A client is answered, never left waiting: its request names no
+            // service there could be.
+            totals.malformed += 1
+            refuse(client: sender, body: Array(frames.dropFirst(4)), .invalidServiceName(service: name.string ?? "(not UTF-8)"))
         case .failure(let problem):
             if answerMDP02(frames) { return }
             totals.malformed += 1

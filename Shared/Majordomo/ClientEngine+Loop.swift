@@ -56,6 +56,9 @@ extension ClientEngine {
         // high-water mark is needed here to bound memory.
         try socket.set(.sendHighWaterMark, 0)
         try socket.set(.receiveHighWaterMark, 0)
+        if Security.needsCurve(endpoint, curveOnIPC: context.security.curveOnIPC) {
+            try HandshakeWatch.watch(socket) { [handshakes] event in handshakes.record(event) }
+        }
         try socket.connect(endpoint)
         return socket
     }

@@ -40,6 +40,7 @@ final class ClientEngine: Sendable {
     let correlator: MajordomoClient.Correlator
     let state = Mutex(State())
     let waker = Waker()
+    let handshakes = HandshakeRecord()
 
     init(endpoint: String, configuration: MajordomoClient.Configuration, context: Context,
          logger: Logger, correlator: @escaping MajordomoClient.Correlator) {

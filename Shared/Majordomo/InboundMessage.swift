@@ -25,7 +25,7 @@ enum MalformedMessage: Error, Equatable, CustomStringConvertible {
         case .unknownHeader(let header): "unknown protocol header \(header) (this broker speaks MDPC01 and MDPW01)"
         case .truncated(let expected): "message ends before its \(expected)"
         case .unknownCommand(let command): "unknown worker command \(command)"
-        case .invalidServiceName(let name): "service name \(name) is not 1-255 bytes of UTF-8"
+        case .invalidServiceName(let name): "service name \(name) is not 1 to \(MDP.serviceNameLimit) of A-Z a-z 0-9 . - _"
         case .tooManyFrames(let count): "\(count) frames is more than a message may have"
         }
     }
@@ -68,7 +68,6 @@ extension InboundMessage {
     }
 
     private static func serviceName(_ frame: Frame) -> String? {
-        guard (1...255).contains(frame.count), let name = frame.string else { return nil }
-        return name
+        MDP.isValidServiceName(frame) ? frame.string : nil
     }
 }

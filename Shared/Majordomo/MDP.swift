@@ -29,6 +29,27 @@ public enum MDP {
 
     /// Prefix reserved for broker-internal services (8/MMI).
     public static let mmiPrefix = "mmi."
+
+    /// Longest service name, in characters.
+    public static let serviceNameLimit = 128
+
+    /// Service names are 1 to 128 of A-Z a-z 0-9 . - _ (docs/PROTOCOL.md):
+    /// they are shown in logs, `mmi.status` and terminals, so nothing a
+    /// terminal would act on may be one.
+    public static func isValidServiceName<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        (1...serviceNameLimit).contains(bytes.count) && bytes.allSatisfy { byte in
+            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+
+    public static func isValidServiceName(_ frame: Frame) -> Bool {
+        frame.withUnsafeBytes { isValidServiceName($0) }
+    }
+
+    public static func isValidServiceName(_ name: String) -> Bool {
+        isValidServiceName(name.utf8)
+    }
     /// 8/MMI: asks whether a service has workers.
     public static let mmiServiceName = "mmi.service"
 

@@ -49,6 +49,11 @@ public final class MajordomoClient: Sendable {
         try await engine.request(service: service, body: body, correlationID: correlationID, timeout: timeout)
     }
 
+    /// Why the security handshake with the broker last failed, if it did
+    /// and has not succeeded since (watched on tcp://, and on ipc:// with
+    /// CURVE): how a caller tells "refused" from "no answer".
+    public var handshakeFailure: HandshakeEvent? { engine.handshakes.failure }
+
     /// Fails every request in flight with `.closed` and releases the socket.
     public func close() { engine.close() }
 }

@@ -45,6 +45,7 @@ public final class MajordomoWorker: Sendable {
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let sessions: [WorkerSession]
+    private let handshakes = HandshakeRecord()
 
     public init(endpoint: String, service: String, configuration: Configuration = .init(), context: Context, logger: Logger) {
         self.endpoint = endpoint
@@ -67,7 +68,7 @@ public final class MajordomoWorker: Sendable {
     }
 
     private func run(handling handler: Handling) async throws {
-        guard (1...255).contains(service.utf8.count), !service.hasPrefix(MDP.mmiPrefix) else {
+        guard MDP.isValidServiceName(service), !service.hasPrefix(MDP.mmiPrefix) else {
             throw WorkerError.invalidServiceName(service)
         }
         let started = sessions.map { session in
@@ -90,6 +91,18 @@ public final class MajordomoWorker: Sendable {
     public func stop() {
         stopping.store(true, ordering: .releasing)
         for session in sessions { session.waker.wake() }
+    }
+
+    /// A session's security handshake ended: a failure is logged once, as
+    /// an error, until a handshake succeeds again (all sessions share a key).
+    func handshake(_ event: HandshakeEvent) {
+        let before = handshakes.failure
+        guard handshakes.record(event) else { return }
+        if event != .succeeded {
+            logger.error("the gateway will not take this worker", metadata: ["endpoint": "\(endpoint)", "reason": "\(event)"])
+        } else if before != nil {
+            logger.notice("the gateway takes this worker again", metadata: ["endpoint": "\(endpoint)"])
+        }
     }
 
     var isStopping: Bool { stopping.load(ordering: .acquiring) }

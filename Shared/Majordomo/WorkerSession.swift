@@ -41,6 +41,9 @@ final class WorkerSession: Sendable {
             do {
                 socket = try Socket(context, .dealer)
                 try socket.set(.routingID, Array(Self.routingID().utf8))
+                if Security.needsCurve(worker.endpoint, curveOnIPC: context.security.curveOnIPC) {
+                    try HandshakeWatch.watch(socket) { event in worker.handshake(event) }
+                }
                 try socket.connect(worker.endpoint)
                 try socket.send(MDP.ready(service: Frame(worker.service)))
             } catch {

@@ -9,15 +9,17 @@ import ZeroMQ
 /// a slow poll besides, since notices are best effort by design.
 struct EventBusWatch: PostsWatchUseCase {
     let events: String?
+    /// The connection's context, whose CURVE rule the subscriber follows too.
+    let context: Context
     let polling: PollingWatch
 
     func changes() -> AsyncStream<Int64> {
-        let (events, polling) = (self.events, self.polling)
+        let (events, polling, context) = (self.events, self.polling, self.context)
         return AsyncStream { raw in
             // The bus and the poll both tell of a change: pass on each head once.
             let continuation = Newer(raw)
             let subscriber = events.flatMap { events in
-                try? EventSubscriber(endpoint: events, topic: ChangeNotice(service: "posts", head: 0).topic, context: try Context(),
+                try? EventSubscriber(endpoint: events, topic: ChangeNotice(service: "posts", head: 0).topic, context: context,
                                      logger: Logger(label: "posts.watch")) { _, body in
                     if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { continuation.yield(notice.head) }
                 }

@@ -8,20 +8,22 @@ import ZeroMQ
 /// JSON-RPC calls through the gateway, with failures turned into PostsError.
 final class GatewayConnection: Sendable {
     let endpoint: String
+    private let context: Context
     private let client: MajordomoClient
     private let timeout: Duration
     static let probeTimeout = Duration.seconds(2)
     /// Services `mmi.service` has confirmed to have a worker.
     private let confirmed = Mutex<Set<String>>([])
 
-    init(endpoint: String, timeout: Duration, retries: Int) throws(PostsError) {
+    init(endpoint: String, timeout: Duration, retries: Int, context: Context) throws(PostsError) {
         self.endpoint = endpoint
         self.timeout = timeout
+        self.context = context
         var configuration = MajordomoClient.Configuration()
         configuration.timeout = timeout
         configuration.retries = retries
         do {
-            client = try MajordomoClient(endpoint: endpoint, configuration: configuration, context: try Context()) { body in
+            client = try MajordomoClient(endpoint: endpoint, configuration: configuration, context: context) { body in
                 body.first.flatMap { frame in frame.withUnsafeBytes { JSONRPC.id(in: Data($0))?.correlationKey } }
             }
         } catch {
@@ -71,6 +73,7 @@ final class GatewayConnection: Sendable {
             do {
                 answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: wait).first?.string
             } catch {
+                if let refusal = notAdmitted() { throw refusal }
                 throw .unavailable(.noAnswer(endpoint: endpoint, seconds: wait.seconds))
             }
             if answer == "200" { break }
@@ -81,6 +84,29 @@ final class GatewayConnection: Sendable {
     }
 
     static let recheck = Duration.milliseconds(100)
+
+    /// No answer, and the security handshake failed: say why, not "is it running?".
+    private func notAdmitted() -> PostsError? {
+        guard let failure = client.handshakeFailure else { return nil }
+        let keys = context.security.keys
+        let detail = switch failure {
+        case .refused:
+            "its CURVE key (fingerprint \(keys.map { String($0.publicKey.prefix(12)) } ?? "none")) is not on the gateway's allow-list"
+        case .mechanismMismatch where keys == nil, .closedDuringHandshake where keys == nil:
+            "the gateway requires CURVE and this client has no key (POSTS_CURVE_KEY, POSTS_GATEWAY_KEY)"
+        case .mechanismMismatch:
+            "this client uses CURVE and the gateway does not, on this endpoint"
+        case .cryptographic:
+            "the CURVE handshake failed: POSTS_GATEWAY_KEY is not this gateway's public key"
+        case .closedDuringHandshake where keys != nil:
+            "it closed the connection during the CURVE handshake: is POSTS_GATEWAY_KEY this gateway's public key?"
+        case .closedDuringHandshake:
+            "it closed the connection during the handshake"
+        case .succeeded, .protocolError:
+            "\(failure)"
+        }
+        return .unavailable(.notAdmitted(endpoint: endpoint, detail: detail))
+    }
 }
 
 extension Duration {

@@ -1,10 +1,12 @@
+import Foundation
 import Logging
 
 public enum LogSetup {
-    /// Structured logs to stderr at `level`, once per process.
+    /// Structured logs to stderr at `level`, once per process, every
+    /// message and value escaped (`EscapingLogHandler`).
     public static func bootstrap(level: Logger.Level) {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = EscapingLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
@@ -14,5 +16,46 @@ public enum LogSetup {
     /// stderr would land in the middle of the display.
     public static func silence() {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+    }
+}
+
+/// One line per entry on stderr: `time level label: message key=value …`.
+/// Values come from peers (service names, reasons, addresses), so the
+/// message and every value pass through `Escaped.line`: a newline in a
+/// service name cannot forge a second log line, nor an escape sequence
+/// reach the operator's terminal.
+public struct EscapingLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    let label: String
+
+    public init(label: String) { self.label = label }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        var line = "\(Self.timestamp()) \(event.level) \(Escaped.line(label)): \(Escaped.line(event.message.description))"
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            line += " \(Escaped.line(key))=\(Escaped.line(value.description))"
+        }
+        line += "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec, now.tv_nsec / 1_000_000)
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Logging
 import Majordomo
+import ZeroMQ
 
 /// The flags every worker executable takes, each with its environment
 /// variable (a flag wins): one declaration for posts-service and
@@ -10,6 +12,10 @@ public struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) public var heartbeatInterval: String?
     @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) public var maxFrameSize: Int?
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) public var logLevel: String?
+    @Option(help: ArgumentHelp("This process's CURVE secret-key file (POSTS_CURVE_KEY).", valueName: "path")) public var curveKey: String?
+    @Option(help: ArgumentHelp("The gateway's CURVE public key, Z85 text or a file (POSTS_GATEWAY_KEY).", valueName: "key")) public var gatewayKey: String?
+    @Flag(help: "Use CURVE on ipc:// endpoints too (POSTS_CURVE_IPC=1).") public var curveIpc = false
+    @Flag(help: "Allow tcp:// without CURVE: plaintext (POSTS_INSECURE=1).") public var insecure = false
 
     public init() {}
 
@@ -18,18 +24,25 @@ public struct WorkerOptions: ParsableArguments {
         public let endpoint: String
         public let configuration: MajordomoWorker.Configuration
         public let maxReplyBytes: Int
+        /// Every connection's CURVE rule: make the process's Context with it.
+        public let security: Security
     }
 
     /// Resolves the settings, or throws a usage error naming the bad one.
-    public func resolve(_ settings: Settings, defaultSessions: Int) throws -> Resolved {
+    /// `events` is the event bus endpoint the worker also connects to.
+    public func resolve(_ settings: Settings, defaultSessions: Int, events: String) throws -> Resolved {
         let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
         do {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
-            try Endpoints.validate(endpoint)
+            for each in [endpoint, events] { try Endpoints.validate(each) }
+            let security = try SecuritySettings.client(settings, curveKey: curveKey, gatewayKey: gatewayKey, insecure: insecure,
+                                                       curveOnIPC: curveIpc, endpoints: [endpoint, events])
+            if let warning = security.warning { Logger(label: "security").warning("\(warning)") }
             return Resolved(endpoint: endpoint,
                             configuration: try settings.workerConfiguration(sessions: sessions, defaultSessions: defaultSessions,
                                                                             heartbeatInterval: heartbeatInterval),
-                            maxReplyBytes: try settings.maxFrameSize(maxFrameSize))
+                            maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
+                            security: security.security)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

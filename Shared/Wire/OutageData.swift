@@ -9,6 +9,7 @@ enum OutageData {
         case .shuttingDown: ["reason": "shuttingDown"]
         case .store(let detail): ["reason": "store", "detail": .string(detail)]
         case .permissionDenied(let endpoint): ["reason": "permissionDenied", "endpoint": .string(endpoint)]
+        case .notAdmitted(let endpoint, let detail): ["reason": "notAdmitted", "endpoint": .string(endpoint), "detail": .string(detail)]
         }
     }
 
@@ -19,6 +20,7 @@ enum OutageData {
         case "shuttingDown": .shuttingDown
         case "store": data["detail"]?.stringValue.map { .store($0) }
         case "permissionDenied": data["endpoint"]?.stringValue.map { .permissionDenied(endpoint: $0) }
+        case "notAdmitted": data["endpoint"]?.stringValue.flatMap { endpoint in data["detail"]?.stringValue.map { .notAdmitted(endpoint: endpoint, detail: $0) } }
         default: nil
         }
     }

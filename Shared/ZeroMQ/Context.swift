@@ -10,8 +10,10 @@ import CZeroMQ
 /// termination never waits on a socket that is still open.
 public final class Context: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
+    /// The CURVE rule every socket of this context follows on bind and connect.
+    public let security: Security
 
-    public init(ioThreads: Int32 = 1) throws {
+    public init(ioThreads: Int32 = 1, security: Security = .none) throws {
         guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
         if zmq_ctx_set(handle, ZMQ_IO_THREADS, ioThreads) != 0 {
             let error = ZMQError.last("set io threads \(ioThreads)")
@@ -19,6 +21,7 @@ public final class Context: @unchecked Sendable {
             throw error
         }
         self.handle = handle
+        self.security = security
     }
 
     /// Wakes every blocked call on this context's sockets with ETERM.

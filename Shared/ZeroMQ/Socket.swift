@@ -14,7 +14,7 @@ public final class Socket {
     let handle: UnsafeMutableRawPointer
     public let type: SocketType
     /// Kept so the context outlives its sockets (zmq_ctx_term waits for them).
-    private let context: Context
+    let context: Context
     private var isClosed = false
 
     public init(_ context: Context, _ type: SocketType) throws {
@@ -35,11 +35,15 @@ public final class Socket {
         zmq_close(handle)
     }
 
+    /// Binds, as a CURVE server where the context's `Security` says so.
     public func bind(_ endpoint: String) throws {
+        try context.security.prepare(self, toBind: endpoint)
         try check(zmq_bind(handle, endpoint), "bind \(endpoint)")
     }
 
+    /// Connects, as a CURVE client where the context's `Security` says so.
     public func connect(_ endpoint: String) throws {
+        try context.security.prepare(self, toConnect: endpoint)
         try check(zmq_connect(handle, endpoint), "connect \(endpoint)")
     }
 

@@ -20,7 +20,8 @@ struct GatewayFailsLoudlyTests {
         let context = try Context()
         let (holder, endpoint) = try taken(context)
         defer { holder.close() }
-        let gateway = try harness.start("gateway", "gateway", [flag, endpoint])
+        // --insecure: this is about binding, not keys (tcp:// without one is refused otherwise).
+        let gateway = try harness.start("gateway", "gateway", [flag, endpoint, "--insecure"])
         let status = gateway.wait(within: .seconds(10))
         #expect(status != nil && status != 0, "it exits rather than hang")
         let log = harness.log("gateway")
@@ -30,10 +31,10 @@ struct GatewayFailsLoudlyTests {
     @Test func test_whenAnAddressCannotBeBound_theGatewayExitsNonZero_namingIt() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
-        let gateway = try harness.start("gateway", "gateway", ["--bind", "tcp://192.0.2.1:47999"])  // not an address of this host
+        let gateway = try harness.start("gateway", "gateway", ["--bind", "tcp://192.0.2.1:47999", "--insecure"])  // not an address of this host
         let status = gateway.wait(within: .seconds(10))
         #expect(status != nil && status != 0)
-        #expect(harness.log("gateway").contains("tcp://192.0.2.1:47999"))
+        #expect(harness.log("gateway").contains("bind tcp://192.0.2.1:47999"), "\(harness.log("gateway"))")
     }
 }
 

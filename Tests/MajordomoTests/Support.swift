@@ -12,6 +12,8 @@ struct PlainReplies: BrokerReplies {
         case .workersFailed: ["failed"]
         case .shuttingDown: ["stopping"]
         case .unsupportedProtocol(let header, _): [Frame("speaks \(header)")]
+        case .serviceLimit(_, let limit): [Frame("limit:\(limit)")]
+        case .invalidServiceName: ["bad name"]
         }
     }
 

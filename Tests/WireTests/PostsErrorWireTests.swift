@@ -23,6 +23,7 @@ struct PostsErrorWireTests {
         .unavailable(.noAnswer(endpoint: "ipc:///tmp/g.ipc", seconds: 2.5)), .unavailable(.noWorker(service: "posts")),
         .unavailable(.shuttingDown), .unavailable(.store("connection refused")),
         .unavailable(.permissionDenied(endpoint: "ipc:///run/other/gateway.ipc")),
+        .unavailable(.notAdmitted(endpoint: "tcp://g:5555", detail: "its CURVE key is not on the gateway's allow-list")),
         .busy(.clientLimit(1000)), .busy(.queueFull(service: "search", limit: 10)), .busy(.store),
         .timeout(seconds: 10), .timeout(seconds: 0.25), .tooLarge(bytes: 20_000_000, limit: 16_777_216), .failed("disk full"),
     ]
@@ -54,6 +55,7 @@ struct PostsErrorWireTests {
         case .unavailable(.shuttingDown): "shuttingDown"
         case .unavailable(.store): "unavailableStore"
         case .unavailable(.permissionDenied): "permissionDenied"
+        case .unavailable(.notAdmitted): "notAdmitted"
         case .busy(.clientLimit): "clientLimit"
         case .busy(.queueFull): "queueFull"
         case .busy(.store): "busyStore"
@@ -66,7 +68,7 @@ struct PostsErrorWireTests {
     @Test func test_theSamplesCoverEveryCaseAndEveryReason() {
         let all: Set = ["missing", "empty", "tooLong", "outOfRange", "wrongType", "notUUID", "notDate", "dateOutOfRange",
                         "forbiddenCharacter", "notText", "unknownCursor", "unreadable", "malformed", "notFound", "conflict",
-                        "noAnswer", "noWorker", "shuttingDown", "unavailableStore", "permissionDenied", "clientLimit", "queueFull",
+                        "noAnswer", "noWorker", "shuttingDown", "unavailableStore", "permissionDenied", "notAdmitted", "clientLimit", "queueFull",
                         "busyStore", "timeout", "tooLarge", "failed"]
         #expect(Set(Self.errors.map(Self.caseName)) == all)
     }

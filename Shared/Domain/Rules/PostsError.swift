@@ -55,6 +55,10 @@ public enum Outage: Sendable, Equatable, CustomStringConvertible {
     case store(String)
     /// `endpoint` exists but this user may not use it (another user's socket).
     case permissionDenied(endpoint: String)
+    /// The gateway at `endpoint` will not let this process in (its CURVE
+    /// key is not on the allow-list, or it has none where one is needed);
+    /// `detail` says which.
+    case notAdmitted(endpoint: String, detail: String)
 
     public var description: String {
         switch self {
@@ -63,6 +67,7 @@ public enum Outage: Sendable, Equatable, CustomStringConvertible {
         case .shuttingDown: "the system is shutting down; the request was not taken"
         case .store(let detail): "the store is unavailable: \(detail)"
         case .permissionDenied(let endpoint): "permission denied: this user may not use \(endpoint)"
+        case .notAdmitted(let endpoint, let detail): "the gateway at \(endpoint) refused this client: \(detail)"
         }
     }
 }

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// At most one log line per reason per interval: what a flood of bad
+/// messages may cost is a line a second, with a count of what was left
+/// out, instead of a line per message. Any thread.
+public final class LogLimiter: Sendable {
+    private struct Entry {
+        var lastLogged: ContinuousClock.Instant
+        var suppressed = 0
+    }
+
+    private let interval: Duration
+    private let entries = Mutex<[String: Entry]>([:])
+
+    public init(interval: Duration = .seconds(1)) { self.interval = interval }
+
+    /// Whether to log a line for `reason` now; if so, how many lines for
+    /// it were left out since the last one.
+    public func admit(_ reason: String, now: ContinuousClock.Instant = .now) -> (log: Bool, suppressed: Int) {
+        entries.withLock { entries in
+            guard var entry = entries[reason] else {
+                entries[reason] = Entry(lastLogged: now)
+                return (true, 0)
+            }
+            guard entry.lastLogged.duration(to: now) >= interval else {
+                entry.suppressed += 1
+                entries[reason] = entry
+                return (false, 0)
+            }
+            entries[reason] = Entry(lastLogged: now)
+            return (true, entry.suppressed)
+        }
+    }
+
+    /// Counts left out for reasons quiet for a whole interval since, so a
+    /// flood that stops is still summed up; those reasons are forgotten.
+    public func overdue(now: ContinuousClock.Instant = .now) -> [(reason: String, suppressed: Int)] {
+        entries.withLock { entries in
+            var due: [(reason: String, suppressed: Int)] = []
+            for (reason, entry) in entries where entry.lastLogged.duration(to: now) >= interval {
+                if entry.suppressed > 0 { due.append((reason, entry.suppressed)) }
+                entries[reason] = nil
+            }
+            return due
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CZeroMQ
+import Synchronization
+
+/// What became of a connection's security handshake, from libzmq's socket
+/// monitor: how a client learns that a server refused its key, wants a key
+/// it does not have, or hung up mid-handshake (a wrong server key).
+public enum HandshakeEvent: Sendable, Equatable {
+    case succeeded
+    /// The server's ZAP handler refused this peer (status code, such as 400).
+    case refused(status: Int)
+    /// The two ends use different mechanisms: one CURVE, the other plaintext.
+    case mechanismMismatch
+    /// Decryption failed: the keys do not belong together.
+    case cryptographic
+    /// Another handshake failure (libzmq's ZMQ_PROTOCOL_ERROR_* code).
+    case protocolError(code: UInt32)
+    /// The connection was made and closed before the handshake ended: what
+    /// a client sees when the server cannot decrypt its hello, because the
+    /// server key the client was given is not the server's.
+    case closedDuringHandshake
+}
+
+/// Watches one socket's handshakes on a small thread of its own and reports
+/// each outcome. The thread ends when the socket is closed or the context
+/// shuts down.
+///
+/// Thread rules: call `watch` on the socket's own thread, before it connects.
+public enum HandshakeWatch {
+    private static let counter = Atomic<Int>(0)
+
+    public static func watch(_ socket: Socket, report: @escaping @Sendable (HandshakeEvent) -> Void) throws {
+        let number = counter.add(1, ordering: .relaxed).newValue
+        let address = "inproc://handshake-watch-\(number)"
+        let events = ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+            | ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
+        guard zmq_socket_monitor(socket.handle, address, events) == 0 else {
+            throw ZMQError.last("monitor \(socket.type) socket")
+        }
+        // Connected here, before the watched socket connects, so no event is
+        // sent before anyone listens.
+        let listener = try Socket(socket.context, .pair)
+        try listener.connect(address)
+        let moved = UncheckedBox(listener)
+        startSocketThread(named: "handshake-watch") {
+            let listener = moved.value
+            defer { listener.close() }
+            // Connected, and no handshake outcome yet.
+            var handshaking = false
+            while let frames = try? listener.receive(), let event = decode(frames) {
+                switch event {
+                case .connected: handshaking = true
+                case .disconnected:
+                    if handshaking { report(.closedDuringHandshake) }
+                    handshaking = false
+                case .outcome(let outcome):
+                    handshaking = false
+                    report(outcome)
+                }
+            }
+        }
+    }
+
+    enum Monitored: Equatable {
+        case connected, disconnected
+        case outcome(HandshakeEvent)
+    }
+
+    /// Frame 1: a 16-bit event and a 32-bit value (host byte order); frame 2:
+    /// the endpoint. Nil ends the watch (the monitor stopped).
+    static func decode(_ frames: [Frame]) -> Monitored? {
+        switch decodeOutcome(frames) {
+        case .some(let outcome): return .outcome(outcome)
+        case nil:
+            guard let first = frames.first, first.count >= 6 else { return nil }
+            switch Int32(first.withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }) {
+            case ZMQ_EVENT_CONNECTED: return .connected
+            case ZMQ_EVENT_DISCONNECTED: return .disconnected
+            default: return nil
+            }
+        }
+    }
+
+    static func decodeOutcome(_ frames: [Frame]) -> HandshakeEvent? {
+        guard let first = frames.first, first.count >= 6 else { return nil }
+        let (event, value) = first.withUnsafeBytes { bytes in
+            (bytes.loadUnaligned(as: UInt16.self), bytes.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
+        }
+        switch Int32(event) {
+        case ZMQ_EVENT_HANDSHAKE_SUCCEEDED: return .succeeded
+        case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH: return .refused(status: Int(value))
+        case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+            switch Int64(value) {
+            case Int64(ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH): return .mechanismMismatch
+            case Int64(ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC): return .cryptographic
+            default: return .protocolError(code: value)
+            }
+        default: return nil  // ZMQ_EVENT_MONITOR_STOPPED, or anything else: the end
+        }
+    }
+}
+
+extension HandshakeEvent: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .succeeded: "handshake succeeded"
+        case .refused(let status): "the server refused this process's CURVE key (ZAP status \(status)): its public key is not on the server's allow-list"
+        case .mechanismMismatch: "one end uses CURVE and the other does not"
+        case .cryptographic: "the CURVE handshake failed to decrypt: the server key this process was given is not the server's"
+        case .protocolError(let code): "the security handshake failed (libzmq protocol error 0x\(String(code, radix: 16)))"
+        case .closedDuringHandshake: "the server closed the connection during the handshake"
+        }
+    }
+}
+
+/// The latest handshake outcome of a client's or worker's connections:
+/// a success clears a failure. Any thread.
+public final class HandshakeRecord: Sendable {
+    private let latest = Mutex<HandshakeEvent?>(nil)
+
+    public init() {}
+
+    /// Records an event; returns true when it differs from the one before,
+    /// so a caller logs a repeated failure once.
+    @discardableResult
+    public func record(_ event: HandshakeEvent) -> Bool {
+        latest.withLock { latest in
+            defer { latest = event }
+            return latest != event
+        }
+    }
+
+    /// The failure last seen, unless a handshake has succeeded since.
+    public var failure: HandshakeEvent? {
+        latest.withLock { $0 == .succeeded ? nil : $0 }
+    }
+}
