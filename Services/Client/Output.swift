@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import ServiceSupport
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -17,7 +18,9 @@ enum Output {
         print(String(decoding: data, as: UTF8.self))
     }
 
+    /// Every cell is peer-supplied text, shown on one line: escaped.
     static func table(_ header: [String], _ rows: [[String]]) {
+        let rows = rows.map { $0.map(Escaped.line) }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
@@ -40,13 +43,14 @@ enum Output {
         }
     }
 
-    /// Matches in bold yellow on a terminal; plain text otherwise.
+    /// Matches in bold yellow on a terminal; plain text otherwise. One
+    /// line, escaped (a snippet is a post's text).
     static func highlighted(_ text: String, _ ranges: [Range<Int>]) -> String {
-        guard isTerminal, !ranges.isEmpty else { return text }
+        guard isTerminal, !ranges.isEmpty else { return Escaped.line(text) }
         var output = String.UnicodeScalarView()
         for (offset, scalar) in text.unicodeScalars.enumerated() {
             if ranges.contains(where: { $0.lowerBound == offset }) { output.append(contentsOf: "\u{1B}[1;33m".unicodeScalars) }
-            output.append(scalar)
+            output.append(contentsOf: Escaped.line(String(scalar)).unicodeScalars)
             if ranges.contains(where: { $0.upperBound == offset + 1 }) { output.append(contentsOf: "\u{1B}[0m".unicodeScalars) }
         }
         return String(output)

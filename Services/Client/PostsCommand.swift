@@ -85,8 +85,9 @@ enum Failure {
         }
     }
 
+    /// One line; what the error carries came from a peer, so it is escaped.
     static func message(for error: PostsError) -> String {
-        "posts: \(error)" + (hint(for: error).map { "; \($0)" } ?? "")
+        "posts: \(Escaped.line(error.description))" + (hint(for: error).map { "; \($0)" } ?? "")
     }
 
     /// Runs a command body; a PostsError becomes its message and exit code.

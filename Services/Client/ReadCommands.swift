@@ -1,6 +1,7 @@
 import ArgumentParser
 import Domain
 import Foundation
+import ServiceSupport
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List posts, newest first.")
@@ -40,9 +41,9 @@ struct ShowCommand: AsyncParsableCommand {
         try await Failure.guarded {
             let post = try await connection.provider().makePostsUseCase().post(uid: try PostRules.uid(uid))
             if connection.json { return Output.json(post) }
-            print(post.title)
+            print(Escaped.line(post.title))
             print("uid \(post.uid.uuidString) · created \(Output.relative(post.createDate)) · updated \(Output.relative(post.updateDate))")
-            if !post.content.isEmpty { print("\n\(post.content)") }
+            if !post.content.isEmpty { print("\n\(Escaped.text(post.content))") }
         }
     }
 }
@@ -56,7 +57,7 @@ struct StatusCommand: AsyncParsableCommand {
         try await Failure.guarded {
             let status = try await connection.provider().makeStatusUseCase().status()
             if connection.json { return Output.json(status) }
-            StatusTable.summary(for: status).forEach { print($0) }
+            StatusTable.summary(for: status).forEach { print(Escaped.line($0)) }
             for table in StatusTable.tables(for: status) {
                 print("")
                 Output.table(table.columns.map(\.title), table.rows)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Domain
 import Foundation
+import ServiceSupport
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,8 +28,10 @@ struct SearchCommand: AsyncParsableCommand {
             if connection.json { return Output.json(results) }
             if results.hits.isEmpty { return print("No posts match.") }
             for hit in results.hits {
-                print("\(Output.isTerminal ? "\u{1B}[1m\(hit.title)\u{1B}[0m" : hit.title)  \(hit.uid.uuidString)")
-                print("  " + Output.highlighted(hit.snippet, hit.highlights).replacingOccurrences(of: "\n", with: " "))
+                let title = Escaped.line(hit.title)
+                print("\(Output.isTerminal ? "\u{1B}[1m\(title)\u{1B}[0m" : title)  \(hit.uid.uuidString)")
+                let flat = hit.snippet.replacingOccurrences(of: "\n", with: " ")  // same length: highlights stay put
+                print("  " + Output.highlighted(flat, hit.highlights))
             }
             let shown = offset + results.hits.count
             let total = results.totalIsExact ? "\(results.total)" : "at least \(results.total)"

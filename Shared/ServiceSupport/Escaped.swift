@@ -45,7 +45,10 @@ public enum Escaped {
     }
 
     /// C0 and C1 controls, DEL, and the bidirectional embeddings, overrides
-    /// and isolates (U+202A–U+202E, U+2066–U+2069).
+    /// and isolates (U+202A–U+202E, U+2066–U+2069): what a terminal would
+    /// act on or reorder. The full-screen interface draws these as "·".
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool { needsEscape(scalar) }
+
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true

@@ -1,3 +1,4 @@
+import ServiceSupport
 import Application
 /// ANSI text styles, and fitting text to a width.
 enum Style {
@@ -22,11 +23,12 @@ enum Style {
     }
 
     /// A character safe to draw: control characters (ESC among them: a
-    /// post must never drive the terminal) become "·", line breaks and tabs
-    /// a space.
+    /// post must never drive the terminal) and bidirectional overrides, by
+    /// the rule the CLI and the logs escape by (`Escaped`), become "·";
+    /// line breaks and tabs a space.
     static func printable(_ character: Character) -> Character {
         if character.isNewline || character == "\t" { return " " }
-        if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "·" }
+        if character.unicodeScalars.contains(where: Escaped.isControl) { return "·" }
         return character
     }
 

@@ -38,11 +38,15 @@ final class ProcessHarness: @unchecked Sendable {
             ?? candidates[0]
     }()
 
-    /// Starts `executable` under `name` (unique per harness); output goes to `<name>.log`.
+    /// Starts `executable` under `name` (unique per harness); output goes to
+    /// `<name>.log`. `extra` is added to the environment; `wrapper` runs it
+    /// through another command (such as `ip netns exec NAME`).
     @discardableResult
-    func start(_ name: String, _ executable: String, _ arguments: [String] = []) throws -> Spawned {
+    func start(_ name: String, _ executable: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
+               wrapper: [String] = []) throws -> Spawned {
         let log = logPath(name)
-        let process = try Spawned(Self.binaries.appendingPathComponent(executable).path, arguments, environment: environment,
+        let command = wrapper + [Self.binaries.appendingPathComponent(executable).path] + arguments
+        let process = try Spawned(command[0], Array(command.dropFirst()), environment: environment.merging(extra) { $1 },
                                   output: log, errors: log)
         lock.withLock { processes[name] = process }
         return process

@@ -1,0 +1,201 @@
+import Foundation
+import Majordomo
+import ServiceSupport
+import Testing
+import Wire
+import ZeroMQ
+
+/// A port nothing listens on now (the kernel's pick, released at once).
+func freeTCPPort() throws -> Int {
+    let socket = try Socket(try Context(), .router)
+    try socket.bind("tcp://127.0.0.1:*")
+    let endpoint = try #require(socket.lastEndpoint)
+    socket.close()
+    return try #require(Int(endpoint.split(separator: ":").last ?? ""))
+}
+
+/// Keys made by `posts keys generate`, as an operator would.
+struct KeyRing {
+    let directory: String
+    let allow: String
+
+    init(_ harness: ProcessHarness, names: [String], allowed: [String]) async throws {
+        directory = harness.directory + "/keys"
+        allow = harness.directory + "/allow"
+        try FileManager.default.createDirectory(atPath: allow, withIntermediateDirectories: true)
+        for name in names {
+            let made = try await harness.run("posts", ["keys", "generate", name, "--dir", directory])
+            #expect(made.status == 0 && Curve.isKey(made.trimmed), "\(made.stderr)")
+        }
+        for name in allowed { try admit(name) }
+    }
+
+    func secret(_ name: String) -> String { "\(directory)/\(name).key_secret" }
+    func publicFile(_ name: String) -> String { "\(directory)/\(name).key" }
+    func admit(_ name: String) throws { try FileManager.default.copyItem(atPath: publicFile(name), toPath: "\(allow)/\(name).key") }
+    func pair(_ name: String) throws -> Curve.KeyPair { try KeyFiles.readSecret(secret(name)) }
+}
+
+/// Everything over tcp:// on this host, with CURVE: a gateway admitting the
+/// allow-list, posts-service with its own key, and the CLI with keys or not.
+@Suite("Security over tcp", .serialized)
+struct SecurityTests {
+    @Test func test_bindingTcpWithoutAKey_refusesToStart_sayingHowToMakeKeys() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let gateway = try harness.start("gateway", "gateway", ["--bind", "tcp://127.0.0.1:\(try freeTCPPort())"])
+        #expect(gateway.wait(within: .seconds(10)) == 64)
+        #expect(harness.log("gateway").contains("posts keys generate") && harness.log("gateway").contains("--insecure"), "\(harness.log("gateway"))")
+        let worker = try harness.start("posts", "posts-service", ["--gateway", "tcp://127.0.0.1:1", "--database", harness.databasePath])
+        #expect(worker.wait(within: .seconds(10)) == 64)
+        #expect(harness.log("posts").contains("POSTS_CURVE_KEY"), "\(harness.log("posts"))")
+        let cli = try await harness.posts(["list", "--gateway", "tcp://127.0.0.1:1"])
+        #expect(cli.status == 64 && cli.stderr.contains("POSTS_GATEWAY_KEY"), "\(cli.stderr)")
+    }
+
+    @Test func test_onlyKeysOnTheAllowListAreServed_refusalsAreLoggedOnce_andSIGHUPAdmitsANewKey() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let keys = try await KeyRing(harness, names: ["gateway", "posts", "cli", "stranger", "newcomer"], allowed: ["posts", "cli"])
+        let (port, events) = (try freeTCPPort(), try freeTCPPort())
+        let endpoint = "tcp://127.0.0.1:\(port)"
+        let publish = "tcp://127.0.0.1:\(events)", subscribe = "tcp://127.0.0.1:\(try freeTCPPort())"
+        let bus = ["POSTS_EVENTS_PUBLISH": publish, "POSTS_EVENTS_SUBSCRIBE": subscribe, "POSTS_GATEWAY_KEY": keys.publicFile("gateway")]
+        try harness.start("gateway", "gateway", ["--bind", endpoint, "--curve-key", keys.secret("gateway"), "--curve-allow", keys.allow],
+                          environment: bus)
+        try harness.start("posts", "posts-service", ["--gateway", endpoint, "--database", harness.databasePath, "--curve-key", keys.secret("posts")],
+                          environment: bus)
+        func posts(_ arguments: [String], as name: String?) async throws -> CommandResult {
+            var environment = bus
+            if let name { environment["POSTS_CURVE_KEY"] = keys.secret(name) } else { environment["POSTS_GATEWAY_KEY"] = nil }
+            return try await harness.run("posts", arguments + ["--gateway", endpoint, "--timeout", "5"], without: ["POSTS_LOG_LEVEL", "POSTS_GATEWAY_KEY"],
+                                         environment: environment)
+        }
+        let created = try await posts(["create", "--title", "Over CURVE"], as: "cli")
+        #expect(created.status == 0, "\(created.stderr)\n\(harness.log("gateway"))")
+        #expect(try await posts(["list"], as: "cli").stdout.contains("Over CURVE"))
+
+        for _ in 0..<3 {
+            let stranger = try await posts(["list"], as: "stranger")
+            #expect(stranger.status == 6 && stranger.stderr.contains("allow-list") && !stranger.stdout.contains("Over CURVE"), "\(stranger.stderr)")
+        }
+        let fingerprint = Curve.fingerprint(try keys.pair("stranger").publicKey)
+        let refusals = harness.log("gateway").components(separatedBy: "\n").filter { $0.contains("refused a peer") }
+        #expect(refusals.count == 1 && refusals[0].contains(fingerprint) && refusals[0].contains("127.0.0.1"), "\(refusals)")
+        #expect(!harness.log("gateway").contains(try keys.pair("gateway").secretKey), "keys are never logged")
+
+        let keyless = try await posts(["list", "--insecure"], as: nil)
+        #expect(keyless.status == 6 && keyless.stderr.contains("requires CURVE"), "\(keyless.stderr)")
+
+        #expect(try await posts(["list"], as: "newcomer").status == 6)
+        try keys.admit("newcomer")
+        harness.process("gateway")?.signal(SIGHUP)
+        #expect(await eventually { harness.log("gateway").contains("allow-list read again") })
+        let admitted = try await posts(["list"], as: "newcomer")
+        #expect(admitted.status == 0 && admitted.stdout.contains("Over CURVE"), "\(admitted.stderr)")
+        #expect(harness.terminate("gateway") == 0, "SIGHUP is not a stop, and SIGTERM still is")
+    }
+}
+
+/// Files the posts live in, and text from peers on the way to a terminal.
+@Suite("Owner-only files and escaped text")
+struct PrivacyTests {
+    func mode(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_mode & 0o777) : -1
+    }
+
+    @Test func test_theDatabaseItsWALFilesAndItsDirectory_areOwnerOnly_whateverTheUmask() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let database = harness.directory + "/data/posts/posts.sqlite"
+        let permissive = ["/bin/sh", "-c", "umask 000; exec \"$@\"", "sh"]
+        // posts-service holds the database open, so its -wal and -shm stay to be looked at.
+        try harness.start("posts", "posts-service", ["--database", database], wrapper: permissive)
+        #expect(await eventually { FileManager.default.fileExists(atPath: database + "-shm") }, "\(harness.log("posts"))")
+        #expect(mode(harness.directory + "/data") == 0o700 && mode(harness.directory + "/data/posts") == 0o700)
+        for file in [database, database + "-wal", database + "-shm"] { #expect(mode(file) == 0o600, "\(file)") }
+        // The CLI on a file of its own: the file and its search index.
+        let local = harness.directory + "/mine/posts.sqlite"
+        let made = try await harness.run("posts", ["create", "--local", local, "--title", "private"], wrapper: permissive)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(mode(harness.directory + "/mine") == 0o700)
+        for file in [local, local + "-search"] { #expect(mode(file) == 0o600, "\(file)") }
+    }
+
+    @Test func test_aDatabaseOthersMayRead_isWarnedAboutWhenPostsServiceStarts() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        #expect(try await harness.posts(["create", "--local", harness.databasePath, "--title", "x"]).status == 0)
+        chmod(harness.databasePath, 0o644)
+        try harness.start("posts", "posts-service", ["--database", harness.databasePath])
+        #expect(await eventually { harness.log("posts").contains("other users may read the posts") }, "\(harness.log("posts"))")
+        #expect(mode(harness.databasePath) == 0o644, "warned about, not changed behind the operator's back")
+    }
+
+    @Test func test_aTitleWithEscapeSequences_isShownAsText_neverObeyed() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let title = "\u{1B}[2J\u{1B}]0;pwned\u{07}Clear\u{9B}31m\nscreen \u{202E}txt"
+        let made = try await harness.posts(["create", "--local", harness.databasePath, "--title", title, "--content", "body \u{1B}[31mred\nline two"])
+        let uid = made.trimmed
+        #expect(made.status == 0, "\(made.stderr)")
+        for arguments in [["list"], ["show", uid], ["search", "clear"]] {
+            let shown = try await harness.posts(arguments + ["--local", harness.databasePath])
+            #expect(shown.status == 0, "\(arguments): \(shown.stderr)")
+            #expect(!shown.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" || $0 == "\u{202E}" },
+                    "\(arguments): \(shown.stdout.debugDescription)")
+            #expect(shown.stdout.contains("\\u{1B}[2J"), "\(arguments): \(shown.stdout)")
+        }
+        let shown = try await harness.posts(["show", uid, "--local", harness.databasePath])
+        #expect(shown.stdout.contains("body \\u{1B}[31mred\nline two"), "content keeps its lines: \(shown.stdout)")
+        let json = try await harness.posts(["show", uid, "--local", harness.databasePath, "--json"])
+        #expect(json.json?["title"]?.stringValue == title, "--json carries the text exactly, JSON-escaped")
+    }
+}
+
+/// What a peer can make the gateway log or remember.
+@Suite("Gateway bounds", .serialized)
+struct GatewayBoundsTests {
+    @Test func test_aReadyWhoseNameHoldsANewline_getsDisconnect_andForgesNoLogLine() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        try peer.send(["", MDP.workerHeader, MDP.Command.ready.frame, "echo\n2026-01-01T00:00:00Z critical gateway: forged \u{1B}[2J"])
+        #expect(try peer.receive() == MDP.disconnect)
+        #expect(await eventually { harness.log("gateway").contains("protocol violation") })
+        let lines = harness.log("gateway").components(separatedBy: "\n")
+        #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00Z") || $0.contains("\u{1B}") }, "\(lines)")
+    }
+
+    @Test func test_aFloodOfMalformedMessages_costsALineASecond_withCountsOfTheRest() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        for index in 0..<5_000 { try peer.send(["", "HTTP/1.1", Frame("GET /\(index)")]) }
+        #expect(await eventually(within: .seconds(5)) { harness.log("gateway").contains("more left out") }, "\(harness.log("gateway").suffix(2000))")
+        let lines = harness.log("gateway").components(separatedBy: "\n").filter { $0.contains("malformed message dropped") }
+        #expect(lines.count <= 4, "\(lines.count) lines")
+        let counted = lines.compactMap { line in line.components(separatedBy: "suppressed=").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) } }
+        #expect(counted.reduce(0, +) + lines.filter { !$0.contains("suppressed=") }.count == 5_000, "\(lines)")
+    }
+
+    @Test func test_throwawayServiceNames_areForgottenAfterTheQueueWait() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(["--queue-wait", "300ms", "--heartbeat-interval", "200ms"], context: context)
+        let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
+        for index in 0..<300 {
+            try peer.send(MDP.ready(service: Frame("throwaway-\(index)")))
+            try peer.send(MDP.disconnect)
+        }
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(await eventually { ((try? await client.status().services.count { $0.name.hasPrefix("throwaway-") }) ?? 0) > 0 }, "they were registered")
+        #expect(await eventually(within: .seconds(5)) { (try? await client.status().services.contains { $0.name.hasPrefix("throwaway-") }) == false })
+    }
+}
