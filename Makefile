@@ -22,7 +22,8 @@ run: release
 
 # Every test, in one process: unit, contract (SQLite and real processes),
 # integration and the interface in tmux.
-test: setup
+test:
+	@deploy/setup --test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -24,6 +24,11 @@ public enum JSONValue: Sendable {
         return nil
     }
 
+    public var arrayValue: [JSONValue]? {
+        if case .array(let values) = self { return values }
+        return nil
+    }
+
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil

@@ -45,7 +45,7 @@ final class ProcessHarness: @unchecked Sendable {
     func start(_ name: String, _ executable: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
                wrapper: [String] = []) throws -> Spawned {
         let log = logPath(name)
-        let command = wrapper + [Self.binaries.appendingPathComponent(executable).path] + arguments
+        let command = wrapper + [executable.hasPrefix("/") ? executable : Self.binaries.appendingPathComponent(executable).path] + arguments
         let process = try Spawned(command[0], Array(command.dropFirst()), environment: environment.merging(extra) { $1 },
                                   output: log, errors: log)
         lock.withLock { processes[name] = process }

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Hosts as Linux network namespaces: host "a" in the middle, linked to
+/// each other host by a veth pair of its own (a star, as every process
+/// talks only to the gateway on "a"). Needs root. `remove()` deletes every
+/// namespace, and so every link; namespaces a crashed run left behind are
+/// removed by the next.
+final class NetworkLab: @unchecked Sendable {
+    static let ip = "/usr/sbin/ip"
+    static let prefix = "pmh"
+    let name: String
+    let hosts: [String]
+    /// 10.<subnet>.<host index>.{1 on a, 2 on the host}
+    let subnet: Int
+
+    /// Root, and iproute2 present: what the namespace tests need.
+    static var isAvailable: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: ip) }
+
+    init(hosts: [String]) throws {
+        Self.removeStale()
+        name = "\(Self.prefix)\(getpid())"  // at most 15 characters with a host letter and "x"
+        self.hosts = hosts
+        subnet = 100 + Int(getpid() % 100)
+        do {
+            for host in hosts { try Self.run(["netns", "add", namespace(host)]) }
+            for host in hosts { try Self.run(["-n", namespace(host), "link", "set", "lo", "up"]) }
+            for (index, host) in hosts.enumerated().dropFirst() {
+                let (hub, spoke) = (link(host), "\(name)\(host)x")
+                try Self.run(["link", "add", hub, "type", "veth", "peer", "name", spoke])
+                try Self.run(["link", "set", hub, "netns", namespace(hosts[0])])
+                try Self.run(["link", "set", spoke, "netns", namespace(host)])
+                try Self.run(["-n", namespace(host), "link", "set", spoke, "name", "eth0"])
+                try Self.run(["-n", namespace(hosts[0]), "addr", "add", "10.\(subnet).\(index).1/24", "dev", hub])
+                try Self.run(["-n", namespace(host), "addr", "add", "10.\(subnet).\(index).2/24", "dev", "eth0"])
+                try Self.run(["-n", namespace(hosts[0]), "link", "set", hub, "up"])
+                try Self.run(["-n", namespace(host), "link", "set", "eth0", "up"])
+            }
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    func namespace(_ host: String) -> String { "\(name)\(host)" }
+
+    /// The hub's end of `host`'s link (in namespace "a").
+    func link(_ host: String) -> String { "\(name)\(host)" }
+
+    /// The hub's address as `host` reaches it.
+    func hubAddress(for host: String) -> String {
+        "10.\(subnet).\(hosts.firstIndex(of: host)!).1"
+    }
+
+    /// Runs a command inside `host`'s namespace.
+    func wrapper(_ host: String) -> [String] { [Self.ip, "netns", "exec", namespace(host)] }
+
+    /// Takes `host`'s link down at the hub, as if its cable were pulled.
+    func cut(_ host: String) throws {
+        try Self.run(["-n", namespace(hosts[0]), "link", "set", link(host), "down"])
+    }
+
+    func remove() {
+        for host in hosts { try? Self.run(["netns", "delete", namespace(host)]) }
+    }
+
+    /// Deletes namespaces whose test process is gone (named by its pid).
+    static func removeStale() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/var/run/netns") else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0.isNumber }), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? run(["netns", "delete", name])
+        }
+    }
+
+    /// Runs `ip` to completion; throws with its output if it fails.
+    static func run(_ arguments: [String]) throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString.prefix(8)).out").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let process = try Spawned(ip, arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], output: output, errors: output)
+        guard let status = process.wait(within: .seconds(20)) else {
+            process.killAndReap()
+            throw HarnessError("ip \(arguments.joined(separator: " ")) did not finish")
+        }
+        guard status == 0 else {
+            throw HarnessError("ip \(arguments.joined(separator: " ")) exited \(status): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
+        }
+    }
+}
