@@ -75,7 +75,14 @@ extension ClientEngine {
                 return (state.pending[key]!.service, state.pending[key]!.body, deadline)
             }
         }
-        for (service, body, _) in batch { try socket.send(MDP.clientRequest(service: service, body: body)) }
+        // Never a blocking send: a DEALER with no connection up (between a
+        // refused handshake and the next reconnect, say) would block this
+        // thread, and with it every deadline, forever. A message that cannot
+        // be queued now is lost like one lost on the way: its deadline
+        // retries it, or fails it with a timeout the caller can explain.
+        for (service, body, _) in batch where try !socket.send(MDP.clientRequest(service: service, body: body), wait: false) {
+            logger.debug("no connection to queue a request on; it will time out or be retried", metadata: ["endpoint": "\(endpoint)"])
+        }
         return batch.map(\.2).min()
     }
 

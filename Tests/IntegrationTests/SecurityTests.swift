@@ -84,8 +84,14 @@ struct SecurityTests {
         #expect(refusals.count == 1 && refusals[0].contains(fingerprint) && refusals[0].contains("127.0.0.1"), "\(refusals)")
         #expect(!harness.log("gateway").contains(try keys.pair("gateway").secretKey), "keys are never logged")
 
-        let keyless = try await posts(["list", "--insecure"], as: nil)
-        #expect(keyless.status == 6 && keyless.stderr.contains("requires CURVE"), "\(keyless.stderr)")
+        // Several at once: each is refused and says so (a client once blocked
+        // forever sending while its refused connection was down).
+        try await withThrowingTaskGroup(of: CommandResult.self) { group in
+            for _ in 0..<6 { group.addTask { try await posts(["list", "--insecure"], as: nil) } }
+            for try await keyless in group {
+                #expect(keyless.status == 6 && keyless.stderr.contains("requires CURVE"), "\(keyless.stderr)")
+            }
+        }
 
         #expect(try await posts(["list"], as: "newcomer").status == 6)
         try keys.admit("newcomer")
@@ -93,6 +99,13 @@ struct SecurityTests {
         #expect(await eventually { harness.log("gateway").contains("allow-list read again") })
         let admitted = try await posts(["list"], as: "newcomer")
         #expect(admitted.status == 0 && admitted.stdout.contains("Over CURVE"), "\(admitted.stderr)")
+
+        // docs/examples/curve_client.py: pyzmq, with the same key files.
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/examples/curve_client.py").standardized.path
+        let python = try await harness.run("/usr/bin/env", ["python3", example, endpoint, keys.publicFile("gateway"), keys.secret("cli")])
+        #expect(python.status == 0 && python.trimmed == "Over CURVE", "\(python.stdout)\(python.stderr)")
+        let refused = try await harness.run("/usr/bin/env", ["python3", example, endpoint, keys.publicFile("gateway"), keys.secret("stranger")])
+        #expect(refused.status == 1 && refused.stderr.contains("allow-list"), "\(refused.stderr)")
         #expect(harness.terminate("gateway") == 0, "SIGHUP is not a stop, and SIGTERM still is")
     }
 }
