@@ -29,6 +29,10 @@ struct PostsServiceCommand: AsyncParsableCommand {
           --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
                                 (pages are cut to fit; a single bigger reply is error -32005)
           --log-level           POSTS_LOG_LEVEL            default info
+          --curve-key           POSTS_CURVE_KEY            this process's CURVE secret-key file (tcp://)
+          --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
+          --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
+          --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
         After every committed write it publishes {"service":"posts","head":N} on
         topic posts.changed. Several posts-service processes may share one database file.
         SIGTERM: finish the requests in hand, tell the gateway DISCONNECT, exit 0.

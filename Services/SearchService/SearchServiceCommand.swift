@@ -29,6 +29,10 @@ struct SearchServiceCommand: AsyncParsableCommand {
           --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
           --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
           --log-level           POSTS_LOG_LEVEL            default info
+          --curve-key           POSTS_CURVE_KEY            this process's CURVE secret-key file (tcp://)
+          --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
+          --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
+          --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
         Methods: search.query, search.stats, search.health (docs/PROTOCOL.md).
         """
     )
