@@ -19,17 +19,7 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Print JSON for scripts instead of tables.")
     var json = false
 
-    @Option(help: ArgumentHelp("This client's CURVE secret-key file (default: POSTS_CURVE_KEY).", valueName: "path"))
-    var curveKey: String?
-
-    @Option(help: ArgumentHelp("The gateway's CURVE public key, Z85 text or a file (default: POSTS_GATEWAY_KEY).", valueName: "key"))
-    var gatewayKey: String?
-
-    @Flag(help: "Use CURVE on ipc:// too (POSTS_CURVE_IPC=1).")
-    var curveIpc = false
-
-    @Flag(help: "Allow tcp:// without CURVE: plaintext anyone on the network can read (POSTS_INSECURE=1).")
-    var insecure = false
+    @OptionGroup var curve: CurveOptions
 
     func validate() throws {
         guard timeout >= 0.01, timeout <= 3600 else { throw ValidationError("--timeout must be from 0.01 to 3600 seconds, not \(timeout)") }
@@ -59,8 +49,7 @@ struct ConnectionOptions: ParsableArguments {
         let events = Endpoints.eventsSubscribe(environment: settings.environment)
         let security: SecuritySettings
         do {
-            security = try SecuritySettings.client(settings, curveKey: curveKey, gatewayKey: gatewayKey, insecure: insecure,
-                                                   curveOnIPC: curveIpc, endpoints: [endpoint, events])
+            security = try curve.resolve(settings, endpoints: [endpoint, events])
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -12,10 +12,7 @@ public struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) public var heartbeatInterval: String?
     @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) public var maxFrameSize: Int?
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) public var logLevel: String?
-    @Option(help: ArgumentHelp("This process's CURVE secret-key file (POSTS_CURVE_KEY).", valueName: "path")) public var curveKey: String?
-    @Option(help: ArgumentHelp("The gateway's CURVE public key, Z85 text or a file (POSTS_GATEWAY_KEY).", valueName: "key")) public var gatewayKey: String?
-    @Flag(help: "Use CURVE on ipc:// endpoints too (POSTS_CURVE_IPC=1).") public var curveIpc = false
-    @Flag(help: "Allow tcp:// without CURVE: plaintext (POSTS_INSECURE=1).") public var insecure = false
+    @OptionGroup public var curve: CurveOptions
 
     public init() {}
 
@@ -35,8 +32,7 @@ public struct WorkerOptions: ParsableArguments {
         do {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
             for each in [endpoint, events] { try Endpoints.validate(each) }
-            let security = try SecuritySettings.client(settings, curveKey: curveKey, gatewayKey: gatewayKey, insecure: insecure,
-                                                       curveOnIPC: curveIpc, endpoints: [endpoint, events])
+            let security = try curve.resolve(settings, endpoints: [endpoint, events])
             if let warning = security.warning { Logger(label: "security").warning("\(warning)") }
             return Resolved(endpoint: endpoint,
                             configuration: try settings.workerConfiguration(sessions: sessions, defaultSessions: defaultSessions,
