@@ -93,6 +93,14 @@ struct SecurityTests {
             }
         }
 
+        // A worker whose key is refused says so in its log, and serves nothing.
+        try harness.start("posts-stranger", "posts-service", ["--gateway", endpoint, "--database", harness.databasePath,
+                                                                "--curve-key", keys.secret("stranger")], environment: bus)
+        #expect(await eventually { harness.log("posts-stranger").contains("the gateway will not take this worker") },
+                "\(harness.log("posts-stranger"))")
+        #expect(harness.log("posts-stranger").contains("allow-list"))
+        #expect(harness.terminate("posts-stranger") == 0)
+
         #expect(try await posts(["list"], as: "newcomer").status == 6)
         try keys.admit("newcomer")
         harness.process("gateway")?.signal(SIGHUP)
