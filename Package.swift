@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -62,6 +63,13 @@ let package = Package(
             dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             path: "Shared/LocalPlatform"
         ),
+        // Domain's ports on PostgreSQL, for posts shared by several hosts.
+        .target(
+            name: "PostgresPlatform",
+            dependencies: ["Domain", "LocalPlatform", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Shared/PostgresPlatform"
+        ),
         .target(
             name: "NetworkPlatform",
             dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log")],
@@ -91,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "PostsService",
             dependencies: [
-                "Domain", "EventBus", "LocalPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ",
+                "Domain", "EventBus", "LocalPlatform", "PostgresPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -174,7 +182,7 @@ let package = Package(
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "ZeroMQ"], path: "Tests/ServiceSupportTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "TestSupport"],
+            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "PostgresPlatform", "TestSupport"],
             path: "Tests/IntegrationTests"
         ),
     ]

@@ -5,6 +5,7 @@ import Foundation
 import LocalPlatform
 import Logging
 import Majordomo
+import PostgresPlatform
 import ServiceLifecycle
 import ServiceSupport
 import Wire
@@ -14,7 +15,7 @@ import ZeroMQ
 struct PostsServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "posts-service",
-        abstract: "MDP worker for service 'posts': owns the posts, in a SQLite file.",
+        abstract: "MDP worker for service 'posts': owns the posts, in a SQLite file or on PostgreSQL.",
         discussion: """
         Methods: posts.list, posts.get, posts.save, posts.saveMany, posts.delete,
         posts.changes, posts.health (docs/PROTOCOL.md).
@@ -23,6 +24,9 @@ struct PostsServiceCommand: AsyncParsableCommand {
           --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
           --database            POSTS_DATABASE             default $XDG_DATA_HOME/posts/posts.sqlite
                                 (or POSTS_DATA_DIR/posts.sqlite, ~/.local/share/posts/posts.sqlite)
+          --database-url        POSTS_DATABASE_URL         postgres://user[:password]@host[:port]/database:
+                                the posts on PostgreSQL, shared by posts-service on any number of hosts
+                                (schema made at start); unset: the SQLite file above
           --sessions            POSTS_SESSIONS             default 4
           --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
           --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
@@ -41,6 +45,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
 
     @OptionGroup var worker: WorkerOptions
     @Option(help: ArgumentHelp("SQLite database file.", valueName: "path")) var database: String?
+    @Option(help: ArgumentHelp("PostgreSQL database, postgres://user@host:port/name (instead of a SQLite file).", valueName: "url")) var databaseUrl: String?
     @Option(help: ArgumentHelp("Event bus endpoint to publish change notices to.", valueName: "endpoint")) var eventsPublish: String?
 
     func run() async throws {
@@ -50,15 +55,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let resolved = try worker.resolve(settings, defaultSessions: 4, events: eventsEndpoint)
         let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
         let logger = Logger(label: "posts-service")
-        let path = database ?? settings.defaultDatabasePath
-        let provider: UseCaseProvider
-        do {
-            provider = UseCaseProvider(try LocalPlatform.open(path: path, searchIndex: .memory))
-        } catch {
-            FileHandle.standardError.write(Data("posts-service: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
-        if let warning = LocalPlatform.accessWarning(path: path) { logger.warning("\(warning)") }
+        let (provider, path) = try await openPosts(settings, logger: logger)
         let context = try Context(security: resolved.security)
         let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
         let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
@@ -72,5 +69,24 @@ struct PostsServiceCommand: AsyncParsableCommand {
         ))
         defer { events.close() }
         try await group.run()
+    }
+
+    /// The posts: on PostgreSQL when a URL is given, else in the SQLite file.
+    private func openPosts(_ settings: Settings, logger: Logger) async throws -> (UseCaseProvider, String) {
+        if database != nil, databaseUrl != nil { throw ValidationError("--database and --database-url name two different stores; give one") }
+        do {
+            if let text = databaseUrl ?? (database == nil ? settings.value("POSTS_DATABASE_URL") : nil) {
+                let url: DatabaseURL
+                do { url = try DatabaseURL(text) } catch { throw ValidationError("POSTS_DATABASE_URL / --database-url: \(error)") }
+                return (UseCaseProvider(try await PostgresPlatform.open(url: url, logger: logger)), url.description)
+            }
+            let path = database ?? settings.defaultDatabasePath
+            let provider = UseCaseProvider(try LocalPlatform.open(path: path, searchIndex: .memory))
+            if let warning = LocalPlatform.accessWarning(path: path) { logger.warning("\(warning)") }
+            return (provider, path)
+        } catch let error as PostsError {
+            FileHandle.standardError.write(Data("posts-service: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }

@@ -85,6 +85,8 @@ struct SearchImportContractTests {
             switch platform {
             case .local:
                 #expect(status.source.hasSuffix("posts.sqlite") && status.posts == 1)
+            case .postgres:
+                #expect(status.source.hasPrefix("postgres://posts@127.0.0.1:") && status.posts == 1, "\(status.source)")
             case .network:
                 #expect(status.source.hasPrefix("ipc://"))
                 #expect(Set(status.services.map(\.name)).isSuperset(of: ["posts", "search"]))

@@ -1,0 +1,60 @@
+import Domain
+import Foundation
+import PostgresNIO
+
+/// Domain's `ChangeFeed` port on PostgreSQL: posts and tombstones merged by
+/// change sequence, read in one snapshot with the head (gap-free: `Schema`).
+struct PostgresChangeFeed: ChangeFeed {
+    let database: PostgresDatabase
+
+    typealias Row = (Int64, UUID, String?, String?, Int64?, Int64?)
+
+    func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
+        try await database.read { connection, logger in
+            let rows = try await connection.query("""
+                SELECT sequence, uid, title, content, create_ms, update_ms FROM post WHERE sequence > \(sequence)
+                UNION ALL
+                SELECT sequence, uid, NULL, NULL, NULL, NULL FROM tombstone WHERE sequence > \(sequence)
+                ORDER BY 1 LIMIT \(limit)
+                """, logger: logger)
+            var bytes = 0
+            var changes: [PostChange] = []
+            for try await row in rows.decode(Row.self) {
+                bytes += (row.2?.utf8.count ?? 0) + (row.3?.utf8.count ?? 0)
+                if bytes > PostRules.maxPageBytes && !changes.isEmpty { break }
+                changes.append(Self.change(row))
+            }
+            return PostChanges(changes: changes, head: try await Schema.head(connection, logger: logger),
+                               database: try await Schema.identity(connection, logger: logger))
+        }
+    }
+
+    static func change(_ row: Row) -> PostChange {
+        guard let title = row.2, let content = row.3, let created = row.4, let updated = row.5 else {
+            return PostChange(sequence: row.0, uid: row.1, kind: .delete)
+        }
+        let post = Post(uid: row.1, title: title, content: content, createDate: PostDate.date(milliseconds: created),
+                        updateDate: PostDate.date(milliseconds: updated))
+        return PostChange(sequence: row.0, uid: row.1, kind: .upsert(post))
+    }
+
+    func head() async throws(PostsError) -> Int64 {
+        try await database.read { connection, logger in try await Schema.head(connection, logger: logger) }
+    }
+}
+
+/// Domain's `StatusSource` on PostgreSQL: where the posts are (no password)
+/// and how many there are.
+struct PostgresStatusSource: StatusSource {
+    let database: PostgresDatabase
+
+    func status() async throws(PostsError) -> SystemStatus {
+        let count = try await database.read { connection, logger in
+            for try await count in try await connection.query("SELECT count(*) FROM post", logger: logger).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
+        }
+        return SystemStatus(source: database.location, posts: count)
+    }
+}

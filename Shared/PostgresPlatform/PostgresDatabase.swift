@@ -1,0 +1,98 @@
+import Domain
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One PostgreSQL database, through a connection pool that runs for the
+/// life of this object. Every call has a deadline: a server that went away
+/// is "unavailable" within it, and the pool connects again by itself when
+/// the server is back.
+final class PostgresDatabase: Sendable {
+    let location: String
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+    static let callTimeout = Duration.seconds(5)
+
+    init(url: DatabaseURL, logger: Logger) {
+        location = url.description
+        var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user,
+                                                         password: url.password, database: url.database, tls: .disable)
+        configuration.options.minimumConnections = 0
+        configuration.options.maximumConnections = 8
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        running = Task { await client.run() }
+    }
+
+    deinit { running.cancel() }
+
+    /// Runs `body` in one transaction, every writer first taking the change
+    /// sequence's row lock (`Schema.lockSequence`): writers are serialized,
+    /// in one order, so they never deadlock and sequences commit in order.
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws(PostsError) -> T {
+        try await call { [logger] in
+            try await self.client.withTransaction(logger: logger) { connection in
+                try await connection.query(Schema.lockSequence, logger: logger)
+                return try await body(connection, logger)
+            }
+        }
+    }
+
+    /// Runs `body` in one read-only snapshot (REPEATABLE READ).
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws(PostsError) -> T {
+        try await call { [logger] in
+            try await self.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                return try await body(connection, logger)
+            }
+        }
+    }
+
+    /// `body`, within the call timeout, its failures as PostsError.
+    private func call<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(PostsError) -> T {
+        let location = self.location
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(for: Self.callTimeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else {
+                    throw PostsError.unavailable(.store("no answer from PostgreSQL at \(location) within \(Int(Self.callTimeout.components.seconds)) s"))
+                }
+                return value
+            }
+        } catch let error as PostsError {
+            throw error
+        } catch {
+            throw Self.map(error, location: location)
+        }
+    }
+
+    /// A server's answer to a statement is its own error; anything else
+    /// (no connection, a closed one) means the store is unavailable.
+    static func map(_ error: any Error, location: String) -> PostsError {
+        if let transaction = error as? PostgresTransactionError {
+            return map(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? transaction.rollbackError
+                       ?? PostsError.failed("transaction failed"), location: location)
+        }
+        if let error = error as? PostsError { return error }
+        guard let psql = error as? PSQLError else { return .failed("PostgreSQL at \(location): \(error)") }
+        if let server = psql.serverInfo {
+            let state = server[.sqlState] ?? ""
+            let message = server[.message] ?? "\(psql.code)"
+            // Serialization failures and deadlocks: another writer won; try again.
+            if state == "40001" || state == "40P01" || state == "55P03" { return .busy(.store) }
+            // The server is shutting down or starting, or out of connections.
+            if state.hasPrefix("57P") || state == "53300" || state.hasPrefix("08") {
+                return .unavailable(.store("PostgreSQL at \(location): \(message)"))
+            }
+            return .failed("PostgreSQL at \(location) refused a statement (\(state)): \(message)")
+        }
+        return .unavailable(.store("PostgreSQL at \(location): \(psql.code)"))
+    }
+}

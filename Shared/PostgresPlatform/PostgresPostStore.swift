@@ -1,0 +1,144 @@
+import Domain
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Domain's `PostStore` port on PostgreSQL: the same behaviour as the
+/// SQLite one (the contract suite runs on both), dates kept as integer
+/// milliseconds.
+struct PostgresPostStore: PostStore {
+    let database: PostgresDatabase
+
+    typealias Row = (UUID, String, String, Int64, Int64)
+
+    func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
+        let after = try cursor.map { text throws(PostsError) in try Cursor(text) }
+        let rows = try await database.read { connection, logger in
+            let query: PostgresQuery = if let after {
+                """
+                SELECT uid, title, content, create_ms, update_ms FROM post WHERE (create_ms, uid) < (\(after.createMilliseconds), \(after.uid))
+                ORDER BY create_ms DESC, uid DESC LIMIT \(limit + 1)
+                """
+            } else {
+                "SELECT uid, title, content, create_ms, update_ms FROM post ORDER BY create_ms DESC, uid DESC LIMIT \(limit + 1)"
+            }
+            var rows: [Post] = []
+            for try await row in try await connection.query(query, logger: logger).decode(Row.self) { rows.append(Self.post(row)) }
+            return rows
+        }
+        let page = Self.boundedByBytes(rows.prefix(limit))
+        let next = rows.count > page.count ? page.last.map { Cursor(createMilliseconds: PostDate.milliseconds($0.createDate), uid: $0.uid).text } : nil
+        return PostsPage(posts: Array(page), nextCursor: next)
+    }
+
+    func post(uid: UUID) async throws(PostsError) -> Post? {
+        try await database.read { connection, logger in
+            let rows = try await connection.query("SELECT uid, title, content, create_ms, update_ms FROM post WHERE uid = \(uid)", logger: logger)
+            for try await row in rows.decode(Row.self) { return Self.post(row) }
+            return nil
+        }
+    }
+
+    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
+        let now = PostDate.milliseconds(Date())
+        return try await database.write { connection, logger in
+            if let ifUnchangedSince {
+                // The sequence lock is held: nobody else writes until commit.
+                var stored: Int64?
+                for try await value in try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger).decode(Int64.self) {
+                    stored = value
+                }
+                guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
+            }
+            let sequence = try await Schema.nextSequences(1, connection, logger: logger)
+            return try await Self.upsert([post], firstSequence: sequence, now: now, connection, logger: logger)[0]
+        }
+    }
+
+    func save(batch posts: [Post]) async throws(PostsError) -> Int {
+        guard !posts.isEmpty else { return 0 }
+        let now = PostDate.milliseconds(Date())
+        return try await database.write { connection, logger in
+            let sequence = try await Schema.nextSequences(posts.count, connection, logger: logger)
+            return try await Self.upsert(posts, firstSequence: sequence, now: now, connection, logger: logger).count
+        }
+    }
+
+    func delete(uid: UUID) async throws(PostsError) -> Bool {
+        let now = PostDate.milliseconds(Date())
+        return try await database.write { connection, logger in
+            var deleted = false
+            for try await _ in try await connection.query("DELETE FROM post WHERE uid = \(uid) RETURNING uid", logger: logger).decode(UUID.self) {
+                deleted = true
+            }
+            guard deleted else { return false }
+            let sequence = try await Schema.nextSequences(1, connection, logger: logger)
+            try await connection.query("""
+                INSERT INTO tombstone (uid, sequence, delete_ms) VALUES (\(uid), \(sequence), \(now))
+                ON CONFLICT (uid) DO UPDATE SET sequence = excluded.sequence, delete_ms = excluded.delete_ms
+                """, logger: logger)
+            return true
+        }
+    }
+
+    /// Inserts or updates distinct posts in one statement, keeping each one's
+    /// first create date; post i takes sequence `firstSequence + i`. Any
+    /// tombstones for them go.
+    static func upsert(_ posts: [Post], firstSequence: Int64, now: Int64, _ connection: PostgresConnection,
+                       logger: Logger) async throws -> [Post] {
+        let uids = posts.map(\.uid)
+        let titles = posts.map(\.title)
+        let contents = posts.map(\.content)
+        let created = posts.map { PostDate.milliseconds($0.createDate) }
+        let sequences = posts.indices.map { firstSequence + Int64($0) }
+        let rows = try await connection.query("""
+            INSERT INTO post (uid, title, content, create_ms, update_ms, sequence)
+            SELECT u, t, c, cr, \(now), s FROM unnest(\(uids)::uuid[], \(titles)::text[], \(contents)::text[], \(created)::bigint[], \(sequences)::bigint[]) AS x(u, t, c, cr, s)
+            ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content,
+                update_ms = excluded.update_ms, sequence = excluded.sequence
+            RETURNING uid, create_ms
+            """, logger: logger)
+        var createdBy: [UUID: Int64] = [:]
+        for try await (uid, create) in rows.decode((UUID, Int64).self) { createdBy[uid] = create }
+        try await connection.query("DELETE FROM tombstone WHERE uid = ANY(\(uids)::uuid[])", logger: logger)
+        return posts.map { post in
+            var stored = post
+            stored.createDate = PostDate.date(milliseconds: createdBy[post.uid] ?? PostDate.milliseconds(post.createDate))
+            stored.updateDate = PostDate.date(milliseconds: now)
+            return stored
+        }
+    }
+
+    static func post(_ row: Row) -> Post {
+        Post(uid: row.0, title: row.1, content: row.2, createDate: PostDate.date(milliseconds: row.3),
+             updateDate: PostDate.date(milliseconds: row.4))
+    }
+
+    /// The leading posts that fit in `PostRules.maxPageBytes` (always at least one).
+    static func boundedByBytes(_ posts: ArraySlice<Post>) -> ArraySlice<Post> {
+        var bytes = 0
+        for (offset, post) in posts.enumerated() {
+            bytes += post.title.utf8.count + post.content.utf8.count
+            if bytes > PostRules.maxPageBytes && offset > 0 { return posts.prefix(offset) }
+        }
+        return posts
+    }
+
+    /// Where a page ends: the last post's create date (milliseconds) and uid.
+    struct Cursor {
+        var createMilliseconds: Int64
+        var uid: UUID
+
+        init(createMilliseconds: Int64, uid: UUID) { (self.createMilliseconds, self.uid) = (createMilliseconds, uid) }
+
+        init(_ text: String) throws(PostsError) {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "p1", let milliseconds = Int64(parts[1]), let uid = UUID(uuidString: String(parts[2])) else {
+                throw .invalid("cursor", .unknownCursor(text))
+            }
+            (createMilliseconds, self.uid) = (milliseconds, uid)
+        }
+
+        var text: String { "p1:\(createMilliseconds):\(uid.uuidString)" }
+    }
+}

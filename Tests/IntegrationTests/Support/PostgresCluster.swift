@@ -1,0 +1,84 @@
+import Foundation
+import PostgresPlatform
+
+/// A throwaway PostgreSQL cluster for this test process: initdb in a
+/// temporary directory, a free port on 127.0.0.1, run as the `postgres`
+/// user when the tests run as root (PostgreSQL refuses root). A watcher
+/// process stops it and removes the directory when this process ends,
+/// however it ends. Each caller gets a database of its own.
+actor PostgresCluster {
+    static let shared = PostgresCluster()
+
+    private var started: (port: Int, directory: String)?
+
+    /// The server's binaries (the newest installed version), or nil.
+    static let binaries: String? = {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        return versions.last.map { "\(root)/\($0)/bin" }.flatMap { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") ? $0 : nil }
+    }()
+
+    /// A new, empty database on the cluster (started on first use).
+    func newDatabase() async throws -> DatabaseURL {
+        let port = try await start()
+        let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        try await Self.run(["/usr/bin/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", "posts", "-d", "postgres", "-v", "ON_ERROR_STOP=1",
+                            "-c", "CREATE DATABASE \(name)"], asServer: false)
+        return try DatabaseURL("postgres://posts@127.0.0.1:\(port)/\(name)")
+    }
+
+    /// Port and data directory of the running cluster.
+    func start() async throws -> Int {
+        if let started { return started.port }
+        guard let binaries = Self.binaries else { throw HarnessError("no PostgreSQL server installed (deploy/setup --test installs postgresql)") }
+        var template = Array("/tmp/pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
+        let directory = String(cString: made)
+        if getuid() == 0, let user = getpwnam("postgres") { chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
+        let port = try freeTCPPort()
+        // Stops the server and removes everything once this process is gone.
+        _ = try Spawned("/bin/sh", ["-c", """
+            while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
+            \(Self.asServer)\(binaries)/pg_ctl -D \(directory)/data stop -m immediate >/dev/null 2>&1
+            rm -rf \(directory)
+            """], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"], output: "/dev/null", errors: "/dev/null")
+        try await Self.run(["\(binaries)/initdb", "-D", "\(directory)/data", "-U", "posts", "--auth=trust", "-E", "UTF8", "--no-sync"], asServer: true)
+        try await Self.run(["\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
+                            "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"],
+                           asServer: true)
+        started = (port, directory)
+        return port
+    }
+
+    /// Stops the server as an outage would, and starts it again.
+    func stop() async throws {
+        guard let started, let binaries = Self.binaries else { return }
+        try await Self.run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-w", "stop", "-m", "fast"], asServer: true)
+    }
+
+    func restart() async throws {
+        guard let started, let binaries = Self.binaries else { return }
+        try await Self.run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-l", "\(started.directory)/server.log", "-w",
+                            "-o", "-p \(started.port) -k \(started.directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                            "start"], asServer: true)
+    }
+
+    static var asServer: String { getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : "" }
+
+    static func run(_ command: [String], asServer: Bool) async throws {
+        let full = (asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + command
+        try await offThread {
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString.prefix(8)).log").path
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            let process = try Spawned(full[0], Array(full.dropFirst()), environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"],
+                                      directory: "/tmp", output: log, errors: log)
+            guard let status = process.wait(within: .seconds(90)) else {
+                process.killAndReap()
+                throw HarnessError("\(command.joined(separator: " ")) did not finish")
+            }
+            guard status == 0 else {
+                throw HarnessError("\(command.joined(separator: " ")) exited \(status): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            }
+        }
+    }
+}
