@@ -5,6 +5,21 @@ import Testing
 import Wire
 import ZeroMQ
 
+/// Where posts-service keeps the posts, for tests that hold on both.
+enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// posts-service's arguments for a new, empty store.
+    func database(_ harness: ProcessHarness) async throws -> [String] {
+        switch self {
+        case .sqlite: ["--database", harness.databasePath]
+        case .postgres: ["--database-url", try await PostgresCluster.shared.newDatabase().description]
+        }
+    }
+}
+
 @Suite("posts-service processes", .serialized)
 struct PostsServiceTests {
     private func save(_ client: GatewayClient, uid: UUID, title: String) async throws -> Result<JSONValue, JSONRPCError> {
@@ -89,12 +104,14 @@ struct PostsServiceTests {
         #expect(try await client.workers(of: "posts") == 4)
     }
 
-    @Test func test_whenPostsServiceIsKilledMidStream_everyAcknowledgedSaveSurvives_andNoneIsDoubled() async throws {
+    @Test(arguments: Store.allCases)
+    func test_whenPostsServiceIsKilledMidStream_everyAcknowledgedSaveSurvives_andNoneIsDoubled(_ store: Store) async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
+        let database = try await store.database(harness)
         try await harness.startGateway(["--heartbeat-interval", "250ms"], context: context)
-        try await harness.startPostsService(sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
+        try await harness.startPostsService(sessions: 2, ["--heartbeat-interval", "250ms"], database: database, context: context)
         // Long enough, with retries, to ride out the restart.
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 5)
 
@@ -114,7 +131,7 @@ struct PostsServiceTests {
         // Once the gateway has let the dead sessions go, the replacement's are the only ones counted.
         let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(1))
         #expect(await eventually { (try? await probe.workers(of: "posts")) == 0 })
-        try await harness.startPostsService("posts-service-2", sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
+        try await harness.startPostsService("posts-service-2", sessions: 2, ["--heartbeat-interval", "250ms"], database: database, context: context)
         try await stream.value
 
         let stored = try await storedUIDs(client)

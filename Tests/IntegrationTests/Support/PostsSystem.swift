@@ -7,9 +7,12 @@ extension ProcessHarness {
 
     /// Starts posts-service on this harness's database and waits until the
     /// gateway lists all its sessions.
-    func startPostsService(_ name: String = "posts-service", sessions: Int = 2, _ arguments: [String] = [], context: Context) async throws {
+    /// `database` names the store: this harness's SQLite file unless given
+    /// (`["--database-url", url]` for PostgreSQL).
+    func startPostsService(_ name: String = "posts-service", sessions: Int = 2, _ arguments: [String] = [],
+                           database: [String]? = nil, context: Context) async throws {
         try await startWorker(name, "posts-service", service: "posts", sessions: sessions,
-                              ["--database", databasePath, "--sessions", "\(sessions)"] + arguments, context: context)
+                              (database ?? ["--database", databasePath]) + ["--sessions", "\(sessions)"] + arguments, context: context)
     }
 
     /// Starts a search-service and waits until the gateway lists its sessions.
