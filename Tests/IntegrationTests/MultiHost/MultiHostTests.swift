@@ -2,24 +2,35 @@ import Foundation
 import Testing
 import Wire
 
-/// The system spread over five hosts (network namespaces), as
+/// The system spread over hosts (network namespaces), as
 /// docs/OPERATIONS.md "Across hosts" sets it up: A runs the gateway and the
 /// event bus on tcp:// with CURVE, B posts-service, C and D a search-service
-/// each, E the `posts` CLI. Needs root (ip netns); CI runs as root.
+/// each, E the `posts` CLI; or B and F posts-service sharing PostgreSQL on
+/// G. Needs root (ip netns); CI runs as root.
 @Suite("MultiHost: five hosts in network namespaces", .serialized, .enabled(if: NetworkLab.isAvailable, "needs root and iproute2 (ip netns)"))
 struct MultiHostTests {
     static let tcpdump = ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test func test_theTourAcrossHosts_encrypted_allowListed_andSurvivingALostSearchHost() async throws {
+    enum Posts: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        /// posts-service on B, with its SQLite file.
+        case oneHost
+        /// posts-service on B and on F, sharing PostgreSQL on G.
+        case twoHostsOnPostgres
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: Posts.allCases)
+    func test_theTourAcrossHosts_encrypted_allowListed_andSurvivingALostSearchHost(_ layout: Posts) async throws {
         let tcpdump = try #require(Self.tcpdump, "tcpdump is needed to check the wire (deploy/setup --test installs it)")
         let harness = try ProcessHarness()
-        let lab = try NetworkLab(hosts: ["a", "b", "c", "d", "e"])
+        let onPostgres = layout == .twoHostsOnPostgres
+        let lab = try NetworkLab(hosts: ["a", "b", "c", "d", "e"] + (onPostgres ? ["f", "g"] : []))
         defer {
             harness.shutdown()
             lab.remove()
         }
-        let keys = try await KeyRing(harness, names: ["gateway", "posts-b", "search-c", "search-d", "cli-e", "stranger", "newcomer"],
-                                     allowed: ["posts-b", "search-c", "search-d", "cli-e"])
+        let keys = try await KeyRing(harness, names: ["gateway", "posts-b", "posts-f", "search-c", "search-d", "cli-e", "stranger", "newcomer"],
+                                     allowed: ["posts-b", "posts-f", "search-c", "search-d", "cli-e"])
         let common = ["POSTS_HEARTBEAT_INTERVAL": "250ms", "POSTS_GATEWAY_KEY": keys.publicFile("gateway")]
         func host(_ name: String, key: String?) -> [String: String] {
             let hub = lab.hubAddress(for: name)
@@ -30,14 +41,29 @@ struct MultiHostTests {
             return environment
         }
 
-        // A: the gateway, bound on every address, and a capture of its links.
+        // A: the gateway, bound on every address, and a capture of its links
+        // (the gateway's and the event bus's ports: with PostgreSQL on G, A
+        // also routes the posts hosts' database traffic, which is not ours).
         let capture = harness.directory + "/a.pcap"
-        try harness.start("tcpdump", tcpdump, ["-i", "any", "-n", "-U", "-Z", "root", "-w", capture, "tcp"], wrapper: lab.wrapper("a"))
+        try harness.start("tcpdump", tcpdump, ["-i", "any", "-n", "-U", "-Z", "root", "-w", capture, "tcp portrange 5555-5557"],
+                          wrapper: lab.wrapper("a"))
         try harness.start("gateway", "gateway", [], environment: common.merging([
             "POSTS_GATEWAY_BIND": "tcp://*:5555", "POSTS_EVENTS_PUBLISH": "tcp://*:5556", "POSTS_EVENTS_SUBSCRIBE": "tcp://*:5557",
             "POSTS_CURVE_KEY": keys.secret("gateway"), "POSTS_CURVE_ALLOW": keys.allow,
         ]) { $1 }, wrapper: lab.wrapper("a"))
-        try harness.start("posts-service", "posts-service", ["--database", harness.databasePath], environment: host("b", key: "posts-b"), wrapper: lab.wrapper("b"))
+        var cluster: PostgresCluster?
+        if onPostgres {
+            // G: PostgreSQL, signed in to with a password from the other hosts.
+            let database = PostgresCluster(address: lab.address(of: "g"), wrapper: lab.wrapper("g"), password: "pw\(UUID().uuidString.prefix(8))")
+            let url = try await database.newDatabase()
+            cluster = database
+            for name in ["b", "f"] {
+                try harness.start("posts-\(name)", "posts-service", ["--database-url", url.withPassword],
+                                  environment: host(name, key: "posts-\(name)"), wrapper: lab.wrapper(name))
+            }
+        } else {
+            try harness.start("posts-b", "posts-service", ["--database", harness.databasePath], environment: host("b", key: "posts-b"), wrapper: lab.wrapper("b"))
+        }
         try harness.start("search-c", "search-service", ["--sync-interval", "250ms"], environment: host("c", key: "search-c"), wrapper: lab.wrapper("c"))
         try harness.start("search-d", "search-service", ["--sync-interval", "250ms"], environment: host("d", key: "search-d"), wrapper: lab.wrapper("d"))
 
@@ -50,9 +76,9 @@ struct MultiHostTests {
         let up = await eventually(within: .seconds(30)) {
             let services = try? await status()?["services"]?.arrayValue
             let processes = { (name: String) in services?.first { $0["name"]?.stringValue == name }?["processes"]?.intValue ?? 0 }
-            return processes("posts") == 1 && processes("search") == 2
+            return processes("posts") == (onPostgres ? 2 : 1) && processes("search") == 2
         }
-        #expect(up, "gateway:\n\(harness.log("gateway"))\nposts:\n\(harness.log("posts-service"))\nsearch-c:\n\(harness.log("search-c"))")
+        #expect(up, "gateway:\n\(harness.log("gateway"))\nposts:\n\(harness.log("posts-b"))\(harness.log("posts-f"))\nsearch-c:\n\(harness.log("search-c"))")
         guard up else { return }
 
         // The tour, from E.
@@ -118,6 +144,14 @@ struct MultiHostTests {
         #expect(wire.range(of: Data("CURVE".utf8)) != nil, "ZMTP greetings name the mechanism in the clear")
         for text in [title, word, "secret body", "Imported one"] {
             #expect(wire.range(of: Data(text.utf8)) == nil, "'\(text)' crossed the wire in plaintext")
+        }
+        if let cluster {
+            let logs = harness.log("posts-b") + harness.log("posts-f")
+            #expect(logs.contains("postgres://posts@") && !logs.contains(":pw"), "the database password is never logged")
+            let status = try await posts(["status", "--json"])
+            let handled = status.json?["processes"]?.arrayValue?.filter { $0["service"] == "posts" }.compactMap { $0["handled"]?.intValue }
+            #expect(handled?.count == 2 && handled?.allSatisfy { $0 > 0 } == true, "both posts hosts served the tour: \(status.stdout)")
+            try await cluster.stop()
         }
     }
 }

@@ -34,7 +34,10 @@ final class NetworkLab: @unchecked Sendable {
                 try Self.run(["-n", namespace(host), "addr", "add", "10.\(subnet).\(index).2/24", "dev", "eth0"])
                 try Self.run(["-n", namespace(hosts[0]), "link", "set", hub, "up"])
                 try Self.run(["-n", namespace(host), "link", "set", "eth0", "up"])
+                try Self.run(["-n", namespace(host), "route", "add", "default", "via", "10.\(subnet).\(index).1"])
             }
+            // The hub routes between the other hosts (posts hosts to a database host).
+            try Self.run(["netns", "exec", namespace(hosts[0]), "/bin/sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"])
         } catch {
             remove()
             throw error
@@ -49,6 +52,11 @@ final class NetworkLab: @unchecked Sendable {
     /// The hub's address as `host` reaches it.
     func hubAddress(for host: String) -> String {
         "10.\(subnet).\(hosts.firstIndex(of: host)!).1"
+    }
+
+    /// `host`'s own address (not the hub's).
+    func address(of host: String) -> String {
+        "10.\(subnet).\(hosts.firstIndex(of: host)!).2"
     }
 
     /// Runs a command inside `host`'s namespace.

@@ -10,6 +10,16 @@ actor PostgresCluster {
     static let shared = PostgresCluster()
 
     private var started: (port: Int, directory: String)?
+    /// The address it listens on, and a command prefix to run it with
+    /// (`ip netns exec HOST`, to serve another host); `password` is the
+    /// `posts` user's for connections from other addresses.
+    let address: String
+    let wrapper: [String]
+    let password: String?
+
+    init(address: String = "127.0.0.1", wrapper: [String] = [], password: String? = nil) {
+        (self.address, self.wrapper, self.password) = (address, wrapper, password)
+    }
 
     /// The server's binaries (the newest installed version), or nil.
     static let binaries: String? = {
@@ -22,9 +32,8 @@ actor PostgresCluster {
     func newDatabase() async throws -> DatabaseURL {
         let port = try await start()
         let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
-        try await Self.run(["/usr/bin/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", "posts", "-d", "postgres", "-v", "ON_ERROR_STOP=1",
-                            "-c", "CREATE DATABASE \(name)"], asServer: false)
-        return try DatabaseURL("postgres://posts@127.0.0.1:\(port)/\(name)")
+        try await psql(port, "CREATE DATABASE \(name)")
+        return try DatabaseURL("postgres://posts\(password.map { ":" + $0 } ?? "")@\(address):\(port)/\(name)")
     }
 
     /// Port and data directory of the running cluster.
@@ -35,32 +44,48 @@ actor PostgresCluster {
         guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
         let directory = String(cString: made)
         if getuid() == 0, let user = getpwnam("postgres") { chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
-        let port = try freeTCPPort()
+        let port = address == "127.0.0.1" ? try freeTCPPort() : 5432
         // Stops the server and removes everything once this process is gone.
         _ = try Spawned("/bin/sh", ["-c", """
             while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
             \(Self.asServer)\(binaries)/pg_ctl -D \(directory)/data stop -m immediate >/dev/null 2>&1
             rm -rf \(directory)
             """], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"], output: "/dev/null", errors: "/dev/null")
-        try await Self.run(["\(binaries)/initdb", "-D", "\(directory)/data", "-U", "posts", "--auth=trust", "-E", "UTF8", "--no-sync"], asServer: true)
-        try await Self.run(["\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
-                            "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"],
-                           asServer: true)
+        try await run(["\(binaries)/initdb", "-D", "\(directory)/data", "-U", "posts", "--auth=trust", "-E", "UTF8", "--no-sync"], asServer: true)
+        if password != nil {
+            // Other hosts sign in with the password; the local socket and loopback stay trusted.
+            let hba = "\(directory)/data/pg_hba.conf"
+            let line = "host all all 0.0.0.0/0 scram-sha-256\n"
+            if let handle = FileHandle(forWritingAtPath: hba) { handle.seekToEndOfFile(); handle.write(Data(line.utf8)); try handle.close() }
+        }
         started = (port, directory)
+        try await restart()
+        if let password { try await psql(port, "ALTER USER posts PASSWORD '\(password)'") }
         return port
     }
 
     /// Stops the server as an outage would, and starts it again.
     func stop() async throws {
         guard let started, let binaries = Self.binaries else { return }
-        try await Self.run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-w", "stop", "-m", "fast"], asServer: true)
+        try await run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-w", "stop", "-m", "fast"], asServer: true)
     }
 
     func restart() async throws {
         guard let started, let binaries = Self.binaries else { return }
-        try await Self.run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-l", "\(started.directory)/server.log", "-w",
-                            "-o", "-p \(started.port) -k \(started.directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
-                            "start"], asServer: true)
+        try await run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-l", "\(started.directory)/server.log", "-w", "-t", "60",
+                       "-o", "-p \(started.port) -k \(started.directory) -c listen_addresses=\(address) -c fsync=off -c max_connections=200",
+                       "start"], asServer: true)
+    }
+
+    /// Through the cluster's own socket, where its owner is trusted.
+    private func psql(_ port: Int, _ statement: String) async throws {
+        guard let started else { throw HarnessError("the cluster is not running") }
+        try await run(["/usr/bin/psql", "-h", started.directory, "-p", "\(port)", "-U", "posts", "-d", "postgres", "-v", "ON_ERROR_STOP=1",
+                       "-c", statement], asServer: false)
+    }
+
+    private func run(_ command: [String], asServer: Bool) async throws {
+        try await Self.run(wrapper + (asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + command, asServer: false)
     }
 
     static var asServer: String { getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : "" }
@@ -81,4 +106,9 @@ actor PostgresCluster {
             }
         }
     }
+}
+
+extension DatabaseURL {
+    /// The URL with its password, as an operator writes it in POSTS_DATABASE_URL.
+    var withPassword: String { "postgres://\(user)\(password.map { ":" + $0 } ?? "")@\(host):\(port)/\(database)" }
 }
