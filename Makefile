@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 RELEASE_BIN := $(CURDIR)/.build/release
 
-.PHONY: setup build release run test bench clean
+.PHONY: setup build release run run-postgres test bench clean
 
 setup:
 	@deploy/setup
@@ -19,6 +19,12 @@ release: setup
 # make run ARGS="-c search=4"
 run: release
 	@python3 -m honcho start -f Procfile $(ARGS) || [ $$? -eq 130 ]  # Ctrl-C is a normal stop
+
+# The same, with posts-service on a local PostgreSQL cluster of its own
+# (made on first use under ~/.local/share/posts/postgres; deploy/run-postgres).
+run-postgres: release
+	@deploy/setup --test
+	@deploy/run-postgres $(ARGS)
 
 # Every test, in one process: unit, contract (SQLite and real processes),
 # integration and the interface in tmux.

@@ -50,6 +50,13 @@ final class PostgresDatabase: Sendable {
         }
     }
 
+    /// One statement, on its own (it is its own transaction and snapshot):
+    /// one round trip. A write done this way must take its sequence in the
+    /// statement's first step, so it locks in the same order as `write`.
+    func statement<T: Sendable>(_ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws(PostsError) -> T {
+        try await call { [client, logger] in try await body(client, logger) }
+    }
+
     /// `body`, within the call timeout, its failures as PostsError.
     private func call<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(PostsError) -> T {
         let location = self.location

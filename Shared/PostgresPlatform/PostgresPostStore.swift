@@ -13,7 +13,7 @@ struct PostgresPostStore: PostStore {
 
     func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
         let after = try cursor.map { text throws(PostsError) in try Cursor(text) }
-        let rows = try await database.read { connection, logger in
+        let rows = try await database.statement { client, logger in
             let query: PostgresQuery = if let after {
                 """
                 SELECT uid, title, content, create_ms, update_ms FROM post WHERE (create_ms, uid) < (\(after.createMilliseconds), \(after.uid))
@@ -23,7 +23,7 @@ struct PostgresPostStore: PostStore {
                 "SELECT uid, title, content, create_ms, update_ms FROM post ORDER BY create_ms DESC, uid DESC LIMIT \(limit + 1)"
             }
             var rows: [Post] = []
-            for try await row in try await connection.query(query, logger: logger).decode(Row.self) { rows.append(Self.post(row)) }
+            for try await row in try await client.query(query, logger: logger).decode(Row.self) { rows.append(Self.post(row)) }
             return rows
         }
         let page = Self.boundedByBytes(rows.prefix(limit))
@@ -32,8 +32,8 @@ struct PostgresPostStore: PostStore {
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
-        try await database.read { connection, logger in
-            let rows = try await connection.query("SELECT uid, title, content, create_ms, update_ms FROM post WHERE uid = \(uid)", logger: logger)
+        try await database.statement { client, logger in
+            let rows = try await client.query("SELECT uid, title, content, create_ms, update_ms FROM post WHERE uid = \(uid)", logger: logger)
             for try await row in rows.decode(Row.self) { return Self.post(row) }
             return nil
         }
@@ -41,26 +41,27 @@ struct PostgresPostStore: PostStore {
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
         let now = PostDate.milliseconds(Date())
-        return try await database.write { connection, logger in
-            if let ifUnchangedSince {
-                // The sequence lock is held: nobody else writes until commit.
-                var stored: Int64?
-                for try await value in try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger).decode(Int64.self) {
-                    stored = value
-                }
-                guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
+        guard let ifUnchangedSince else {
+            return try await database.statement { client, logger in
+                try await Self.upsert([post], now: now) { try await client.query($0, logger: logger) }[0]
             }
-            let sequence = try await Schema.nextSequences(1, connection, logger: logger)
-            return try await Self.upsert([post], firstSequence: sequence, now: now, connection, logger: logger)[0]
+        }
+        return try await database.write { connection, logger in
+            // The sequence lock is held: nobody else writes until commit.
+            var stored: Int64?
+            for try await value in try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger).decode(Int64.self) {
+                stored = value
+            }
+            guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
+            return try await Self.upsert([post], now: now) { try await connection.query($0, logger: logger) }[0]
         }
     }
 
     func save(batch posts: [Post]) async throws(PostsError) -> Int {
         guard !posts.isEmpty else { return 0 }
         let now = PostDate.milliseconds(Date())
-        return try await database.write { connection, logger in
-            let sequence = try await Schema.nextSequences(posts.count, connection, logger: logger)
-            return try await Self.upsert(posts, firstSequence: sequence, now: now, connection, logger: logger).count
+        return try await database.statement { client, logger in
+            try await Self.upsert(posts, now: now) { try await client.query($0, logger: logger) }.count
         }
     }
 
@@ -81,26 +82,30 @@ struct PostgresPostStore: PostStore {
         }
     }
 
+    typealias Query = (PostgresQuery) async throws -> PostgresRowSequence
+
     /// Inserts or updates distinct posts in one statement, keeping each one's
-    /// first create date; post i takes sequence `firstSequence + i`. Any
-    /// tombstones for them go.
-    static func upsert(_ posts: [Post], firstSequence: Int64, now: Int64, _ connection: PostgresConnection,
-                       logger: Logger) async throws -> [Post] {
+    /// first create date. Its first step takes the sequences (`value + n`,
+    /// post i getting `first + i`), which locks the sequence row first, as
+    /// every write does; the tombstones of the posts go in its last step.
+    static func upsert(_ posts: [Post], now: Int64, _ query: Query) async throws -> [Post] {
         let uids = posts.map(\.uid)
         let titles = posts.map(\.title)
         let contents = posts.map(\.content)
         let created = posts.map { PostDate.milliseconds($0.createDate) }
-        let sequences = posts.indices.map { firstSequence + Int64($0) }
-        let rows = try await connection.query("""
+        let count = Int64(posts.count)
+        let rows = try await query("""
+            WITH taken AS (UPDATE change_sequence SET value = value + \(count) WHERE id = 1 RETURNING value - \(count) AS base),
+                 cleared AS (DELETE FROM tombstone WHERE uid = ANY(\(uids)::uuid[]) AND EXISTS (SELECT 1 FROM taken))
             INSERT INTO post (uid, title, content, create_ms, update_ms, sequence)
-            SELECT u, t, c, cr, \(now), s FROM unnest(\(uids)::uuid[], \(titles)::text[], \(contents)::text[], \(created)::bigint[], \(sequences)::bigint[]) AS x(u, t, c, cr, s)
+            SELECT u, t, c, cr, \(now), taken.base + n FROM taken,
+                unnest(\(uids)::uuid[], \(titles)::text[], \(contents)::text[], \(created)::bigint[]) WITH ORDINALITY AS x(u, t, c, cr, n)
             ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content,
                 update_ms = excluded.update_ms, sequence = excluded.sequence
             RETURNING uid, create_ms
-            """, logger: logger)
+            """)
         var createdBy: [UUID: Int64] = [:]
         for try await (uid, create) in rows.decode((UUID, Int64).self) { createdBy[uid] = create }
-        try await connection.query("DELETE FROM tombstone WHERE uid = ANY(\(uids)::uuid[])", logger: logger)
         return posts.map { post in
             var stored = post
             stored.createDate = PostDate.date(milliseconds: createdBy[post.uid] ?? PostDate.milliseconds(post.createDate))

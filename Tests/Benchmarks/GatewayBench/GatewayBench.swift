@@ -19,11 +19,12 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "Round trips per latency run.") var samples = 20_000
     @Option(help: "Body size in bytes.") var bodySize = 100
     @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
-    @Option(help: "Which figures: gateway, posts, search, or all.") var suite = "all"
+    @Option(help: "Which figures: gateway, posts, search, all, or stores (SQLite beside PostgreSQL; needs --database-url).") var suite = "all"
     @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
     @Option(help: "Posts generated for the import run.") var importPosts = 100_000
     @Option(help: "Saves in the posts.save throughput run.") var saves = 20_000
     @Option(help: "Internal: serve a raw ROUTER echo on this endpoint.") var rawEchoServer: String?
+    @Option(help: "With suite 'stores': a PostgreSQL database (postgres://…, empty) to set beside SQLite.") var databaseUrl: String?
 
     func run() async throws {
         if let endpoint = rawEchoServer { return try RawEchoServer.serve(endpoint) }
@@ -40,6 +41,20 @@ struct GatewayBench: AsyncParsableCommand {
         if suite == "posts" || suite == "all" {
             print(try PostsSuite(lab: lab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).run(rawEndpoint: rawEndpoint))
             print("")
+        }
+        if suite == "stores" {
+            guard let databaseUrl else { throw BenchError("--suite stores needs --database-url postgres://… (an empty database)") }
+            // Each store in a lab of its own (gateway, posts-service, data), one after the other.
+            func figures(_ url: String?) throws -> PostsSuite.Figures {
+                let storeLab = try Lab(binaries: binaries)
+                defer { storeLab.shutdown() }
+                try storeLab.startGateway()
+                return try PostsSuite(lab: storeLab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).figures(databaseURL: url)
+            }
+            let sqlite = try figures(nil)
+            let postgres = try figures(databaseUrl)
+            print(PostsSuite.sideBySide(sqlite: sqlite, postgres: postgres, importCount: importPosts))
+            return
         }
         if suite == "search" || suite == "all" {
             // Its own gateway and database: the posts suite's data would skew the corpus.

@@ -65,9 +65,11 @@ final class Lab {
     }
 
     /// Starts posts-service on a database in the lab directory.
-    func startPostsService(sessions: Int, context: Context) throws {
+    /// On this lab's SQLite file, or on PostgreSQL at `databaseURL`.
+    func startPostsService(sessions: Int, databaseURL: String? = nil, context: Context) throws {
         let before = try registeredWorkers(context)
-        try spawn("\(binaries)/posts-service", ["--database", "\(directory)/posts.sqlite", "--sessions", "\(sessions)"])
+        let database = databaseURL.map { ["--database-url", $0] } ?? ["--database", "\(directory)/posts.sqlite"]
+        try spawn("\(binaries)/posts-service", database + ["--sessions", "\(sessions)"])
         try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
     }
 

@@ -11,6 +11,35 @@ struct PostsSuite {
     let saves: Int
     let importCount: Int
 
+    /// The same figures on PostgreSQL, in a lab of its own, for the table
+    /// that sets the two stores side by side.
+    struct Figures {
+        var get: Probe.Latency
+        var saveRate: Double
+        var imported: Duration
+    }
+
+    /// posts.get, posts.save and `posts import` with posts-service on `databaseURL`.
+    func figures(databaseURL: String?) throws -> Figures {
+        try lab.startPostsService(sessions: 4, databaseURL: databaseURL, context: context)
+        let uids = try seed(1000)
+        let get = try latency(of: uids)
+        let saveRate = try saveThroughput()
+        let file = try generate(importCount)
+        return Figures(get: get, saveRate: saveRate, imported: try lab.time("posts", ["import", "--json", file]))
+    }
+
+    static func sideBySide(sqlite: Figures, postgres: Figures, importCount: Int) -> String {
+        func rate(_ duration: Duration) -> String { "\(Int((Double(importCount) / Probe.seconds(duration)).rounded())) posts/s" }
+        return [
+            "| posts-service on | SQLite | PostgreSQL | PostgreSQL vs SQLite |", "|---|---|---|---|",
+            "| posts.get p50 | \(Report.format(sqlite.get.p50)) | \(Report.format(postgres.get.p50)) | \(String(format: "%.2f×", Report.micro(postgres.get.p50) / Report.micro(sqlite.get.p50))) |",
+            "| posts.get p99 | \(Report.format(sqlite.get.p99)) | \(Report.format(postgres.get.p99)) | \(String(format: "%.2f×", Report.micro(postgres.get.p99) / Report.micro(sqlite.get.p99))) |",
+            "| posts.save, 100 in flight, 4 sessions | \(Int(sqlite.saveRate.rounded())) saves/s | \(Int(postgres.saveRate.rounded())) saves/s | \(String(format: "%.2f×", postgres.saveRate / sqlite.saveRate)) |",
+            "| `posts import` of \(importCount) posts | \(rate(sqlite.imported)) | \(rate(postgres.imported)) | \(String(format: "%.2f×", Probe.seconds(sqlite.imported) / Probe.seconds(postgres.imported))) |",
+        ].joined(separator: "\n")
+    }
+
     func run(rawEndpoint: String) throws -> String {
         try lab.startPostsService(sessions: 4, context: context)
         let uids = try seed(1000)

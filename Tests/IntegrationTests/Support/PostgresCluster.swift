@@ -36,9 +36,19 @@ actor PostgresCluster {
         return try DatabaseURL("postgres://posts\(password.map { ":" + $0 } ?? "")@\(address):\(port)/\(name)")
     }
 
-    /// Port and data directory of the running cluster.
+    /// The one start, which every concurrent caller awaits (the actor lets
+    /// others in while it waits on initdb).
+    private var starting: Task<Int, any Error>?
+
+    /// The port of the running cluster, started on first use.
     func start() async throws -> Int {
-        if let started { return started.port }
+        if let starting { return try await starting.value }
+        let task = Task { try await self.startOnce() }
+        starting = task
+        return try await task.value
+    }
+
+    private func startOnce() async throws -> Int {
         guard let binaries = Self.binaries else { throw HarnessError("no PostgreSQL server installed (deploy/setup --test installs postgresql)") }
         var template = Array("/tmp/pg-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
