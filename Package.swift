@@ -180,6 +180,7 @@ let package = Package(
             path: "Tests/ServiceTests"
         ),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "ZeroMQ"], path: "Tests/ServiceSupportTests"),
+        .testTarget(name: "PostgresPlatformTests", dependencies: ["PostgresPlatform"], path: "Tests/PostgresPlatformTests"),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "PostgresPlatform", "TestSupport"],

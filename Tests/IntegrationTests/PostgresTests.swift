@@ -63,6 +63,21 @@ struct PostgresTests {
         #expect(edited.json?["total"]?.intValue == 100, "\(edited.stdout)")
     }
 
+    @Test func test_postsServicesStartingAtOnceOnANewDatabase_allComeUp_andShareOneSchema() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let url = try await PostgresCluster.shared.newDatabase().description
+        try await harness.startGateway(context: context)
+        for index in 1...4 { try harness.start("posts-\(index)", "posts-service", ["--database-url", url, "--sessions", "1"]) }
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
+        #expect(await eventually(within: .seconds(20)) { (try? await client.workers(of: "posts")) == 4 },
+                "\((1...4).map { harness.log("posts-\($0)") }.joined(separator: "\n"))")
+        for index in 1...4 { #expect(harness.process("posts-\(index)")?.wait(within: .zero) == nil, "posts-\(index) still runs") }
+        #expect(try await harness.posts(["create", "--title", "one schema"]).status == 0)
+        #expect(try await harness.posts(["list"]).stdout.contains("one schema"))
+    }
+
     @Test func test_concurrentEditorsInDifferentProcesses_exactlyOneWins() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
