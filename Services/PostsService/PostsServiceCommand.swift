@@ -78,6 +78,14 @@ struct PostsServiceCommand: AsyncParsableCommand {
             if let text = databaseUrl ?? (database == nil ? settings.value("POSTS_DATABASE_URL") : nil) {
                 let url: DatabaseURL
                 do { url = try DatabaseURL(text) } catch { throw ValidationError("POSTS_DATABASE_URL / --database-url: \(error)") }
+                // Secure by default, as over tcp:// to the gateway: the posts
+                // cross a network unencrypted only when asked to.
+                if url.isPlaintextAcrossNetwork {
+                    guard try worker.curve.insecure || settings.flag(env: "POSTS_INSECURE") else {
+                        throw ValidationError("\(url): another host, and no TLS: every post would cross the network in plaintext. Add sslmode=verify-full&sslrootcert=CA.pem to the URL (docs/OPERATIONS.md), or give --insecure (POSTS_INSECURE=1)")
+                    }
+                    logger.warning("--insecure: posts cross the network to PostgreSQL in plaintext", metadata: ["database": "\(url)"])
+                }
                 return (UseCaseProvider(try await PostgresPlatform.open(url: url, logger: logger)), url.description)
             }
             let path = database ?? settings.defaultDatabasePath

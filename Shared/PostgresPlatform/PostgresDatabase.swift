@@ -17,7 +17,7 @@ final class PostgresDatabase: Sendable {
     init(url: DatabaseURL, logger: Logger) {
         location = url.description
         var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user,
-                                                         password: url.password, database: url.database, tls: .disable)
+                                                         password: url.password, database: url.database, tls: Self.tls(url))
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 8
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -27,6 +27,20 @@ final class PostgresDatabase: Sendable {
     }
 
     deinit { running.cancel() }
+
+    /// TLS as the URL's sslmode asks: never "prefer", which would fall back
+    /// to plaintext without a word.
+    static func tls(_ url: DatabaseURL) -> PostgresClient.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch url.tls {
+        case .disable: return .disable
+        case .require: tls.certificateVerification = .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        if let root = url.rootCertificate { tls.trustRoots = .file(root) }
+        return .require(tls)
+    }
 
     /// Runs `body` in one transaction, every writer first taking the change
     /// sequence's row lock (`Schema.lockSequence`): writers are serialized,
@@ -100,6 +114,9 @@ final class PostgresDatabase: Sendable {
             }
             return .failed("PostgreSQL at \(location) refused a statement (\(state)): \(message)")
         }
-        return .unavailable(.store("PostgreSQL at \(location): \(psql.code)"))
+        // No answer from the server: the connection's own error says why
+        // (refused, a certificate not trusted, …).
+        let why = psql.underlying.map { "\(psql.code): \($0)" } ?? "\(psql.code)"
+        return .unavailable(.store("PostgreSQL at \(location): \(why)"))
     }
 }

@@ -128,3 +128,40 @@ struct PostgresTests {
         #expect(harness.process("posts-service") != nil && harness.terminate("posts-service") == 0)
     }
 }
+
+/// posts-service to PostgreSQL over TLS, and the rule that keeps it there.
+@Suite("PostgreSQL over TLS", .serialized)
+struct PostgresTLSTests {
+    @Test func test_verifiedTLS_works_aServerTheCADidNotSign_isRefused_andPlaintextToAnotherHostNeedsInsecure() async throws {
+        let cluster = PostgresCluster(tls: true)
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        let url = try await cluster.newDatabase()
+        #expect(url.tls == .verifyFull)
+        try await harness.startPostsService(sessions: 1, database: ["--database-url", url.withPassword], context: context)
+        #expect(try await harness.posts(["create", "--title", "over TLS"]).status == 0)
+        #expect(harness.terminate("posts-service") == 0)
+
+        // Another CA's file: the server's certificate is not trusted, and posts-service says so.
+        let strangerCA = try await PostgresCluster.makeCertificates(in: try Self.directory(harness, "other-ca"), for: "127.0.0.1")
+        let untrusted = url.withPassword.replacingOccurrences(of: url.rootCertificate ?? "", with: strangerCA)
+        let refused = try harness.start("untrusted", "posts-service", ["--database-url", untrusted])
+        #expect(refused.wait(within: .seconds(30)) == 1)
+        #expect(harness.log("untrusted").contains("PostgreSQL") && harness.log("untrusted").lowercased().contains("certificate"),
+                "\(harness.log("untrusted"))")
+
+        // No TLS to another host: refused before anything is sent, unless --insecure.
+        let plaintext = try harness.start("plaintext", "posts-service", ["--database-url", "postgres://posts@192.0.2.7/posts"])
+        #expect(plaintext.wait(within: .seconds(10)) == 64)
+        #expect(harness.log("plaintext").contains("sslmode=verify-full") && harness.log("plaintext").contains("--insecure"), "\(harness.log("plaintext"))")
+        try await cluster.stop()
+    }
+
+    static func directory(_ harness: ProcessHarness, _ name: String) throws -> String {
+        let path = "\(harness.directory)/\(name)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}

@@ -10,10 +10,22 @@ struct DatabaseURLTests {
         #expect(try DatabaseURL("postgresql://me@localhost/x").port == 5432)
     }
 
+    @Test func test_tlsModes_andWhetherPostsWouldCrossANetworkInPlaintext() throws {
+        let verified = try DatabaseURL("postgres://me@db.example/x?sslmode=verify-full&sslrootcert=/etc/posts/ca.pem")
+        #expect(verified.tls == .verifyFull && verified.rootCertificate == "/etc/posts/ca.pem" && !verified.isPlaintextAcrossNetwork)
+        #expect(verified.description == "postgres://me@db.example:5432/x?sslmode=verify-full")
+        #expect(try DatabaseURL("postgres://me@db.example/x").isPlaintextAcrossNetwork)
+        #expect(try DatabaseURL("postgres://me@db.example/x?sslmode=disable").isPlaintextAcrossNetwork)
+        for local in ["localhost", "127.0.0.1", "[::1]"] {
+            #expect(try !DatabaseURL("postgres://me@\(local)/x").isPlaintextAcrossNetwork, "\(local)")
+        }
+    }
+
     @Test(arguments: [
         ("http://me@h/db", "not a postgres:// URL"), ("postgres:///db", "no host"), ("postgres://h/db", "no user"),
         ("postgres://me@h", "no database"), ("postgres://me@h:0/db", "port 0"),
-        ("postgres://me:pw@h/db?sslmode=require", "sslmode=require"),
+        ("postgres://me:pw@h/db?sslmode=prefer", "sslmode=prefer is not one of disable, require, verify-ca, verify-full"),
+        ("postgres://me:pw@h/db?connect_timeout=3", "'connect_timeout'"),
     ])
     func test_whatIsWrongIsNamed_andAPasswordNeverShown(_ text: String, _ expected: String) {
         let error = #expect(throws: DatabaseURLError.self) { try DatabaseURL(text) }

@@ -16,9 +16,13 @@ actor PostgresCluster {
     let address: String
     let wrapper: [String]
     let password: String?
+    /// Serve TLS with a certificate for `address`, signed by a CA of its own
+    /// (`caFile` once started).
+    let tls: Bool
+    private(set) var caFile: String?
 
-    init(address: String = "127.0.0.1", wrapper: [String] = [], password: String? = nil) {
-        (self.address, self.wrapper, self.password) = (address, wrapper, password)
+    init(address: String = "127.0.0.1", wrapper: [String] = [], password: String? = nil, tls: Bool = false) {
+        (self.address, self.wrapper, self.password, self.tls) = (address, wrapper, password, tls)
     }
 
     /// The server's binaries (the newest installed version), or nil.
@@ -33,7 +37,8 @@ actor PostgresCluster {
         let port = try await start()
         let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
         try await psql(port, "CREATE DATABASE \(name)")
-        return try DatabaseURL("postgres://posts\(password.map { ":" + $0 } ?? "")@\(address):\(port)/\(name)")
+        let query = caFile.map { "?sslmode=verify-full&sslrootcert=\($0)" } ?? ""
+        return try DatabaseURL("postgres://posts\(password.map { ":" + $0 } ?? "")@\(address):\(port)/\(name)\(query)")
     }
 
     /// The one start, which every concurrent caller awaits (the actor lets
@@ -68,6 +73,12 @@ actor PostgresCluster {
             let line = "host all all 0.0.0.0/0 scram-sha-256\n"
             if let handle = FileHandle(forWritingAtPath: hba) { handle.seekToEndOfFile(); handle.write(Data(line.utf8)); try handle.close() }
         }
+        if tls {
+            caFile = try await Self.makeCertificates(in: directory, for: address)
+            if getuid() == 0, let user = getpwnam("postgres") {
+                for file in ["server.crt", "server.key"] { chown("\(directory)/\(file)", user.pointee.pw_uid, user.pointee.pw_gid) }
+            }
+        }
         started = (port, directory)
         try await restart()
         if let password { try await psql(port, "ALTER USER posts PASSWORD '\(password)'") }
@@ -83,7 +94,8 @@ actor PostgresCluster {
     func restart() async throws {
         guard let started, let binaries = Self.binaries else { return }
         try await run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-l", "\(started.directory)/server.log", "-w", "-t", "60",
-                       "-o", "-p \(started.port) -k \(started.directory) -c listen_addresses=\(address) -c fsync=off -c max_connections=200",
+                       "-o", "-p \(started.port) -k \(started.directory) -c listen_addresses=\(address) -c fsync=off -c max_connections=200"
+                        + (tls ? " -c ssl=on -c ssl_cert_file=\(started.directory)/server.crt -c ssl_key_file=\(started.directory)/server.key" : ""),
                        "start"], asServer: true)
     }
 
@@ -96,6 +108,24 @@ actor PostgresCluster {
 
     private func run(_ command: [String], asServer: Bool) async throws {
         try await Self.run(wrapper + (asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + command, asServer: false)
+    }
+
+    /// A CA, and a server certificate it signs for `address` (an IP): the
+    /// CA's file, for `sslrootcert`.
+    static func makeCertificates(in directory: String, for address: String) async throws -> String {
+        let san = "\(directory)/san.ext"
+        try "subjectAltName=IP:\(address)\n".write(toFile: san, atomically: true, encoding: .utf8)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try await run(["/usr/bin/openssl", "req", "-x509"] + ec + ["-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.pem",
+                       "-days", "2", "-subj", "/CN=posts test CA"], asServer: false)
+        try await run(["/usr/bin/openssl", "req"] + ec + ["-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr",
+                       "-subj", "/CN=\(address)"], asServer: false)
+        try await run(["/usr/bin/openssl", "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.pem",
+                       "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", "\(directory)/server.crt", "-days", "2",
+                       "-extfile", san], asServer: false)
+        chmod("\(directory)/server.key", 0o600)
+        chmod("\(directory)/ca.pem", 0o644)
+        return "\(directory)/ca.pem"
     }
 
     static var asServer: String { getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : "" }
@@ -120,5 +150,8 @@ actor PostgresCluster {
 
 extension DatabaseURL {
     /// The URL with its password, as an operator writes it in POSTS_DATABASE_URL.
-    var withPassword: String { "postgres://\(user)\(password.map { ":" + $0 } ?? "")@\(host):\(port)/\(database)" }
+    var withPassword: String {
+        "postgres://\(user)\(password.map { ":" + $0 } ?? "")@\(host):\(port)/\(database)"
+            + (tls == .disable ? "" : "?sslmode=\(tls.rawValue)" + (rootCertificate.map { "&sslrootcert=\($0)" } ?? ""))
+    }
 }
