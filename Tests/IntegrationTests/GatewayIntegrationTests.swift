@@ -127,8 +127,10 @@ struct GatewayIntegrationTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
-        try await harness.startGateway(context: context)
-        try await harness.startEcho("slow", ["--delay", "1s"], context: context)
+        // The worker takes 2 s, well within a 5 s grace: room for a loaded
+        // machine to deliver SIGTERM before the waiting request's turn comes.
+        try await harness.startGateway(["--shutdown-grace", "5s"], context: context)
+        try await harness.startEcho("slow", ["--delay", "2s"], context: context)
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         for id in ["in-progress", "waiting"] { try peer.request("echo", id: .string(id)) }
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
