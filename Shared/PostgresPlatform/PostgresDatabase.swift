@@ -9,6 +9,7 @@ import PostgresNIO
 /// the server is back.
 final class PostgresDatabase: Sendable {
     let location: String
+    let url: DatabaseURL
     let client: PostgresClient
     let logger: Logger
     private let running: Task<Void, Never>
@@ -16,6 +17,7 @@ final class PostgresDatabase: Sendable {
 
     init(url: DatabaseURL, logger: Logger) {
         location = url.description
+        self.url = url
         var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user,
                                                          password: url.password, database: url.database, tls: Self.tls(url))
         configuration.options.minimumConnections = 0
@@ -31,15 +33,20 @@ final class PostgresDatabase: Sendable {
     /// TLS as the URL's sslmode asks: never "prefer", which would fall back
     /// to plaintext without a word.
     static func tls(_ url: DatabaseURL) -> PostgresClient.Configuration.TLS {
+        tlsSettings(url).map { .require($0) } ?? .disable
+    }
+
+    /// The TLS settings the URL's sslmode asks for; nil for `disable`.
+    static func tlsSettings(_ url: DatabaseURL) -> TLSConfiguration? {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch url.tls {
-        case .disable: return .disable
+        case .disable: return nil
         case .require: tls.certificateVerification = .none
         case .verifyCA: tls.certificateVerification = .noHostnameVerification
         case .verifyFull: tls.certificateVerification = .fullVerification
         }
         if let root = url.rootCertificate { tls.trustRoots = .file(root) }
-        return .require(tls)
+        return tls
     }
 
     /// Runs `body` in one transaction, every writer first taking the change

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import Logging
+import PostgresNIO
 
 /// The PostgreSQL platform: Domain's ports on a database several hosts
 /// share. Searches (which posts-service never serves) go to an in-memory
@@ -23,22 +24,23 @@ public enum PostgresPlatform {
 }
 
 extension PostgresDatabase {
+    /// On one connection of its own, made once: a server that is down, or a
+    /// password or certificate refused, is said at once, instead of the
+    /// pool trying again in the background while the process waits.
     func migrate() async throws(PostsError) {
         do {
-            try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask { [client, logger] in
-                    try await Schema.migrate(client, logger: logger)
-                    return true
-                }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(15))
-                    return false
-                }
-                defer { group.cancelAll() }
-                guard try await group.next() == true else {
-                    throw PostsError.unavailable(.store("no answer from PostgreSQL at \(location) within 15 s"))
-                }
+            let tls: PostgresConnection.Configuration.TLS = try Self.tlsSettings(url).map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
+            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
+                                                                 password: url.password, database: url.database, tls: tls)
+            configuration.options.connectTimeout = .seconds(10)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            do {
+                try await Schema.migrate(connection, logger: logger)
+            } catch {
+                try? await connection.close()
+                throw error
             }
+            try await connection.close()
         } catch let error as PostsError {
             throw error
         } catch {

@@ -32,8 +32,8 @@ enum Schema {
         "INSERT INTO database_identity (id, value) VALUES (1, upper(gen_random_uuid()::text)) ON CONFLICT (id) DO NOTHING",
     ]
 
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             for step in steps { try await connection.query(step, logger: logger) }
         }
