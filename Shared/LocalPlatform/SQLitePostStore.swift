@@ -20,7 +20,7 @@ struct SQLitePostStore: PostStore {
             } else {
                 try PostRecord.fetchAll(db, sql: "SELECT * FROM post ORDER BY createDate DESC, uid DESC LIMIT ?", arguments: [limit + 1])
             }
-            let page = Self.boundedByBytes(records.prefix(limit))
+            let page = PostRules.pagePrefix(records.prefix(limit)) { ($0.title, $0.content) }
             let more = records.count > page.count
             let next = more ? page.last.map { PageCursor(createDate: $0.createDate, uid: $0.uid).text } : nil
             return PostsPage(posts: page.compactMap { $0.toDomain() }, nextCursor: next)
@@ -60,16 +60,6 @@ struct SQLitePostStore: PostStore {
                            arguments: [uid.uuidString, sequence, Date().timeIntervalSince1970])
             return true
         }
-    }
-
-    /// The leading records that fit in `PostRules.maxPageBytes` (always at least one).
-    static func boundedByBytes(_ records: ArraySlice<PostRecord>) -> ArraySlice<PostRecord> {
-        var bytes = 0
-        for (offset, record) in records.enumerated() {
-            bytes += record.title.utf8.count + record.content.utf8.count
-            if bytes > PostRules.maxPageBytes && offset > 0 { return records.prefix(offset) }
-        }
-        return records
     }
 
     /// Insert, or update keeping the original create date; either way the

@@ -91,7 +91,7 @@ final class GatewayConnection: Sendable {
         let keys = context.security.keys
         let detail = switch failure {
         case .refused:
-            "its CURVE key (fingerprint \(keys.map { String($0.publicKey.prefix(12)) } ?? "none")) is not on the gateway's allow-list"
+            "its CURVE key (fingerprint \(keys.map { Curve.fingerprint($0.publicKey) } ?? "none")) is not on the gateway's allow-list"
         case .mechanismMismatch where keys == nil, .closedDuringHandshake where keys == nil:
             "the gateway requires CURVE and this client has no key (POSTS_CURVE_KEY, POSTS_GATEWAY_KEY)"
         case .mechanismMismatch:

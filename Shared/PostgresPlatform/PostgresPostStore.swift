@@ -26,7 +26,7 @@ struct PostgresPostStore: PostStore {
             for try await row in try await client.query(query, logger: logger).decode(Row.self) { rows.append(Self.post(row)) }
             return rows
         }
-        let page = Self.boundedByBytes(rows.prefix(limit))
+        let page = PostRules.pagePrefix(rows.prefix(limit)) { ($0.title, $0.content) }
         let next = rows.count > page.count ? page.last.map { Cursor(createMilliseconds: PostDate.milliseconds($0.createDate), uid: $0.uid).text } : nil
         return PostsPage(posts: Array(page), nextCursor: next)
     }
@@ -117,16 +117,6 @@ struct PostgresPostStore: PostStore {
     static func post(_ row: Row) -> Post {
         Post(uid: row.0, title: row.1, content: row.2, createDate: PostDate.date(milliseconds: row.3),
              updateDate: PostDate.date(milliseconds: row.4))
-    }
-
-    /// The leading posts that fit in `PostRules.maxPageBytes` (always at least one).
-    static func boundedByBytes(_ posts: ArraySlice<Post>) -> ArraySlice<Post> {
-        var bytes = 0
-        for (offset, post) in posts.enumerated() {
-            bytes += post.title.utf8.count + post.content.utf8.count
-            if bytes > PostRules.maxPageBytes && offset > 0 { return posts.prefix(offset) }
-        }
-        return posts
     }
 
     /// Where a page ends: the last post's create date (milliseconds) and uid.

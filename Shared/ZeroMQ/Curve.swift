@@ -33,6 +33,12 @@ public enum Curve {
         return text(publicKey)
     }
 
+    /// A short name for a public key in logs and messages: its first 12 Z85
+    /// characters, enough to find the key file (grep it).
+    public static func fingerprint(_ publicKey: String) -> String {
+        String(publicKey.prefix(12))
+    }
+
     /// Whether `text` is a key: 40 characters of Z85 that decode to 32 bytes.
     public static func isKey(_ text: String) -> Bool {
         decode(text) != nil

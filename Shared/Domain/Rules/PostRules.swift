@@ -14,6 +14,19 @@ public enum PostRules {
     /// and content (so it may hold fewer than its limit): a page stays a
     /// bounded message whatever the posts hold.
     public static let maxPageBytes = 2 << 20
+
+    /// The leading rows of a page whose title and content fit in
+    /// `maxPageBytes`, and always the first: what every store returns of
+    /// the rows it read.
+    public static func pagePrefix<Row>(_ rows: ArraySlice<Row>, text: (Row) -> (title: String, content: String)) -> ArraySlice<Row> {
+        var bytes = 0
+        for (offset, row) in rows.enumerated() {
+            let (title, content) = text(row)
+            bytes += title.utf8.count + content.utf8.count
+            if bytes > maxPageBytes && offset > 0 { return rows.prefix(offset) }
+        }
+        return rows
+    }
     /// Most posts saved in one batch, and most bytes of text in one.
     public static let maxBatch = 1000
     public static let maxBatchBytes = maxPageBytes

@@ -58,11 +58,3 @@ public final class AllowList: Sendable {
         return Reading(keys: keys, problems: problems)
     }
 }
-
-extension Curve {
-    /// A short name for a public key in logs: its first 12 Z85 characters.
-    /// Enough to find the key file (grep it), never the whole key.
-    public static func fingerprint(_ publicKey: String) -> String {
-        String(publicKey.prefix(12))
-    }
-}
