@@ -15,13 +15,8 @@ struct SQLiteChangeFeed: ChangeFeed {
                 SELECT sequence, uid, NULL, NULL, NULL, NULL, 1 FROM tombstone WHERE sequence > ?1
                 ORDER BY sequence LIMIT ?2
                 """), arguments: [sequence, limit])
-            var bytes = 0
-            var changes: [PostChange] = []
-            for row in rows {
-                bytes += ((row["title"] as String?)?.utf8.count ?? 0) + ((row["content"] as String?)?.utf8.count ?? 0)
-                if bytes > PostRules.maxPageBytes && !changes.isEmpty { break }
-                if let change = Self.change(from: row) { changes.append(change) }
-            }
+            let page = PostRules.pagePrefix(rows[...]) { (($0["title"] as String?) ?? "", ($0["content"] as String?) ?? "") }
+            let changes = page.compactMap(Self.change(from:))
             return PostChanges(changes: changes, head: try Schema.head(db), database: try Schema.identity(db))
         }
     }

@@ -17,13 +17,9 @@ struct PostgresChangeFeed: ChangeFeed {
                 SELECT sequence, uid, NULL, NULL, NULL, NULL FROM tombstone WHERE sequence > \(sequence)
                 ORDER BY 1 LIMIT \(limit)
                 """, logger: logger)
-            var bytes = 0
-            var changes: [PostChange] = []
-            for try await row in rows.decode(Row.self) {
-                bytes += (row.2?.utf8.count ?? 0) + (row.3?.utf8.count ?? 0)
-                if bytes > PostRules.maxPageBytes && !changes.isEmpty { break }
-                changes.append(Self.change(row))
-            }
+            var read: [Row] = []
+            for try await row in rows.decode(Row.self) { read.append(row) }
+            let changes = PostRules.pagePrefix(read[...]) { ($0.2 ?? "", $0.3 ?? "") }.map(Self.change)
             return PostChanges(changes: changes, head: try await Schema.head(connection, logger: logger),
                                database: try await Schema.identity(connection, logger: logger))
         }

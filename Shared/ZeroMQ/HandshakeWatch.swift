@@ -68,31 +68,20 @@ public enum HandshakeWatch {
     /// Frame 1: a 16-bit event and a 32-bit value (host byte order); frame 2:
     /// the endpoint. Nil ends the watch (the monitor stopped).
     static func decode(_ frames: [Frame]) -> Monitored? {
-        switch decodeOutcome(frames) {
-        case .some(let outcome): return .outcome(outcome)
-        case nil:
-            guard let first = frames.first, first.count >= 6 else { return nil }
-            switch Int32(first.withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }) {
-            case ZMQ_EVENT_CONNECTED: return .connected
-            case ZMQ_EVENT_DISCONNECTED: return .disconnected
-            default: return nil
-            }
-        }
-    }
-
-    static func decodeOutcome(_ frames: [Frame]) -> HandshakeEvent? {
         guard let first = frames.first, first.count >= 6 else { return nil }
         let (event, value) = first.withUnsafeBytes { bytes in
             (bytes.loadUnaligned(as: UInt16.self), bytes.loadUnaligned(fromByteOffset: 2, as: UInt32.self))
         }
         switch Int32(event) {
-        case ZMQ_EVENT_HANDSHAKE_SUCCEEDED: return .succeeded
-        case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH: return .refused(status: Int(value))
+        case ZMQ_EVENT_CONNECTED: return .connected
+        case ZMQ_EVENT_DISCONNECTED: return .disconnected
+        case ZMQ_EVENT_HANDSHAKE_SUCCEEDED: return .outcome(.succeeded)
+        case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH: return .outcome(.refused(status: Int(value)))
         case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
             switch Int64(value) {
-            case Int64(ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH): return .mechanismMismatch
-            case Int64(ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC): return .cryptographic
-            default: return .protocolError(code: value)
+            case Int64(ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH): return .outcome(.mechanismMismatch)
+            case Int64(ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC): return .outcome(.cryptographic)
+            default: return .outcome(.protocolError(code: value))
             }
         default: return nil  // ZMQ_EVENT_MONITOR_STOPPED, or anything else: the end
         }
