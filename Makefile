@@ -14,8 +14,13 @@ build: setup
 
 # The Swift runtime and Foundation linked in statically: each process maps
 # less (the gateway idles at 21 MB instead of 27; docs/BENCHMARKS.md).
+# Product by product: a plain `swift build` would also link GRDB's dynamic
+# library product, which cannot take a static Swift runtime.
+PRODUCTS := gateway posts-service search-service posts echo-worker gateway-bench
 release: setup
-	$(SWIFT) build -c release --static-swift-stdlib
+	@for product in $(PRODUCTS); do \
+	    $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; \
+	done
 
 # Starts everything in the Procfile; pass honcho options with ARGS, e.g.
 # make run ARGS="-c search=4"

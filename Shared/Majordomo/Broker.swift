@@ -111,10 +111,16 @@ public final class Broker: Sendable {
                 try poller.poll(timeout: now < wake ? now.duration(to: wake) : .zero)
                 if poller.isReadable(wakerIndex) { waker.drain() }
                 if poller.isReadable(socketIndex) {
-                    // A bounded batch, so timers still run under a flood.
+                    // A bounded batch, so timers still run under a flood. What
+                    // a message produced is sent before the next is read: a
+                    // worker's next request must not wait behind a batch of
+                    // client requests (with one session per worker, that
+                    // wait is the throughput).
                     for _ in 0..<512 {
                         guard let frames = try socket.receive(wait: false) else { break }
-                        core.handle(frames, now: clock.now)
+                        let now = clock.now
+                        core.handle(frames, now: now)
+                        if !core.outbox.isEmpty { flush(&core, to: socket, now: now) }
                     }
                 }
             } catch let error as ZMQError where error.isTerminated {
@@ -144,21 +150,27 @@ public final class Broker: Sendable {
     /// Sends what the core produced. A peer the socket cannot reach is
     /// reported back, which may produce more to send (its request, requeued).
     private func flush(_ core: inout BrokerCore, to socket: Socket, now: ContinuousClock.Instant) {
-        while !core.outbox.isEmpty {
-            for message in core.takeOutbox() {
-                do {
-                    if try !socket.send(message, wait: false) {
-                        logger.warning("peer at high-water mark; message dropped", metadata: ["peer": "\(message[0])"])
-                    }
-                } catch let error as ZMQError where error.isHostUnreachable {
-                    logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
-                    core.peerUnreachable(message[0], now: now)
-                } catch {
-                    logger.warning("send failed", metadata: ["peer": "\(message[0])", "error": "\(error)"])
+        // By index, in place: sending may add to the outbox (a request
+        // requeued from an unreachable worker), and no copy of it is made.
+        var next = 0
+        while next < core.outbox.count {
+            let message = core.outbox[next]
+            next += 1
+            do {
+                if try !socket.send(message, wait: false) {
+                    logger.warning("peer at high-water mark; message dropped", metadata: ["peer": "\(message[0])"])
                 }
+            } catch let error as ZMQError where error.isHostUnreachable {
+                logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
+                core.peerUnreachable(message[0], now: now)
+            } catch {
+                logger.warning("send failed", metadata: ["peer": "\(message[0])", "error": "\(error)"])
             }
         }
-        for event in core.takeEvents() { log(event) }
+        core.outbox.removeAll(keepingCapacity: true)
+        if !core.events.isEmpty {
+            for event in core.takeEvents() { log(event) }
+        }
     }
 
     private func log(_ event: BrokerEvent) {

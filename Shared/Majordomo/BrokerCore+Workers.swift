@@ -3,13 +3,14 @@ import ZeroMQ
 extension BrokerCore {
     mutating func handleWorkerCommand(from identity: Frame, _ command: InboundMessage, now: Instant) {
         let expiry = now + configuration.workerExpiry
-        if workers[identity] != nil {
-            workers[identity]!.expiry = expiry
-            workers[identity]!.lastHeard = now
+        let known = workers.index(forKey: identity)
+        if let known {
+            workers.values[known].expiry = expiry
+            workers.values[known].lastHeard = now
         }
         switch command {
         case .ready(let service):
-            if workers[identity] != nil {
+            if known != nil {
                 disconnectWorker(identity, reason: "second READY", now: now)
             } else if service.hasPrefix(MDP.mmiPrefix) {
                 disconnectWorker(identity, reason: "READY for reserved service \(service)", now: now)
@@ -19,23 +20,25 @@ extension BrokerCore {
                 register(identity, service: service, expiry: expiry, now: now)
             }
         case .reply(let client, let body):
-            guard let worker = workers[identity] else {
+            guard let known else {
                 // A worker we do not know (the broker restarted, or it was
                 // expired): DISCONNECT tells it to register again.
                 outbox.append([identity] + MDP.disconnect)
                 return
             }
-            guard let request = worker.current, request.client == client else {
+            guard workers.values[known].current?.client == client,
+                  let slot = services.index(forKey: workers.values[known].service),
+                  let request = workers.values[known].current.take()
+            else {
                 disconnectWorker(identity, reason: "REPLY without a matching REQUEST", now: now)
                 return
             }
-            workers[identity]!.current = nil
-            workers[identity]!.handled += 1
-            deliver(reply: body, to: client, service: worker.service, request: request, now: now)
-            services[worker.service]?.idle.append(identity)
-            dispatch(worker.service)
+            workers.values[known].handled += 1
+            deliver(reply: body, to: client, at: slot, request: request, now: now)
+            services.values[slot].idle.append(identity)
+            dispatch(at: slot)
         case .heartbeat:
-            if workers[identity] == nil { outbox.append([identity] + MDP.disconnect) }
+            if known == nil { outbox.append([identity] + MDP.disconnect) }
         case .disconnect:
             if let worker = workers[identity] {
                 events.append(.workerLeft(identity: identity, service: worker.service))
@@ -49,7 +52,7 @@ extension BrokerCore {
 
     mutating func register(_ identity: Frame, service name: String, expiry: Instant, now: Instant) {
         workers[identity] = Worker(identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now)
-        services[name, default: Service()].add(worker: identity)
+        services[name, default: Service(name: name)].add(worker: identity)
         lowerDeadline(to: expiry)
         events.append(.workerRegistered(identity: identity, service: name))
         dispatch(name)

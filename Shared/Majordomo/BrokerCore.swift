@@ -28,6 +28,8 @@ struct BrokerCore {
     }
 
     struct Service {
+        /// The name as a frame, made once: every reply carries it.
+        let nameFrame: Frame
         var queue = Deque<Request>()
         /// Idle workers, longest idle first (least recently used).
         var idle = Deque<Frame>()
@@ -42,7 +44,13 @@ struct BrokerCore {
         var replies = 0
         var refused = 0
         var latency = LatencyWindow()
+
+        init(name: String) { nameFrame = Frame(name) }
     }
+
+    /// Where a service is in `services`. The hot paths look a name up once
+    /// and then use this, valid until a service is added or removed.
+    typealias ServiceSlot = Dictionary<String, Service>.Index
 
     let configuration: BrokerConfiguration
     let replies: any BrokerReplies

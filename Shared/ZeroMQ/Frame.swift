@@ -1,4 +1,9 @@
 import CZeroMQ
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// One frame of a multipart message, held in a libzmq message (`zmq_msg_t`).
@@ -15,26 +20,31 @@ import Synchronization
 /// threads.
 public struct Frame: @unchecked Sendable {
     final class Storage {
-        let message = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
-        let copyLock = Mutex(())
+        /// The message itself, inside the object: one allocation per frame,
+        /// not two. Reached only through `withMessage`, whose pointer does
+        /// not outlive the call; the object never moves, so libzmq's inline
+        /// data (payloads up to 33 bytes) stays where `zmq_msg_data` said.
+        @exclusivity(unchecked) private var message = zmq_msg_t()
+        private let copyLock = Mutex(())
 
-        init() { zmq_msg_init(message) }
+        init() { zmq_msg_init(&message) }
 
         init(count: Int) {
-            if zmq_msg_init_size(message, count) != 0 {
+            if zmq_msg_init_size(&message, count) != 0 {
                 // Only fails when malloc fails; there is nothing sensible left to do.
                 preconditionFailure("zmq_msg_init_size(\(count)) failed: out of memory")
             }
         }
 
-        deinit {
-            zmq_msg_close(message)
-            message.deallocate()
+        deinit { zmq_msg_close(&message) }
+
+        func withMessage<Result>(_ body: (UnsafeMutablePointer<zmq_msg_t>) throws -> Result) rethrows -> Result {
+            try withUnsafeMutablePointer(to: &message, body)
         }
 
         /// Fills `target` (an initialised, empty zmq_msg_t) with a copy that libzmq may consume.
         func copy(into target: UnsafeMutablePointer<zmq_msg_t>) {
-            copyLock.withLock { _ in _ = zmq_msg_copy(target, message) }
+            copyLock.withLock { _ in _ = withMessage { zmq_msg_copy(target, $0) } }
         }
     }
 
@@ -48,7 +58,7 @@ public struct Frame: @unchecked Sendable {
     public init(_ buffer: UnsafeRawBufferPointer) {
         storage = Storage(count: buffer.count)
         if let base = buffer.baseAddress, buffer.count > 0 {
-            zmq_msg_data(storage.message).copyMemory(from: base, byteCount: buffer.count)
+            storage.withMessage { zmq_msg_data($0).copyMemory(from: base, byteCount: buffer.count) }
         }
     }
 
@@ -70,11 +80,11 @@ public struct Frame: @unchecked Sendable {
         self = Swift.withUnsafeBytes(of: byte) { Frame($0) }
     }
 
-    public var count: Int { zmq_msg_size(storage.message) }
+    public var count: Int { storage.withMessage { zmq_msg_size($0) } }
     public var isEmpty: Bool { count == 0 }
 
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawBufferPointer(start: zmq_msg_data(storage.message), count: count))
+        try storage.withMessage { try body(UnsafeRawBufferPointer(start: zmq_msg_data($0), count: zmq_msg_size($0))) }
     }
 
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
@@ -90,7 +100,12 @@ public struct Frame: @unchecked Sendable {
 
 extension Frame: Equatable, Hashable {
     public static func == (lhs: Frame, rhs: Frame) -> Bool {
-        lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in a.elementsEqual(b) } }
+        if lhs.storage === rhs.storage { return true }
+        return lhs.withUnsafeBytes { a in
+            rhs.withUnsafeBytes { b in
+                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -103,17 +103,22 @@ public final class Socket {
     /// when nothing is waiting.
     public func receive(wait: Bool = true) throws -> [Frame]? {
         var frames: [Frame] = []
+        // Room for a 7/MDP message (routing id, delimiter, header, command,
+        // client, delimiter, body) without growing the array.
+        frames.reserveCapacity(8)
         let flags: Int32 = wait ? 0 : ZMQ_DONTWAIT
         while true {
             let storage = Frame.Storage()
-            let rc = retryingOnInterrupt { zmq_msg_recv(storage.message, handle, frames.isEmpty ? flags : 0) }
+            let rc = storage.withMessage { message in
+                retryingOnInterrupt { zmq_msg_recv(message, handle, frames.isEmpty ? flags : 0) }
+            }
             if rc == -1 {
                 let error = ZMQError.last("receive on \(type) socket")
                 if frames.isEmpty && error.isWouldBlock && !wait { return nil }
                 throw error
             }
             frames.append(Frame(storage: storage))
-            if zmq_msg_more(storage.message) == 0 { return frames }
+            if storage.withMessage({ zmq_msg_more($0) }) == 0 { return frames }
         }
     }
 

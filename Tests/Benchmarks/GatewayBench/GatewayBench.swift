@@ -4,8 +4,8 @@ import Majordomo
 import ZeroMQ
 
 /// `make bench`: throughput and latency through the real gateway, each beside
-/// a raw libzmq DEALER-ROUTER echo measured in the same run.
-@main
+/// a raw libzmq DEALER-ROUTER echo measured in the same run. (Started from
+/// main.swift.)
 struct GatewayBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway-bench",
