@@ -92,10 +92,11 @@ public final class Broker: Sendable {
     private func serve(_ socket: Socket) {
         let clock = ContinuousClock()
         var core = BrokerCore(configuration: options.configuration, replies: replies, now: clock.now)
-        var poller = Poller()
-        let socketIndex = poller.addReadable(socket)
-        let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
         var drainDeadline: ContinuousClock.Instant?
+        // True when the last call on the socket was a receive that found
+        // nothing: only then may the loop block on the socket's descriptor
+        // (Poller.waitAfterDraining). Every send clears it.
+        var drained = false
         while true {
             let now = clock.now
             if drainDeadline == nil, stopping.load(ordering: .acquiring) {
@@ -103,25 +104,32 @@ public final class Broker: Sendable {
                             metadata: ["grace": "\(options.configuration.shutdownGrace)"])
                 core.beginDrain()
                 flush(&core, to: socket, now: now)
+                drained = false
                 drainDeadline = now + options.configuration.shutdownGrace
             }
             if let deadline = drainDeadline, core.isDrained || now >= deadline { break }
             do {
-                let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline)
-                try poller.poll(timeout: now < wake ? now.duration(to: wake) : .zero)
-                if poller.isReadable(wakerIndex) { waker.drain() }
-                if poller.isReadable(socketIndex) {
-                    // A bounded batch, so timers still run under a flood. What
-                    // a message produced is sent before the next is read: a
-                    // worker's next request must not wait behind a batch of
-                    // client requests (with one session per worker, that
-                    // wait is the throughput).
-                    for _ in 0..<512 {
-                        guard let frames = try socket.receive(wait: false) else { break }
-                        let now = clock.now
-                        core.handle(frames, now: now)
-                        if !core.outbox.isEmpty { flush(&core, to: socket, now: now) }
+                if drained {
+                    let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline)
+                    if try Poller.waitAfterDraining(socket, orFileDescriptor: waker.fileDescriptor,
+                                                    timeout: now < wake ? now.duration(to: wake) : .zero) {
+                        waker.drain()
                     }
+                }
+                // A bounded batch, so timers still run under a flood. What a
+                // message produced is sent before the next is read: a
+                // worker's next request must not wait behind a batch of
+                // client requests (with one session per worker, that wait
+                // is the throughput).
+                drained = false
+                for _ in 0..<512 {
+                    guard let frames = try socket.receive(wait: false) else {
+                        drained = true
+                        break
+                    }
+                    let now = clock.now
+                    core.handle(frames, now: now)
+                    if core.hasOutput { flush(&core, to: socket, now: now) }
                 }
             } catch let error as ZMQError where error.isTerminated {
                 break
@@ -134,7 +142,10 @@ public final class Broker: Sendable {
                 core.tick(now: later)
                 logOverdue()
             }
-            flush(&core, to: socket, now: later)
+            if core.hasOutput {
+                flush(&core, to: socket, now: later)
+                drained = false
+            }
         }
         logger.info("broker stopped: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
         core.disconnectAll()

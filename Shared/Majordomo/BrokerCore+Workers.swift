@@ -34,9 +34,11 @@ extension BrokerCore {
                 return
             }
             workers.values[known].handled += 1
-            deliver(reply: body, to: client, at: slot, request: request, now: now)
+            // The worker's next request goes out before this reply: with one
+            // session per worker, the worker's idle time is the throughput.
             services.values[slot].idle.append(identity)
             dispatch(at: slot)
+            deliver(reply: body, to: client, at: slot, request: request, now: now)
         case .heartbeat:
             if known == nil { outbox.append([identity] + MDP.disconnect) }
         case .disconnect:

@@ -102,6 +102,9 @@ struct BrokerCore {
         }
     }
 
+    /// Something to send or to log.
+    var hasOutput: Bool { !outbox.isEmpty || !events.isEmpty }
+
     mutating func takeOutbox() -> [[Frame]] {
         defer { outbox.removeAll(keepingCapacity: true) }
         return outbox

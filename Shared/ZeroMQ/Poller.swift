@@ -1,4 +1,7 @@
 import CZeroMQ
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 
 /// Waits on several sockets (and plain file descriptors) at once: `zmq_poll`.
 ///
@@ -37,6 +40,25 @@ public struct Poller {
         }
         if rc == -1 { throw ZMQError.last("poll") }
         return Int(rc)
+    }
+
+    /// Blocks until `socket` may have messages, `fileDescriptor` is readable,
+    /// or `timeout` passes; returns whether `fileDescriptor` was readable.
+    ///
+    /// One poll(2) on the socket's ZMQ_FD, where `zmq_poll` also asks the
+    /// socket for its events before and after it blocks (each a system call
+    /// when nothing is waiting). ZMQ_FD is edge-triggered: call this only
+    /// when the last call on the socket was a `receive(wait: false)` that
+    /// found nothing. A send since then may have taken the wake-up of a
+    /// message that arrived meanwhile, which would then wait unseen.
+    public static func waitAfterDraining(_ socket: Socket, orFileDescriptor fileDescriptor: Int32, timeout: Duration?) throws -> Bool {
+        var items = [pollfd(fd: try socket.get(.fileDescriptor), events: Int16(POLLIN), revents: 0),
+                     pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = Int32(timeout.map(Self.milliseconds(rounding:)) ?? -1)
+        while Glibc.poll(&items, 2, milliseconds) == -1 {
+            guard errno == EINTR else { throw ZMQError.last("poll") }
+        }
+        return items[1].revents & Int16(POLLIN) != 0
     }
 
     public func isReadable(_ index: Int) -> Bool {

@@ -14,6 +14,9 @@ extension SocketOption where Value == Int32 {
     public static var reconnectInterval: Self { .init(ZMQ_RECONNECT_IVL) }
     public static var reconnectIntervalMax: Self { .init(ZMQ_RECONNECT_IVL_MAX) }
     public static var handshakeInterval: Self { .init(ZMQ_HANDSHAKE_IVL) }
+    /// ZMQ_FD: readable when the socket may have news (edge-triggered; see
+    /// `Poller.waitAfterDraining`).
+    public static var fileDescriptor: Self { .init(ZMQ_FD) }
 }
 
 extension SocketOption where Value == Int64 {

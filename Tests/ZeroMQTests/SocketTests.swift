@@ -155,6 +155,42 @@ struct SocketBehaviourTests {
         #expect(poller.isReadable(index))
     }
 
+    /// The broker's wait: after a receive found nothing, a message sent
+    /// later from another thread wakes it, and so does the waker; with
+    /// neither, it times out.
+    @Test func test_waitAfterDraining_wakesForALaterMessage_andForTheWaker() throws {
+        let context = try Context()
+        let endpoint = "ipc://\(NSTemporaryDirectory())zmq-wait-\(UUID().uuidString).ipc"
+        let router = try Socket(context, .router)
+        try router.bind(endpoint)
+        defer { try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count))) }
+        let waker = Waker()
+        #expect(try router.receive(wait: false) == nil)
+        #expect(try Poller.waitAfterDraining(router, orFileDescriptor: waker.fileDescriptor, timeout: .milliseconds(20)) == false)
+        let sender = Thread {
+            Thread.sleep(forTimeInterval: 0.05)
+            guard let dealer = try? Socket(context, .dealer) else { return }
+            try? dealer.set(.linger, 1000)
+            try? dealer.connect(endpoint)
+            try? dealer.send(["", "hello"])
+            dealer.close()
+        }
+        sender.start()
+        let clock = ContinuousClock()
+        var message: [Frame]?
+        let deadline = clock.now + .seconds(5)
+        while message == nil, clock.now < deadline {
+            // Edge-triggered: each wake may bring the message, or only news
+            // (a connection) that the next receive takes.
+            _ = try Poller.waitAfterDraining(router, orFileDescriptor: waker.fileDescriptor, timeout: clock.now.duration(to: deadline))
+            message = try router.receive(wait: false)
+        }
+        #expect(message?.last == "hello")
+        #expect(try router.receive(wait: false) == nil)
+        waker.wake()
+        #expect(try Poller.waitAfterDraining(router, orFileDescriptor: waker.fileDescriptor, timeout: .seconds(2)) == true)
+    }
+
     @Test func test_curveEncryptedConnection_carriesMessages() throws {
         try #require(Curve.isAvailable)
         let server = try Curve.generateKeyPair()

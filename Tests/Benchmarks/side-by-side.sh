@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Our gateway beside another 7/MDP broker (the zguide's C Majordomo broker in
+# docs/BENCHMARKS.md), measured the same way in one run: the same client
+# (loadc, ../shared/bench/loadc.c), the same `echo-worker --raw --inline`
+# workers, an ipc:// endpoint in a fresh 0700 directory for each run. Runs
+# alternate, the other broker first. Nothing here builds the other broker:
+# give its executable, which must take the endpoint to bind as its argument.
+#
+#   Tests/Benchmarks/side-by-side.sh series   REF LOADC [ROUNDS]
+#   Tests/Benchmarks/side-by-side.sh callgrind REF LOADC
+#
+# series: 2 x 1 and 2 x 16 sessions pipelined (200,000 requests, 500 in
+# flight, 100-byte bodies), then sequential round trips (2 x 16, 20,000),
+# with each broker's CPU time (user and system, in 10 ms ticks).
+# callgrind: instructions per request of each broker process, libzmq
+# included: the difference between runs of 5,000 and 25,000 requests,
+# divided by 20,000. Ours runs as `gateway-bench broker ENDPOINT` (the same
+# Broker, without Dispatch's main loop, which valgrind cannot run).
+set -euo pipefail
+mode=${1:?series or callgrind} ref=${2:?reference broker executable} loadc=${3:?loadc executable}
+BIN=${BIN:-$(cd "$(dirname "$0")/../.." && pwd)/.build/release}
+
+start_broker() { # which endpoint [wrapper...]
+    local which=$1 endpoint=$2; shift 2
+    if [ "$which" = reference ]; then "$@" "$ref" "$endpoint" >/dev/null 2>&1 &
+    elif [ $# -gt 0 ]; then "$@" "$BIN/gateway-bench" broker "$endpoint" >/dev/null 2>&1 &
+    else POSTS_RUNTIME_DIR=$(dirname "${endpoint#ipc://}") POSTS_LOG_LEVEL=error "$BIN/gateway" --bind "$endpoint" >/dev/null 2>&1 &
+    fi
+    broker=$!
+}
+
+start_workers() { # endpoint sessions
+    workers=()
+    for _ in 1 2; do
+        POSTS_LOG_LEVEL=error "$BIN/echo-worker" --gateway "$1" --raw --inline --sessions "$2" >/dev/null 2>&1 &
+        workers+=($!)
+    done
+}
+
+stop_all() { kill "${workers[@]}" 2>/dev/null || true; kill -9 "$broker" 2>/dev/null || true; wait 2>/dev/null || true; }
+
+ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
+
+one_run() { # which sessions requests window
+    local dir; dir=$(mktemp -d /tmp/side-by-side-XXXXXX); chmod 700 "$dir"
+    local endpoint=ipc://$dir/broker.ipc
+    start_broker "$1" "$endpoint"; sleep 0.5
+    start_workers "$endpoint" "$2"; sleep 1.5
+    read -r user0 system0 < <(ticks "$broker")
+    local result; result=$("$loadc" "$endpoint" echo "$3" "$4" 100)
+    read -r user1 system1 < <(ticks "$broker")
+    echo "$1 sessions=2x$2 $result broker_cpu_ticks=user:$((user1 - user0)),system:$((system1 - system0))"
+    stop_all; rm -rf "$dir"
+}
+
+instructions() { # which requests
+    local dir; dir=$(mktemp -d /tmp/side-by-side-XXXXXX); chmod 700 "$dir"
+    local endpoint=ipc://$dir/broker.ipc
+    start_broker "$1" "$endpoint" valgrind --tool=callgrind "--callgrind-out-file=$dir/callgrind.out"; sleep 4
+    start_workers "$endpoint" 1; sleep 4
+    "$loadc" "$endpoint" echo "$2" 500 100 >/dev/null
+    callgrind_control -d "$broker" >/dev/null 2>&1; sleep 2
+    local total=0
+    for file in "$dir"/callgrind.out*; do
+        local count; count=$(awk '/^(summary|totals):/ {print $2; exit}' "$file")
+        total=$((total + ${count:-0}))
+    done
+    stop_all; rm -rf "$dir"
+    echo "$total"
+}
+
+case $mode in
+series)
+    for round in $(seq "${4:-3}"); do
+        for sessions in 1 16; do
+            for which in reference ours; do echo "round $round: $(one_run $which $sessions 200000 500)"; done
+        done
+        for which in reference ours; do echo "round $round: $(one_run $which 16 20000 1)"; done
+    done ;;
+callgrind)
+    for which in reference ours; do
+        small=$(instructions $which 5000); large=$(instructions $which 25000)
+        echo "$which: $small instructions at 5,000 requests, $large at 25,000: $(( (large - small) / 20000 )) per request"
+    done ;;
+*) echo "usage: $0 series|callgrind REF LOADC [ROUNDS]" >&2; exit 64 ;;
+esac
