@@ -40,6 +40,10 @@ public enum SearchRules {
     /// Matches are counted exactly up to this many; past it, a total is "at
     /// least" this, so a very common word costs a bounded count.
     public static let exactTotalBound = 1_000
+    /// A catch-up that applied at least this many changes (a new worker
+    /// building its index, an import) ends by compacting the index: queries
+    /// on it then read one merged structure (docs/BENCHMARKS.md).
+    public static let compactAfter = 10_000
 
     /// The limit and offset a search may ask for, or the one that is wrong.
     public static func validated(query: String, limit: Int?, offset: Int?) throws(PostsError) -> (limit: Int, offset: Int) {

@@ -74,6 +74,19 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
     }
 
+    /// FTS5's 'optimize': one b-tree per index instead of one per level of
+    /// merged transactions. On 100,000 paragraphs built in pages of 500 it
+    /// takes about 0.2 s, and a rare word's query then reads a third to a
+    /// half less (docs/BENCHMARKS.md).
+    public func compact() async throws(PostsError) {
+        try await write { db in
+            try db.execute(sql: """
+                INSERT INTO document_fts(document_fts) VALUES ('optimize');
+                INSERT INTO document_words(document_words) VALUES ('optimize')
+                """)
+        }
+    }
+
     public func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
         let terms = SearchQuery.terms(in: query)
         guard let last = terms.last else {

@@ -9,6 +9,9 @@ import Synchronization
 /// A feed from another database (a reset one), or whose head is below what
 /// was applied (a database restored from a backup), means the sequence
 /// followed so far is gone: the index is emptied and rebuilt from 0.
+///
+/// A catch-up of at least `SearchRules.compactAfter` changes ends by
+/// compacting the index, so its queries read one merged structure.
 public final class IndexSync: Sendable {
     public let index: any SearchIndex
     private let feed: any ChangeFeed
@@ -38,6 +41,7 @@ public final class IndexSync: Sendable {
     public func catchUp() async throws(PostsError) -> Int64 {
         try await running.run { () async throws(PostsError) -> Int64 in
             var position = try await index.position()
+            var applied = 0
             while true {
                 let page = try await feed.changes(after: position.applied, limit: pageSize)
                 headSeen.max(page.head, ordering: .relaxed)
@@ -53,8 +57,10 @@ public final class IndexSync: Sendable {
                 // An empty page: nothing after `applied` is left; the gaps up to head were compacted away.
                 if page.changes.isEmpty { next.applied = max(next.applied, page.head) }
                 if next != position { try await index.apply(page.changes, position: next) }
+                applied += page.changes.count
                 position = next
                 if page.changes.isEmpty || position.applied >= page.head {
+                    if applied >= SearchRules.compactAfter { try await index.compact() }
                     caughtUpOnce.store(true, ordering: .releasing)
                     return position.applied
                 }

@@ -100,7 +100,10 @@ struct SearchSuite {
             changes.append(PostChange(sequence: Int64(offset + 1), uid: uid, kind: .upsert(post)))
         }
         let all = changes
-        try blocking { try await index.apply(all, position: IndexPosition(applied: Int64(all.count), database: nil)) }
+        try blocking {
+            try await index.apply(all, position: IndexPosition(applied: Int64(all.count), database: nil))
+            try await index.compact()  // as a search worker does after building its index
+        }
         return try Self.measure(samples) { position in
             try blocking { _ = try await index.search(Self.queries[position % Self.queries.count], limit: 10, offset: 0) }
         }
