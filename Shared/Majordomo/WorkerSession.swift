@@ -7,6 +7,10 @@ import ZeroMQ
 final class WorkerSession: Sendable {
     let waker = Waker()
     let finished = Completion<Void>()
+    /// Where async handlers run: this session's thread (`SessionExecutor`).
+    private let executor: SessionExecutor
+
+    init() { executor = SessionExecutor(waker: waker) }
     private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
 
     /// `<pid>.<random>`: the broker tells which sessions belong to one
@@ -26,7 +30,9 @@ final class WorkerSession: Sendable {
     private enum End { case reconnectNow, refused, reconnectAfterDelay, stopped, terminated }
 
     func run(worker: MajordomoWorker, handler: MajordomoWorker.Handling, started: Completion<ZMQError?>) {
+        executor.adopt()
         defer {
+            executor.close()
             started.complete(nil)  // a no-op once reported; covers stop() before the first connect
             finished.complete(())
         }
@@ -114,10 +120,7 @@ final class WorkerSession: Sendable {
                 }
                 try poller.poll(timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry)))
                 if poller.isReadable(wakerIndex) { waker.drain() }
-                for reply in mailbox.withLock({ box in defer { box.removeAll() }; return box }) where reply.generation == generation {
-                    if let to = client { try socket.send(MDP.reply(client: to, body: reply.body)) }
-                    client = nil
-                }
+                try sendReplies(generation: generation, client: &client, on: socket)
                 while poller.isReadable(socketIndex), let frames = try socket.receive(wait: false) {
                     brokerExpiry = clock.now + expiry
                     let command = BrokerCommand(frames)
@@ -136,11 +139,13 @@ final class WorkerSession: Sendable {
                             try socket.send(MDP.reply(client: from, body: handle(body)))
                         case .async(let handle):
                             client = from
-                            Task { [self] in
+                            Task(executorPreference: executor) { [self] in
                                 let reply = await handle(body)
                                 mailbox.withLock { $0.append((generation, reply)) }
-                                waker.wake()
                             }
+                            // Runs the handler here and now, as far as it goes
+                            // without waiting; if it is done, its reply goes at once.
+                            try sendReplies(generation: generation, client: &client, on: socket)
                         }
                     case .heartbeat:
                         break
@@ -170,8 +175,20 @@ final class WorkerSession: Sendable {
         }
     }
 
+    /// Runs the handlers' jobs that are ready, then sends the replies of
+    /// this connection's handlers that are done (an earlier connection's
+    /// are dropped: its broker gave that request to another worker).
+    private func sendReplies(generation: Int, client: inout Frame?, on socket: Socket) throws {
+        executor.runPending()
+        for reply in mailbox.withLock({ box in defer { box.removeAll() }; return box }) where reply.generation == generation {
+            if let to = client { try socket.send(MDP.reply(client: to, body: reply.body)) }
+            client = nil
+        }
+    }
+
     /// Sleeps, but wakes early for `stop()` (not for a stale wake-up from a
-    /// handler of an earlier connection).
+    /// handler of an earlier connection); handlers still running from an
+    /// earlier connection go on meanwhile.
     private func pause(_ duration: Duration, worker: MajordomoWorker) {
         let clock = ContinuousClock()
         let deadline = clock.now + duration
@@ -180,6 +197,7 @@ final class WorkerSession: Sendable {
         while !worker.isStopping, clock.now < deadline {
             _ = try? poller.poll(timeout: clock.now.duration(to: deadline))
             waker.drain()
+            executor.runPending()
         }
     }
 }
