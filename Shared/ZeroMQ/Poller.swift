@@ -52,13 +52,16 @@ public struct Poller {
     /// found nothing. A send since then may have taken the wake-up of a
     /// message that arrived meanwhile, which would then wait unseen.
     public static func waitAfterDraining(_ socket: Socket, orFileDescriptor fileDescriptor: Int32, timeout: Duration?) throws -> Bool {
-        var items = [pollfd(fd: try socket.get(.fileDescriptor), events: Int16(POLLIN), revents: 0),
-                     pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        let socketDescriptor = try socket.get(.fileDescriptor)
         let milliseconds = Int32(timeout.map(Self.milliseconds(rounding:)) ?? -1)
-        while Glibc.poll(&items, 2, milliseconds) == -1 {
-            guard errno == EINTR else { throw ZMQError.last("poll") }
+        return try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { items in
+            items[0] = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            items[1] = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            while Glibc.poll(items.baseAddress, 2, milliseconds) == -1 {
+                guard errno == EINTR else { throw ZMQError.last("poll") }
+            }
+            return items[1].revents & Int16(POLLIN) != 0
         }
-        return items[1].revents & Int16(POLLIN) != 0
     }
 
     public func isReadable(_ index: Int) -> Bool {

@@ -11,7 +11,9 @@
 #
 # series: 2 x 1 and 2 x 16 sessions pipelined (200,000 requests, 500 in
 # flight, 100-byte bodies), then sequential round trips (2 x 16, 20,000),
-# with each broker's CPU time (user and system, in 10 ms ticks).
+# with the CPU time of the broker (user and system, 10 ms ticks), of the two
+# workers (ticks) and of the client (seconds): what the machine spent per
+# request, and so the most a broker that cost nothing could reach.
 # callgrind: instructions per request of each broker process, libzmq
 # included: the difference between runs of 5,000 and 25,000 requests,
 # divided by 20,000. Ours runs as `gateway-bench broker ENDPOINT` (the same
@@ -41,15 +43,27 @@ stop_all() { kill "${workers[@]}" 2>/dev/null || true; kill -9 "$broker" 2>/dev/
 
 ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
 
+worker_ticks() {
+    local sum=0 user system
+    for pid in "${workers[@]}"; do read -r user system < <(ticks "$pid"); sum=$((sum + user + system)); done
+    echo "$sum"
+}
+
 one_run() { # which sessions requests window
     local dir; dir=$(mktemp -d /tmp/side-by-side-XXXXXX); chmod 700 "$dir"
     local endpoint=ipc://$dir/broker.ipc
     start_broker "$1" "$endpoint"; sleep 0.5
     start_workers "$endpoint" "$2"; sleep 1.5
     read -r user0 system0 < <(ticks "$broker")
-    local result; result=$("$loadc" "$endpoint" echo "$3" "$4" 100)
+    local workers0; workers0=$(worker_ticks)
+    local result client
+    # bash's own `time`: the client's user and system seconds.
+    client=$( { TIMEFORMAT='%U %S'; time "$loadc" "$endpoint" echo "$3" "$4" 100 > "$dir/result"; } 2>&1 )
+    result=$(cat "$dir/result")
     read -r user1 system1 < <(ticks "$broker")
-    echo "$1 sessions=2x$2 $result broker_cpu_ticks=user:$((user1 - user0)),system:$((system1 - system0))"
+    local workers1; workers1=$(worker_ticks)
+    echo "$1 sessions=2x$2 $result broker_cpu_ticks=user:$((user1 - user0)),system:$((system1 - system0))" \
+        "workers_cpu_ticks=$((workers1 - workers0)) client_cpu_seconds=${client/ /+}"
     stop_all; rm -rf "$dir"
 }
 
