@@ -7,11 +7,11 @@ import ZeroMQ
 final class WorkerSession: Sendable {
     let waker = Waker()
     let finished = Completion<Void>()
+    private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
     /// Where async handlers run: this session's thread (`SessionExecutor`).
     private let executor: SessionExecutor
 
     init() { executor = SessionExecutor(waker: waker) }
-    private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
 
     /// `<pid>.<random>`: the broker tells which sessions belong to one
     /// process (`pid(inRoutingID:)`); new for every connection, so a

@@ -172,7 +172,7 @@ struct SocketBehaviourTests {
             guard let dealer = try? Socket(context, .dealer) else { return }
             try? dealer.set(.linger, 1000)
             try? dealer.connect(endpoint)
-            try? dealer.send(["", "hello"])
+            _ = try? dealer.send(["", "hello"])
             dealer.close()
         }
         sender.start()
