@@ -99,9 +99,9 @@ final class WorkerSession: Sendable {
         var heartbeatAt = clock.now + configuration.heartbeatInterval
         var client: Frame?
         var heardFromBroker = false
-        var poller = Poller()
-        let socketIndex = poller.addReadable(socket)
-        let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
+        // As in the broker: block on the socket's descriptor only when the
+        // last call on it was a receive that found nothing.
+        var drained = false
         do {
             while true {
                 if worker.isStopping && client == nil {
@@ -118,10 +118,13 @@ final class WorkerSession: Sendable {
                     logger.debug("worker session stopped", metadata: ["service": "\(worker.service)"])
                     return .stopped
                 }
-                try poller.poll(timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry)))
-                if poller.isReadable(wakerIndex) { waker.drain() }
+                if drained, try Poller.waitAfterDraining(socket, orFileDescriptor: waker.fileDescriptor,
+                                                         timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry))) {
+                    waker.drain()
+                }
                 try sendReplies(generation: generation, client: &client, on: socket)
-                while poller.isReadable(socketIndex), let frames = try socket.receive(wait: false) {
+                drained = false
+                while let frames = try socket.receive(wait: false) {
                     brokerExpiry = clock.now + expiry
                     let command = BrokerCommand(frames)
                     if command != .disconnect {
@@ -156,6 +159,7 @@ final class WorkerSession: Sendable {
                         logger.warning("malformed message from broker dropped", metadata: ["reason": "\(reason)"])
                     }
                 }
+                drained = true
                 if clock.now >= brokerExpiry {
                     logger.warning("broker silent; reconnecting", metadata: ["endpoint": "\(worker.endpoint)", "after": "\(delay)"])
                     return .reconnectAfterDelay
@@ -165,6 +169,7 @@ final class WorkerSession: Sendable {
                     // which the liveness check above handles.
                     try socket.send(MDP.heartbeat, wait: false)
                     heartbeatAt = clock.now + configuration.heartbeatInterval
+                    drained = false
                 }
             }
         } catch let error as ZMQError where error.isTerminated {
