@@ -17,7 +17,7 @@ import ZeroMQ
 ///
 /// Once the session has ended, jobs still arriving (handlers that outlived
 /// it) run on Dispatch's global queue, so no task is ever stranded.
-final class SessionExecutor: TaskExecutor, @unchecked Sendable {
+final class SessionExecutor: TaskExecutor, Sendable {
     private struct State {
         var jobs: [UnownedJob] = []
         var closed = false
