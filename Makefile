@@ -14,11 +14,14 @@ build: setup
 
 # The Swift runtime and Foundation linked in statically: each process maps
 # less (the gateway idles at 21 MB instead of 27; docs/BENCHMARKS.md).
-# Product by product: a plain `swift build` would also link GRDB's dynamic
-# library product, which cannot take a static Swift runtime.
-PRODUCTS := gateway posts-service search-service posts echo-worker gateway-bench
+# Product by product, as Package.swift lists them: a plain `swift build`
+# would also link GRDB's dynamic library product, which cannot take a
+# static Swift runtime.
 release: setup
-	@for product in $(PRODUCTS); do \
+	@products=$$($(SWIFT) package describe --type json | python3 -c \
+	    'import json, sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["products"] if "executable" in p["type"]))') \
+	    && [ -n "$$products" ] || { echo "make release: cannot list the products in Package.swift" >&2; exit 1; }; \
+	for product in $$products; do \
 	    $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; \
 	done
 

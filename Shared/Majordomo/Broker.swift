@@ -179,9 +179,7 @@ public final class Broker: Sendable {
             }
         }
         core.outbox.removeAll(keepingCapacity: true)
-        if !core.events.isEmpty {
-            for event in core.takeEvents() { log(event) }
-        }
+        for event in core.takeEvents() { log(event) }
     }
 
     private func log(_ event: BrokerEvent) {

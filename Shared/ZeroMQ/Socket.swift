@@ -103,8 +103,8 @@ public final class Socket {
     /// when nothing is waiting.
     public func receive(wait: Bool = true) throws -> [Frame]? {
         var frames: [Frame] = []
-        // Room for a 7/MDP message (routing id, delimiter, header, command,
-        // client, delimiter, body) without growing the array.
+        // Room for 8 frames, so a message of a few parts (a broker's, with
+        // routing ids and delimiters) is received without growing the array.
         frames.reserveCapacity(8)
         let flags: Int32 = wait ? 0 : ZMQ_DONTWAIT
         while true {

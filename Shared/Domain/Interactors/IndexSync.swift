@@ -41,7 +41,7 @@ public final class IndexSync: Sendable {
     public func catchUp() async throws(PostsError) -> Int64 {
         try await running.run { () async throws(PostsError) -> Int64 in
             var position = try await index.position()
-            var applied = 0
+            var changesApplied = 0
             while true {
                 let page = try await feed.changes(after: position.applied, limit: pageSize)
                 headSeen.max(page.head, ordering: .relaxed)
@@ -57,10 +57,10 @@ public final class IndexSync: Sendable {
                 // An empty page: nothing after `applied` is left; the gaps up to head were compacted away.
                 if page.changes.isEmpty { next.applied = max(next.applied, page.head) }
                 if next != position { try await index.apply(page.changes, position: next) }
-                applied += page.changes.count
+                changesApplied += page.changes.count
                 position = next
                 if page.changes.isEmpty || position.applied >= page.head {
-                    if applied >= SearchRules.compactAfter { try await index.compact() }
+                    if changesApplied >= SearchRules.compactAfter { try await index.compact() }
                     caughtUpOnce.store(true, ordering: .releasing)
                     return position.applied
                 }

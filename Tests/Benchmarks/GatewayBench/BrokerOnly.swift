@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Majordomo
+import Synchronization
 import ZeroMQ
 
 /// `gateway-bench broker ENDPOINT`: the gateway's `Broker`, with its default
@@ -31,13 +32,13 @@ enum BrokerOnly {
             fail("\(error)")
         }
         let started = DispatchSemaphore(value: 0)
-        let failure = Box()
+        let failure = Mutex<String?>(nil)
         Task {
-            do { try await broker.start() } catch { failure.message = "\(error)" }
+            do { try await broker.start() } catch { failure.withLock { $0 = "\(error)" } }
             started.signal()
         }
         started.wait()
-        if let message = failure.message { fail(message) }
+        if let message = failure.withLock({ $0 }) { fail(message) }
         var received: Int32 = 0
         sigwait(&signals, &received)
         broker.stop()
@@ -48,8 +49,6 @@ enum BrokerOnly {
         }
         stopped.wait()
     }
-
-    private final class Box: @unchecked Sendable { var message: String? }
 
     private static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("gateway-bench broker: \(message)\n".utf8))
