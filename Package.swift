@@ -60,7 +60,13 @@ let package = Package(
         .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire"),
         .target(
             name: "LocalPlatform",
-            dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Domain",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Shared/LocalPlatform"
         ),
         // Domain's ports on PostgreSQL, for posts shared by several hosts.

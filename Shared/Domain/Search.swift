@@ -21,7 +21,8 @@ public struct SearchHit: Sendable, Equatable, Codable {
 public struct SearchResults: Sendable, Equatable, Codable {
     public var hits: [SearchHit]
     /// How many posts match; at least this many when `totalIsExact` is false
-    /// (counting stops at `SearchRules.exactTotalBound`).
+    /// (an index that stops counting at some bound says so; the FTS5 index
+    /// ranks every match, so its count is always exact).
     public var total: Int
     public var totalIsExact: Bool
     public var sequence: Int64
@@ -37,9 +38,6 @@ public enum SearchRules {
     /// Whole words an unfinished last word may stand for (they start with
     /// it); a prefix of more words than this is matched by stems alone.
     public static let maxCompletions = 8
-    /// Matches are counted exactly up to this many; past it, a total is "at
-    /// least" this, so a very common word costs a bounded count.
-    public static let exactTotalBound = 1_000
     /// A catch-up that applied at least this many changes (a new worker
     /// building its index, an import) ends by compacting the index: queries
     /// on it then read one merged structure (docs/BENCHMARKS.md).

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Synchronization
 
 /// A full-text index of posts: SQLite FTS5 (porter stemming over
 /// unicode61, title weighted ten times content; beside it an unstemmed
@@ -10,20 +11,33 @@ import GRDB
 /// twice changes nothing.
 public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     private let queue: DatabaseQueue
+    /// Each document's length, for ranking without reading FTS5's table of
+    /// them once per match. Changed only on the database's queue, right
+    /// after the transaction that changed the documents commits.
+    private let lengths = Mutex(DocumentLengths())
+    /// bm25's weight of a match in the title; one in the content.
+    static let titleWeight = 10.0
 
     /// An index in memory (a search worker builds its own from sequence 0),
     /// or in a file at `path` (owner-only), kept between runs.
     public init(path: String? = nil) throws(PostsError) {
         do {
-            // A file index is derived data, rebuilt from the change feed: WAL
-            // with synchronous NORMAL never corrupts it, and a crash can only
-            // lose its last pages, which record their own applied sequence.
             var configuration = Configuration()
-            configuration.journalMode = .wal
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            queue = try path.map { try DatabaseQueue(path: $0, configuration: configuration) } ?? DatabaseQueue()
-            if let path { chmod(path, 0o600) }
+            configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
+            if let path {
+                // A file index is derived data, rebuilt from the change feed: WAL
+                // with synchronous NORMAL never corrupts it, and a crash can only
+                // lose its last pages, which record their own applied sequence.
+                configuration.journalMode = .wal
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+                chmod(path, 0o600)
+            } else {
+                queue = try DatabaseQueue(configuration: configuration)
+            }
             try SearchSchema.migrator.migrate(queue)
+            let loaded = try queue.read(DocumentLengths.load)
+            lengths.withLock { $0 = loaded }
         } catch {
             throw .failed("cannot open the search index\(path.map { " at \($0)" } ?? ""): \(error)")
         }
@@ -50,27 +64,32 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     }
 
     public func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
-        try await write { db in
+        try await writeDocuments { db in
+            var touched: [Int64] = []
             let applied = try SearchSchema.applied(db)
             for change in changes where change.sequence > applied {
                 switch change.kind {
                 case .upsert(let post):
-                    try db.cachedStatement(sql: """
+                    try touched += Int64.fetchAll(db.cachedStatement(sql: """
                         INSERT INTO document (uid, title, content) VALUES (?, ?, ?)
                         ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content
-                        """).execute(arguments: [post.uid.uuidString, Highlights.unmarked(post.title), Highlights.unmarked(post.content)])
+                        RETURNING rowid
+                        """), arguments: [post.uid.uuidString, Highlights.unmarked(post.title), Highlights.unmarked(post.content)])
                 case .delete:
-                    try db.cachedStatement(sql: "DELETE FROM document WHERE uid = ?").execute(arguments: [change.uid.uuidString])
+                    try touched += Int64.fetchAll(db.cachedStatement(sql: "DELETE FROM document WHERE uid = ? RETURNING rowid"),
+                                                  arguments: [change.uid.uuidString])
                 }
             }
             try db.execute(sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
                            arguments: [position.applied, position.database])
+            return touched
         }
     }
 
     public func reset(database: String?) async throws(PostsError) {
         try await write { db in
             try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ? WHERE id = 1", arguments: [database])
+            self.lengths.withLock { $0 = DocumentLengths() }
         }
     }
 
@@ -94,30 +113,12 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
         return try await read { db in
             let match = SearchQuery.expression(for: terms, completions: try Self.completions(of: last, db))
-            // FTS5 sorts by its own `rank` column itself and hands SQLite only
-            // the page's rows, so snippets are made for those alone (with
-            // ORDER BY bm25(), SQLite made one for every match, then sorted:
-            // most of a common word's cost). Ties keep FTS5's order (rowid).
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT document.uid, document.title, hits.snippet, hits.rank FROM (
-                    SELECT rowid, rank, snippet(document_fts, -1, char(57344), char(57345), '…', 16) AS snippet
-                    FROM document_fts WHERE document_fts MATCH ?1 AND rank MATCH 'bm25(10.0, 1.0)'
-                    ORDER BY rank LIMIT ?2 OFFSET ?3
-                ) AS hits JOIN document ON document.rowid = hits.rowid ORDER BY hits.rank
-                """), arguments: [match, limit, offset])
-            let hits = rows.compactMap { row -> SearchHit? in
-                guard let uid = UUID(uuidString: row["uid"] as String) else { return nil }
-                let (snippet, highlights) = Highlights.split(row["snippet"] as String? ?? "")
-                // bm25 is lower for better matches; people expect higher.
-                return SearchHit(uid: uid, title: row["title"], snippet: snippet, highlights: highlights, score: -(row["rank"] as Double))
-            }
-            // Counted exactly up to a bound, so a very common word costs no more than that.
-            let counted = try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT count(*) FROM (SELECT 1 FROM document_fts WHERE document_fts MATCH ? LIMIT ?)
-                """), arguments: [match, SearchRules.exactTotalBound + 1]) ?? 0
-            let total = min(counted, SearchRules.exactTotalBound)
-            return SearchResults(hits: hits, total: total, totalIsExact: counted <= SearchRules.exactTotalBound,
-                                 sequence: try SearchSchema.applied(db))
+            // Taken on the database's queue, so the lengths are those of the documents this search reads.
+            let lengths = self.lengths.withLock { $0 }
+            let request = RankRequest(keep: limit + offset, weights: [Self.titleWeight, 1], lengths: lengths)
+            let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: request)
+            // Ranking saw every match, so the count is exact and costs nothing more.
+            return SearchResults(hits: hits, total: request.matches, sequence: try SearchSchema.applied(db))
         }
     }
 
@@ -146,6 +147,27 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
         do { return try await queue.write(body) } catch { throw .failed("search index: \(error)") }
+    }
+
+    /// Runs `body` (which returns the rowids of the documents it changed) in
+    /// a transaction, then, still on the database's queue so that no search
+    /// comes between, records those documents' new lengths.
+    private func writeDocuments(_ body: @escaping @Sendable (Database) throws -> [Int64]) async throws(PostsError) {
+        do {
+            try await queue.writeWithoutTransaction { db in
+                var touched: [Int64] = []
+                try db.inTransaction {
+                    touched = try body(db)
+                    return .commit
+                }
+                let changed = try DocumentLengths.read(touched, db)
+                self.lengths.withLock { lengths in
+                    for (rowid, length) in changed { lengths.set(rowid, length) }
+                }
+            }
+        } catch {
+            throw .failed("search index: \(error)")
+        }
     }
 }
 

@@ -16,8 +16,8 @@ public enum SearchState: Sendable, Equatable {
     }
 }
 
-/// How many posts match, or at least how many (a very common word is
-/// counted only up to `SearchRules.exactTotalBound`): "12", "1000+".
+/// How many posts match, or at least how many when the search service
+/// stopped counting (`SearchResults.totalIsExact`): "12", "1000+".
 public struct SearchTotal: Sendable, Equatable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     public var count: Int
     public var exact: Bool

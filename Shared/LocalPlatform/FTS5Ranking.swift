@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import HeapModule
+
+/// bm25 as FTS5's own `bm25()` computes it (the same formula, in the same
+/// floating-point steps, so the same scores), with two differences that make
+/// a common word's query several times cheaper (docs/BENCHMARKS.md):
+///
+/// - a document's length comes from `DocumentLengths` in memory; FTS5's
+///   reads it from its `_docsize` table, one SQL statement per match;
+/// - it keeps the best `keep` matches seen so far and answers NULL for any
+///   other, so a query can make snippets only for rows that may still be on
+///   the page. A row on the final page was among the best `keep` when it was
+///   seen, so it always gets one; in all, about keep × ln(matches / keep) do.
+///
+/// SQL: `posts_rank(document_fts, ?)`, the second argument a `RankRequest`
+/// bound with `RankRequest.bind`. It counts every match, so the total is exact.
+enum FTS5Ranking {
+    static let functionName = "posts_rank"
+
+    /// Makes `posts_rank` known to FTS5 on this connection.
+    static func register(_ db: Database) throws {
+        let api = UnsafeMutablePointer(mutating: FTS5.api(db))
+        let code = api.pointee.xCreateFunction(api, functionName, nil, rankFunction, nil)
+        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot add \(functionName) to FTS5") }
+    }
+}
+
+/// One query's ranking: what it keeps, what it has seen. Made and read by
+/// the code that runs the statement, on the connection's thread, and used
+/// by `posts_rank` only while that statement steps.
+final class RankRequest {
+    /// bm25's constants, as FTS5's.
+    static let k1 = 1.2
+    static let b = 0.75
+    fileprivate static let pointerType: StaticString = "posts_rank_request"
+
+    let keep: Int
+    let weights: [Double]
+    let lengths: DocumentLengths
+    /// Matching rows seen: once the statement is done, the exact total.
+    private(set) var matches = 0
+
+    private var inverseFrequencies: [Double] = []
+    private var averageLength = 0.0
+    private var frequencies: [Double] = []
+    private var best = Heap<Ranked>()
+    private var lastRowid: Int64?
+    private var lastScore: Double?
+
+    init(keep: Int, weights: [Double], lengths: DocumentLengths) {
+        (self.keep, self.weights, self.lengths) = (keep, weights, lengths)
+    }
+
+    /// Binds this request to parameter `index` of `statement`; the caller
+    /// unbinds it (binding NULL, or clearing the bindings) before the request
+    /// goes away, so the statement never holds a dangling pointer.
+    func bind(to statement: SQLiteStatement, at index: Int32) -> Int32 {
+        Self.pointerType.withCString { type in
+            sqlite3_bind_pointer(statement, index, Unmanaged.passUnretained(self).toOpaque(), type, nil)
+        }
+    }
+
+    /// This row's score (higher is better) when it is among the best `keep`
+    /// seen so far, else nil. SQLite may ask more than once for one row (a
+    /// flattened subquery repeats the call); the row counts once.
+    fileprivate func rank(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) -> Double? {
+        let rowid = api.pointee.xRowid(fts)
+        if rowid == lastRowid { return lastScore }
+        lastRowid = rowid
+        matches += 1
+        if frequencies.isEmpty { prepare(api, fts) }
+        let score = score(api, fts, rowid)
+        let ranked = Ranked(score: score, rowid: rowid)
+        if best.count < keep {
+            best.insert(ranked)
+        } else if let worst = best.min, worst < ranked {
+            best.replaceMin(with: ranked)
+        } else {
+            lastScore = nil
+            return nil
+        }
+        lastScore = score
+        return score
+    }
+
+    /// Once per query: each phrase's inverse document frequency, and the
+    /// average document length, as FTS5's bm25 takes them.
+    private func prepare(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) {
+        var rows: Int64 = 0
+        var tokens: Int64 = 0
+        _ = api.pointee.xRowCount(fts, &rows)
+        _ = api.pointee.xColumnTotalSize(fts, -1, &tokens)
+        averageLength = Double(tokens) / Double(rows)
+        let phrases = Int(api.pointee.xPhraseCount(fts))
+        frequencies = [Double](repeating: 0, count: max(phrases, 1))
+        inverseFrequencies = (0..<phrases).map { phrase in
+            var hits: Int64 = 0
+            _ = api.pointee.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
+                count?.assumingMemoryBound(to: Int64.self).pointee += 1
+                return SQLITE_OK
+            }
+            let idf = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
+            return idf <= 0 ? 1e-6 : idf
+        }
+    }
+
+    private func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer, _ rowid: Int64) -> Double {
+        for index in frequencies.indices { frequencies[index] = 0 }
+        var instances: Int32 = 0
+        _ = api.pointee.xInstCount(fts, &instances)
+        for instance in 0..<instances {
+            var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
+            guard api.pointee.xInst(fts, instance, &phrase, &column, &offset) == SQLITE_OK else { continue }
+            frequencies[Int(phrase)] += Int(column) < weights.count ? weights[Int(column)] : 1.0
+        }
+        let length: Double
+        if let known = lengths[rowid] {
+            length = Double(known)
+        } else {
+            var tokens: Int32 = 0
+            _ = api.pointee.xColumnSize(fts, -1, &tokens)
+            length = Double(tokens)
+        }
+        let k1 = Self.k1, b = Self.b
+        var score = 0.0
+        for (phrase, frequency) in zip(inverseFrequencies, frequencies) {
+            // idf × (tf-part), in this order: the same steps as FTS5's, so the same bits.
+            score += phrase * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / averageLength)))
+        }
+        return score
+    }
+
+    fileprivate static func from(_ value: OpaquePointer?) -> RankRequest? {
+        pointerType.withCString { type in
+            sqlite3_value_pointer(value, type).map { Unmanaged<RankRequest>.fromOpaque($0).takeUnretainedValue() }
+        }
+    }
+}
+
+/// A match by its score; among equal scores the earlier row is better, as
+/// in FTS5's own order.
+private struct Ranked: Comparable {
+    var score: Double
+    var rowid: Int64
+
+    static func < (lhs: Ranked, rhs: Ranked) -> Bool {
+        lhs.score != rhs.score ? lhs.score < rhs.score : lhs.rowid > rhs.rowid
+    }
+}
+
+private let rankFunction: fts5_extension_function = { api, fts, context, count, values in
+    guard let api, let fts, count == 1, let request = RankRequest.from(values?[0]) else {
+        sqlite3_result_error(context, "\(FTS5Ranking.functionName)(document_fts, request) was called without its request", -1)
+        return
+    }
+    if let score = request.rank(api, fts) { sqlite3_result_double(context, score) } else { sqlite3_result_null(context) }
+}
+
+extension StaticString {
+    fileprivate func withCString<T>(_ body: (UnsafePointer<CChar>) -> T) -> T {
+        utf8Start.withMemoryRebound(to: CChar.self, capacity: utf8CodeUnitCount + 1, body)
+    }
+}
