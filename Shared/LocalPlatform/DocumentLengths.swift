@@ -9,6 +9,7 @@ import GRDB
 struct DocumentLengths: Sendable {
     private var tokens: ContiguousArray<Int32> = []
 
+    @inline(__always)
     subscript(rowid: Int64) -> Int32? {
         guard rowid >= 0, rowid < tokens.count else { return nil }
         let count = tokens[Int(rowid)]

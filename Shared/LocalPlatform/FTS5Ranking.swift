@@ -39,19 +39,24 @@ final class RankRequest {
     let keep: Int
     let weights: [Double]
     let lengths: DocumentLengths
+    // Used by `posts_rank` once per matching row, on one thread, during
+    // one statement: no access can overlap, so none is checked at run time
+    // (the checks cost more than the arithmetic).
     /// Matching rows seen: once the statement is done, the exact total.
-    private(set) var matches = 0
-
-    private var inverseFrequencies: [Double] = []
-    private var averageLength = 0.0
-    private var frequencies: [Double] = []
-    private var best = Heap<Ranked>()
-    private var lastRowid: Int64?
-    private var lastScore: Double?
+    @exclusivity(unchecked) private(set) var matches = 0
+    @exclusivity(unchecked) private var inverseFrequencies: [Double] = []
+    @exclusivity(unchecked) private var averageLength = 0.0
+    /// Each phrase's weighted count in the current row (allocated once).
+    @exclusivity(unchecked) private var frequencies = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    @exclusivity(unchecked) private var best = Heap<Ranked>()
+    @exclusivity(unchecked) private var lastRowid: Int64?
+    @exclusivity(unchecked) private var lastScore: Double?
 
     init(keep: Int, weights: [Double], lengths: DocumentLengths) {
         (self.keep, self.weights, self.lengths) = (keep, weights, lengths)
     }
+
+    deinit { frequencies.deallocate() }
 
     /// Binds this request to parameter `index` of `statement`; the caller
     /// unbinds it (binding NULL, or clearing the bindings) before the request
@@ -70,7 +75,7 @@ final class RankRequest {
         if rowid == lastRowid { return lastScore }
         lastRowid = rowid
         matches += 1
-        if frequencies.isEmpty { prepare(api, fts) }
+        if frequencies.baseAddress == nil { prepare(api, fts) }
         let score = score(api, fts, rowid)
         let ranked = Ranked(score: score, rowid: rowid)
         if best.count < keep {
@@ -94,7 +99,8 @@ final class RankRequest {
         _ = api.pointee.xColumnTotalSize(fts, -1, &tokens)
         averageLength = Double(tokens) / Double(rows)
         let phrases = Int(api.pointee.xPhraseCount(fts))
-        frequencies = [Double](repeating: 0, count: max(phrases, 1))
+        frequencies = .allocate(capacity: max(phrases, 1))
+        frequencies.initialize(repeating: 0)
         inverseFrequencies = (0..<phrases).map { phrase in
             var hits: Int64 = 0
             _ = api.pointee.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
@@ -107,7 +113,8 @@ final class RankRequest {
     }
 
     private func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer, _ rowid: Int64) -> Double {
-        for index in frequencies.indices { frequencies[index] = 0 }
+        let frequencies = self.frequencies
+        frequencies.update(repeating: 0)
         var instances: Int32 = 0
         _ = api.pointee.xInstCount(fts, &instances)
         for instance in 0..<instances {

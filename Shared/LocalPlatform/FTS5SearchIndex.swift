@@ -247,6 +247,6 @@ enum SearchSchema {
     }
 
     static func applied(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT applied FROM searchState WHERE id = 1") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT applied FROM searchState WHERE id = 1")) ?? 0
     }
 }
