@@ -1,6 +1,10 @@
 import ArgumentParser
 import EventBus
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Majordomo
 import ServiceLifecycle
@@ -122,7 +126,7 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         let live = LiveEndpoint.served(options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints)
         guard live.isEmpty else {
-            FileHandle.standardError.write(Data("gateway: \(live.joined(separator: ", ")) already served by a running gateway; stop it first, or bind other endpoints (--bind, --events-publish, --events-subscribe)\n".utf8))
+            StandardError.write("gateway: \(live.joined(separator: ", ")) already served by a running gateway; stop it first, or bind other endpoints (--bind, --events-publish, --events-subscribe)\n")
             throw ExitCode.failure
         }
         let logger = Logger(label: "gateway")
@@ -148,7 +152,7 @@ struct GatewayCommand: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as ZMQError {
-            FileHandle.standardError.write(Data("gateway: \(error)\n".utf8))
+            StandardError.write("gateway: \(error)\n")
             throw ExitCode.failure
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A post. A plain value: what it means to be valid lives in `PostRules`.
 public struct Post: Sendable, Equatable, Hashable, Codable {

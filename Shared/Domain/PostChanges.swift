@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One write, stamped with its place in the global order of writes.
 public struct PostChange: Sendable, Equatable {

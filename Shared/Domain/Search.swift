@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One post found by a search.
 public struct SearchHit: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What is running and how it is doing: the one status model, from the
 /// gateway's answer to the screen and `posts status --json`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The posts use cases, as view models and commands see them. Domain's
 /// interactors implement them over a platform's ports, so callers cannot

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Synchronization
 import ZeroMQ
@@ -155,7 +159,7 @@ public final class Broker: Sendable {
         // exits, which the caller may not do. So give libzmq's I/O thread a
         // moment to deliver them first.
         try? socket.set(.linger, 500)
-        Thread.sleep(forTimeInterval: 0.1)
+        sleepThread(seconds: 0.1)
     }
 
     /// Sends what the core produced. A peer the socket cannot reach is

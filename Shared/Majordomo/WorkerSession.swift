@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Synchronization
 import ZeroMQ
@@ -114,7 +118,7 @@ final class WorkerSession: Sendable {
                     // and several processes stopping at once on few cores can
                     // starve libzmq's I/O thread. So give it a moment to deliver
                     // DISCONNECT before the socket closes, as the broker does.
-                    Thread.sleep(forTimeInterval: 0.1)
+                    sleepThread(seconds: 0.1)
                     logger.debug("worker session stopped", metadata: ["service": "\(worker.service)"])
                     return .stopped
                 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The gateway endpoints every process agrees on, from the environment.
 ///
@@ -15,7 +19,7 @@ public enum Endpoints {
 
     public static func gatewayBind(environment: [String: String]) -> [String] {
         if let value = environment["POSTS_GATEWAY_BIND"], !value.isEmpty {
-            return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            return value.split(separator: ",").map { $0.trimmed() }
         }
         return [gateway(environment: environment)]
     }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import Logging
 
 public enum LogSetup {
@@ -46,7 +53,7 @@ public struct EscapingLogHandler: LogHandler {
             line += " \(Escaped.line(key))=\(Escaped.line(value.description))"
         }
         line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
     }
 
     static func timestamp() -> String {
@@ -55,7 +62,11 @@ public struct EscapingLogHandler: LogHandler {
         var parts = tm()
         var seconds = now.tv_sec
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec, now.tv_nsec / 1_000_000)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))"
+            + "T\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(now.tv_nsec / 1_000_000, 3))Z"
     }
 }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 
 /// Where the default ipc:// endpoints live: a private directory (mode 0700)
 /// so no other user can connect to, or replace, our sockets.
@@ -21,25 +28,23 @@ public enum RuntimeDirectory {
         for endpoint in endpoints where endpoint.hasPrefix("ipc://") {
             let file = String(endpoint.dropFirst("ipc://".count))
             guard !file.hasPrefix("@") else { continue }  // Linux abstract namespace: no file
-            let directory = (file as NSString).deletingLastPathComponent
+            let directory = file.lastIndex(of: "/").map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? ""
             try prepare(directory: directory.isEmpty ? "." : directory, isRuntime: directory == runtime)
         }
     }
 
     static func prepare(directory path: String, isRuntime: Bool) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard let info = try FileSecurity.status(path) else {
+            try FileSecurity.makeDirectory(path)
             return
         }
-        guard isDirectory.boolValue else { throw ConfigurationError("\(path) exists and is not a directory") }
         guard isRuntime else { return }
-        let attributes = try manager.attributesOfItem(atPath: path)
-        if let owner = attributes[.ownerAccountID] as? NSNumber, owner.uint32Value != getuid() {
+        if info.st_uid != getuid() {
             throw ConfigurationError("runtime directory \(path) belongs to another user; set POSTS_RUNTIME_DIR to a directory of yours")
         }
-        try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+        guard chmod(path, 0o700) == 0 else {
+            throw ConfigurationError("cannot set the mode of runtime directory \(path): \(String(cString: strerror(errno)))")
+        }
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// Reads a setting from a command-line flag, else an environment variable,
@@ -49,7 +53,7 @@ public struct Settings: Sendable {
     /// "250ms", "2.5s", "1m"; a bare number is milliseconds. Nil for
     /// anything else, including values too large to be a sensible setting.
     public static func parseDuration(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmed().lowercased()
         let units: [(String, Double)] = [("ms", 1e-3), ("s", 1), ("m", 60)]
         let unit = units.first { trimmed.hasSuffix($0.0) } ?? ("", 1e-3)
         guard let number = Double(trimmed.dropLast(unit.0.count)), number.isFinite, number >= 0 else { return nil }

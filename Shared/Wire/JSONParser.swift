@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Parses JSON text (RFC 8259) into a `JSONValue`, written for this wire
 /// rather than borrowed from Foundation, because Foundation's parser

@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reading requests and replies with our parser (JSONParser): a request's
 /// faults are answered in JSON's words, naming the member that is wrong.

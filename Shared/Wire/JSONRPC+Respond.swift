@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension JSONRPC {
     /// Serves one request: reads the body (exactly one frame), runs `answer`,

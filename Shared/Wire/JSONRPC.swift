@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON-RPC 2.0 envelope every MDP body carries (docs/PROTOCOL.md).
 /// Reading is in JSONRPC+Decode.swift; writing uses Foundation's encoder,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Codable so a `JSONValue` can sit inside any DTO, whichever coder reads
 /// it (ours, or Foundation's in tests and tools).

@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a text is not a usable JSON value.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {

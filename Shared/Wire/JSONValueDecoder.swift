@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes a Codable value from a parsed `JSONValue`, failing with Domain's
 /// `InvalidField`: the field's full path (`params.post.title`,

@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A post on the wire. Dates are ISO 8601 with milliseconds, in UTC.
 public struct PostDTO: Codable, Sendable, Equatable {

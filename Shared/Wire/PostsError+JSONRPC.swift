@@ -1,5 +1,9 @@
 import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every `PostsError` as a JSON-RPC error and back. The message is for
 /// people; `data` holds the case's values as documented fields

@@ -8,6 +8,14 @@ struct PostRulesTests {
         #expect(try PostRules.validated(Post(title: "  Hello \n", content: "")).title == "Hello")
     }
 
+    @Test func test_trimmingTakesEveryKindOfSpaceAndLineBreak_butNotInvisibleLetters() throws {
+        let spaced = "\u{00A0}\u{2003}\u{3000}\t\u{0B}Hello world\u{0085}\u{2028}\u{2029}\r\n"
+        #expect(try PostRules.validated(Post(title: spaced, content: "")).title == "Hello world")
+        // A zero-width space is a format character, not a space: it stays, as Foundation's trimming left it.
+        #expect(try PostRules.validated(Post(title: "\u{200B}Hello ", content: "")).title == "\u{200B}Hello")
+        #expect(throws: PostsError.invalid("title", .empty)) { try PostRules.validated(Post(title: "\u{2000}\u{205F}", content: "")) }
+    }
+
     @Test(arguments: ["", "   ", "\n\t"])
     func test_whenTheTitleIsEmpty_thenTitleMustNotBeEmpty(_ title: String) {
         #expect(throws: PostsError.invalid("title", .empty)) { try PostRules.validated(Post(title: title, content: "x")) }

@@ -85,7 +85,8 @@ struct AllowListTests {
     }
 
     @Test func test_aMissingDirectory_isAnError_andAFailedReloadKeepsTheKeys() throws {
-        #expect(throws: ConfigurationError.self) { try AllowList(directory: "/nonexistent/allow") }
+        let missing = #expect(throws: ConfigurationError.self) { try AllowList(directory: "/nonexistent/allow") }
+        #expect(missing?.description.hasPrefix("cannot read the allow-list directory /nonexistent/allow: No such file or directory; make it") == true)
         let keys = try TemporaryDirectory()
         var allow: TemporaryDirectory? = try TemporaryDirectory()
         let a = try KeyFiles.generate(name: "a", directory: keys.path)

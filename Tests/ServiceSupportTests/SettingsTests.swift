@@ -64,6 +64,18 @@ struct RuntimeDirectoryTests {
         #expect(try permissions(other) == 0o755)
     }
 
+    @Test func test_aDirectoryThatCannotBeMade_isRefusedNamingItAndWhy() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("file-\(UUID().uuidString.prefix(8))").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let error = #expect(throws: ConfigurationError.self) {
+            try RuntimeDirectory.prepare(endpoints: ["ipc://\(file)/sub/g.ipc"], environment: [:])
+        }
+        #expect(error?.description.contains("\(file)/sub: Not a directory") == true)
+        let stray = #expect(throws: ConfigurationError.self) { try FileSecurity.makeDirectory(file) }
+        #expect(stray?.description == "\(file) exists and is not a directory")
+    }
+
     @Test func test_endpointsOfTheWrongFormAreRefusedByName() {
         #expect(throws: ConfigurationError.self) { try Endpoints.validate("htp://x") }
         #expect(throws: ConfigurationError.self) { try Endpoints.validate("tcp://") }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One entry of an import file, as read from it: a post
 /// `{"title", "content", "uid"?, "createDate"?}`, or the common sample

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The posts use cases over any `PostStore`: every rule is checked here,
 /// once per process that receives the request (the client for the person's

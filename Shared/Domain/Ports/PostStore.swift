@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where posts are kept (a SQLite file, a PostgreSQL database, the posts
 /// service behind a gateway). A port: it stores what an interactor hands it

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Dates as posts keep them: whole milliseconds from 0001-01-01 to
 /// 9999-12-31 (UTC), written in ISO 8601 as `2026-11-22T12:00:00.000Z`.

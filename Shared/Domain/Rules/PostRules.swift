@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What makes a post, a page and a batch valid. Interactors apply these
 /// rules; stores and transports never check them again.
@@ -37,7 +41,7 @@ public enum PostRules {
     public static func validated(_ post: Post, field prefix: String? = nil) throws(PostsError) -> Post {
         func name(_ field: String) -> String { prefix.map { "\($0).\(field)" } ?? field }
         var post = post
-        post.title = post.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        post.title = post.title.trimmingWhiteSpace()
         if post.title.isEmpty { throw .invalid(name("title"), .empty) }
         let characters = post.title.count
         guard characters <= titleLength.upperBound else {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything a use case can fail with, as values a caller can act on: a
 /// view tells a conflict from an outage, a script reads the field. The

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 import ZeroMQ
 
@@ -40,9 +44,9 @@ public final class AllowList: Sendable {
     static func read(_ directory: String) throws -> Reading {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            names = try FileSecurity.names(in: directory, what: "the allow-list directory")
         } catch {
-            throw ConfigurationError("cannot read the allow-list directory \(directory): \(error.localizedDescription); make it with mkdir -m 700 and copy clients' NAME.key files into it")
+            throw ConfigurationError("\(error); make it with mkdir -m 700 and copy clients' NAME.key files into it")
         }
         var keys: Set<String> = []
         var problems: [String] = []

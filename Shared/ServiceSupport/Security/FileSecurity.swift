@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 
 /// Files and directories only their owner may read: made so whatever the
 /// umask, and checked before a secret is trusted.
@@ -6,19 +13,46 @@ public enum FileSecurity {
     /// Creates `path` (and missing parents) with mode 0700; an existing
     /// directory is left as it is.
     public static func makeDirectory(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw ConfigurationError("\(path) exists and is not a directory") }
+        if let info = try status(path) {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw ConfigurationError("\(path) exists and is not a directory") }
             return
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // createDirectory applies the umask to intermediate directories but
-            // not always the mode to the last: say it again.
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-        } catch {
-            throw ConfigurationError("cannot create directory \(path): \(error.localizedDescription)")
+        var made = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            made += component
+            // mkdir applies the umask: the mode is set again below.
+            guard mkdir(made, 0o700) == 0 || errno == EEXIST else {
+                throw ConfigurationError("cannot create directory \(made): \(String(cString: strerror(errno)))")
+            }
+            made += "/"
         }
+        guard chmod(path, 0o700) == 0 else {
+            throw ConfigurationError("cannot set the mode of directory \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// What stat(2) says of `path`, or nil when nothing is there.
+    public static func status(_ path: String) throws -> stat? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            guard errno == ENOENT else { throw ConfigurationError("cannot look at \(path): \(String(cString: strerror(errno)))") }
+            return nil
+        }
+        return info
+    }
+
+    /// The names in `directory` (not . and ..), or an error naming `what` it is.
+    public static func names(in directory: String, what: String) throws -> [String] {
+        guard let stream = opendir(directory) else {
+            throw ConfigurationError("cannot read \(what) \(directory): \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// Writes a file that must not exist yet, with exactly `mode`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ZeroMQ
 
 /// CURVE key files, in the text format ZeroMQ's tools share (pyzmq's
@@ -44,7 +48,7 @@ public enum KeyFiles {
     /// A public key given as Z85 text, or as the path of a file holding one
     /// (a NAME.key file, or a file whose one line is the key).
     public static func readPublic(_ textOrPath: String) throws -> String {
-        let trimmed = textOrPath.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = textOrPath.trimmed()
         if Curve.isKey(trimmed) { return trimmed }
         guard let data = FileManager.default.contents(atPath: textOrPath) else {
             throw ConfigurationError("'\(Escaped.line(textOrPath))' is neither a 40-character Z85 public key nor a readable file")
@@ -58,7 +62,7 @@ public enum KeyFiles {
     /// The public key in a key file's text, or nil.
     static func publicKey(in text: String) -> String? {
         if let key = value(of: "public-key", in: text) { return Curve.isKey(key) ? key : nil }
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmed() }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         return lines.count == 1 && Curve.isKey(lines[0]) ? lines[0] : nil
     }
@@ -66,11 +70,11 @@ public enum KeyFiles {
     /// The quoted value of `name = "…"` on a line of its own.
     static func value(of name: String, in text: String) -> String? {
         for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed()
             guard trimmed.hasPrefix(name) else { continue }
-            let rest = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+            let rest = trimmed.dropFirst(name.count).trimmed()
             guard rest.hasPrefix("=") else { continue }
-            return rest.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: " \t\"'"))
+            return rest.dropFirst().trimmed { " \t\"'".contains($0) }
         }
         return nil
     }
