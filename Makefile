@@ -13,7 +13,7 @@ build: setup
 	$(SWIFT) build
 
 # The Swift runtime and Foundation linked in statically: each process maps
-# less (the gateway idles at 21 MB instead of 27; docs/BENCHMARKS.md).
+# less (docs/BENCHMARKS.md).
 # Product by product, as Package.swift lists them: a plain `swift build`
 # would also link GRDB's dynamic library product, which cannot take a
 # static Swift runtime.

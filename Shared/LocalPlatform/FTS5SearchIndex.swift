@@ -141,8 +141,17 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         return words.count > SearchRules.maxCompletions ? [] : words
     }
 
+    /// Reads on the calling thread (a worker session's): a search is work
+    /// for the CPU, not a wait, and the hops to GRDB's queue and back cost
+    /// two thread wake-ups. It waits only while a page of changes is being
+    /// written (the index is one connection).
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
-        do { return try await queue.read(body) } catch { throw .failed("search index: \(error)") }
+        do { return try readHere(body) } catch { throw .failed("search index: \(error)") }
+    }
+
+    /// Not async, so it calls GRDB's synchronous `read`.
+    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.read(body)
     }
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
