@@ -42,7 +42,7 @@ enum RankedPage {
             let code = withExtendedLifetime(request) { sqlite3_step(statement) }
             if code == SQLITE_DONE { return hits }
             guard code == SQLITE_ROW else { throw error(code, db) }
-            guard let uid = UUID(uuidString: text(statement, 0)) else { continue }
+            guard let uid = UUID(text: text(statement, 0)) else { continue }
             let (snippet, highlights) = Highlights.split(text(statement, 3))
             hits.append(SearchHit(uid: uid, title: text(statement, 1), snippet: snippet, highlights: highlights,
                                   score: sqlite3_column_double(statement, 2)))

@@ -128,7 +128,7 @@ struct PostgresPostStore: PostStore {
 
         init(_ text: String) throws(PostsError) {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0] == "p1", let milliseconds = Int64(parts[1]), let uid = UUID(uuidString: String(parts[2])) else {
+            guard parts.count == 3, parts[0] == "p1", let milliseconds = Int64(parts[1]), let uid = UUID(text: parts[2]) else {
                 throw .invalid("cursor", .unknownCursor(text))
             }
             (createMilliseconds, self.uid) = (milliseconds, uid)

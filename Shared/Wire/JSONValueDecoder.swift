@@ -86,7 +86,7 @@ struct JSONValueDecoder: Decoder {
             return try exact(integer, value, wrong: wrong, field: { field(root, path, key) }) as! T
         case is UUID.Type:
             guard case .string(let text) = value else { throw wrong(.string) }
-            guard let uuid = UUID(uuidString: text) else { throw PostsError.invalid(field(root, path, key), .notUUID(text)) }
+            guard let uuid = UUID(text: text) else { throw PostsError.invalid(field(root, path, key), .notUUID(text)) }
             return uuid as! T
         case is JSONValue.Type:
             return value as! T

@@ -32,8 +32,16 @@ public enum ImportRules {
     /// id, so importing the same file again duplicates nothing.
     public static func post(from entry: ImportEntry) throws(PostsError) -> Post {
         guard let title = entry.title else { throw .invalid("\(entry.label).title", .missing) }
-        var uid = entry.id.map { sampleUID(userId: entry.userId ?? 0, id: $0) } ?? UUID()
-        if let text = entry.uid { uid = try PostRules.uid(text, field: "\(entry.label).uid") }
+        // A random uid only when the entry has none: making one reads the
+        // kernel's random pool, which was most of an import's reading time.
+        let uid: UUID
+        if let text = entry.uid {
+            uid = try PostRules.uid(text, field: "\(entry.label).uid")
+        } else if let id = entry.id {
+            uid = sampleUID(userId: entry.userId ?? 0, id: id)
+        } else {
+            uid = UUID()
+        }
         let created = try entry.createDate.map { text throws(PostsError) in try PostDate.parse(text, field: "\(entry.label).createDate") }
         let post = Post(uid: uid, title: title, content: entry.content ?? entry.body ?? "", createDate: created ?? Date())
         return try PostRules.validated(post, field: entry.label)

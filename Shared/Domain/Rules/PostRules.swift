@@ -79,7 +79,7 @@ public enum PostRules {
     }
 
     public static func uid(_ text: String, field: String = "uid") throws(PostsError) -> UUID {
-        guard let uid = UUID(uuidString: text) else { throw .invalid(field, .notUUID(text)) }
+        guard let uid = UUID(text: text) else { throw .invalid(field, .notUUID(text)) }
         return uid
     }
 }
