@@ -70,13 +70,13 @@ final class RankRequest {
     /// This row's score (higher is better) when it is among the best `keep`
     /// seen so far, else nil. SQLite may ask more than once for one row (a
     /// flattened subquery repeats the call); the row counts once.
-    fileprivate func rank(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) -> Double? {
+    fileprivate func rank(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) throws(FTS5Failure) -> Double? {
         let rowid = api.pointee.xRowid(fts)
         if rowid == lastRowid { return lastScore }
         lastRowid = rowid
         matches += 1
-        if frequencies.baseAddress == nil { prepare(api, fts) }
-        let score = score(api, fts, rowid)
+        if frequencies.baseAddress == nil { try prepare(api, fts) }
+        let score = try score(api, fts, rowid)
         let ranked = Ranked(score: score, rowid: rowid)
         if best.count < keep {
             best.insert(ranked)
@@ -92,34 +92,36 @@ final class RankRequest {
 
     /// Once per query: each phrase's inverse document frequency, and the
     /// average document length, as FTS5's bm25 takes them.
-    private func prepare(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) {
+    private func prepare(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) throws(FTS5Failure) {
         var rows: Int64 = 0
         var tokens: Int64 = 0
-        _ = api.pointee.xRowCount(fts, &rows)
-        _ = api.pointee.xColumnTotalSize(fts, -1, &tokens)
+        try FTS5Failure.check(api.pointee.xRowCount(fts, &rows))
+        try FTS5Failure.check(api.pointee.xColumnTotalSize(fts, -1, &tokens))
         averageLength = Double(tokens) / Double(rows)
         let phrases = Int(api.pointee.xPhraseCount(fts))
-        frequencies = .allocate(capacity: max(phrases, 1))
-        frequencies.initialize(repeating: 0)
-        inverseFrequencies = (0..<phrases).map { phrase in
+        var inverseFrequencies: [Double] = []
+        for phrase in 0..<phrases {
             var hits: Int64 = 0
-            _ = api.pointee.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
+            try FTS5Failure.check(api.pointee.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
                 count?.assumingMemoryBound(to: Int64.self).pointee += 1
                 return SQLITE_OK
-            }
+            })
             let idf = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
-            return idf <= 0 ? 1e-6 : idf
+            inverseFrequencies.append(idf <= 0 ? 1e-6 : idf)
         }
+        self.inverseFrequencies = inverseFrequencies
+        frequencies = .allocate(capacity: max(phrases, 1))
+        frequencies.initialize(repeating: 0)
     }
 
-    private func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer, _ rowid: Int64) -> Double {
+    private func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer, _ rowid: Int64) throws(FTS5Failure) -> Double {
         let frequencies = self.frequencies
         frequencies.update(repeating: 0)
         var instances: Int32 = 0
-        _ = api.pointee.xInstCount(fts, &instances)
+        try FTS5Failure.check(api.pointee.xInstCount(fts, &instances))
         for instance in 0..<instances {
             var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
-            guard api.pointee.xInst(fts, instance, &phrase, &column, &offset) == SQLITE_OK else { continue }
+            try FTS5Failure.check(api.pointee.xInst(fts, instance, &phrase, &column, &offset))
             frequencies[Int(phrase)] += Int(column) < weights.count ? weights[Int(column)] : 1.0
         }
         let length: Double
@@ -127,7 +129,7 @@ final class RankRequest {
             length = Double(known)
         } else {
             var tokens: Int32 = 0
-            _ = api.pointee.xColumnSize(fts, -1, &tokens)
+            try FTS5Failure.check(api.pointee.xColumnSize(fts, -1, &tokens))
             length = Double(tokens)
         }
         let k1 = Self.k1, b = Self.b
@@ -157,12 +159,25 @@ private struct Ranked: Comparable {
     }
 }
 
+/// An FTS5 call that failed: the statement fails with its code.
+struct FTS5Failure: Error {
+    var code: Int32
+
+    static func check(_ code: Int32) throws(FTS5Failure) {
+        guard code == SQLITE_OK else { throw FTS5Failure(code: code) }
+    }
+}
+
 private let rankFunction: fts5_extension_function = { api, fts, context, count, values in
     guard let api, let fts, count == 1, let request = RankRequest.from(values?[0]) else {
         sqlite3_result_error(context, "\(FTS5Ranking.functionName)(document_fts, request) was called without its request", -1)
         return
     }
-    if let score = request.rank(api, fts) { sqlite3_result_double(context, score) } else { sqlite3_result_null(context) }
+    do throws(FTS5Failure) {
+        if let score = try request.rank(api, fts) { sqlite3_result_double(context, score) } else { sqlite3_result_null(context) }
+    } catch {
+        sqlite3_result_error_code(context, error.code)
+    }
 }
 
 extension StaticString {

@@ -100,6 +100,26 @@ struct SearchRankingTests {
         }
     }
 
+    @Test func test_theRankingFunctionWithoutItsRequest_failsTheQuery_namingWhy() async throws {
+        try await withDatabase { path in
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let index = try FTS5SearchIndex(path: path)
+            try await index.apply(changes(Self.corpus(count: 3)), position: IndexPosition(applied: 3, database: nil))
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            var failure: DatabaseError?
+            do {
+                _ = try database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT posts_rank(document_fts, NULL) FROM document_fts WHERE document_fts MATCH 'lorem'")
+                }
+            } catch {
+                failure = error as? DatabaseError
+            }
+            #expect(failure?.message?.contains("was called without its request") == true)
+        }
+    }
+
     @Test func test_aLengthIsReadAsFTS5WritesIt() {
         #expect(DocumentLengths.total(of: Data([0x05, 0x7F])) == 132, "one byte per column")
         #expect(DocumentLengths.total(of: Data([0x81, 0x00, 0x02])) == 130, "128 takes two bytes")
