@@ -9,11 +9,10 @@ import GRDB
 struct DocumentLengths: Sendable {
     private var tokens: ContiguousArray<Int32> = []
 
-    @inline(__always)
-    subscript(rowid: Int64) -> Int32? {
-        guard rowid >= 0, rowid < tokens.count else { return nil }
-        let count = tokens[Int(rowid)]
-        return count < 0 ? nil : count
+    /// The counts by rowid, -1 where unknown, for `body`'s time: ranking
+    /// reads them once per match and pays for nothing more than the load.
+    func withTokens<R>(_ body: (UnsafeBufferPointer<Int32>) throws -> R) rethrows -> R {
+        try tokens.withUnsafeBufferPointer(body)
     }
 
     /// Records `rowid`'s length, or forgets it (nil).

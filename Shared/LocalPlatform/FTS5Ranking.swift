@@ -37,26 +37,39 @@ final class RankRequest {
     fileprivate static let pointerType: StaticString = "posts_rank_request"
 
     let keep: Int
-    let weights: [Double]
-    let lengths: DocumentLengths
+    /// Each column's weight (a column past the last weighs 1).
+    private let weights: UnsafeMutableBufferPointer<Double>
+    /// Token counts by rowid, -1 where unknown: `DocumentLengths`' storage,
+    /// valid while the statement runs (see `DocumentLengths.withTokens`).
+    private let lengths: UnsafeBufferPointer<Int32>
     // Used by `posts_rank` once per matching row, on one thread, during
     // one statement: no access can overlap, so none is checked at run time
     // (the checks cost more than the arithmetic).
     /// Matching rows seen: once the statement is done, the exact total.
     @exclusivity(unchecked) private(set) var matches = 0
-    @exclusivity(unchecked) private var inverseFrequencies: [Double] = []
+    /// FTS5's functions, read once (a C struct of function pointers).
+    @exclusivity(unchecked) private var api: Fts5ExtensionApi?
     @exclusivity(unchecked) private var averageLength = 0.0
-    /// Each phrase's weighted count in the current row (allocated once).
+    /// Each phrase's inverse document frequency, and its weighted count in
+    /// the current row (allocated once per query).
+    @exclusivity(unchecked) private var inverseFrequencies = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     @exclusivity(unchecked) private var frequencies = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     @exclusivity(unchecked) private var best = Heap<Ranked>()
     @exclusivity(unchecked) private var lastRowid: Int64?
     @exclusivity(unchecked) private var lastScore: Double?
 
-    init(keep: Int, weights: [Double], lengths: DocumentLengths) {
-        (self.keep, self.weights, self.lengths) = (keep, weights, lengths)
+    /// `lengths` must stay valid until the statement is done.
+    init(keep: Int, weights: [Double], lengths: UnsafeBufferPointer<Int32>) {
+        (self.keep, self.lengths) = (keep, lengths)
+        self.weights = .allocate(capacity: weights.count)
+        _ = self.weights.initialize(from: weights)
     }
 
-    deinit { frequencies.deallocate() }
+    deinit {
+        weights.deallocate()
+        inverseFrequencies.deallocate()
+        frequencies.deallocate()
+    }
 
     /// Binds this request to parameter `index` of `statement`; the caller
     /// unbinds it (binding NULL, or clearing the bindings) before the request
@@ -70,13 +83,14 @@ final class RankRequest {
     /// This row's score (higher is better) when it is among the best `keep`
     /// seen so far, else nil. SQLite may ask more than once for one row (a
     /// flattened subquery repeats the call); the row counts once.
-    fileprivate func rank(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) throws(FTS5Failure) -> Double? {
-        let rowid = api.pointee.xRowid(fts)
+    fileprivate func rank(_ pointer: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) throws(FTS5Failure) -> Double? {
+        if api == nil { api = pointer.pointee }
+        let rowid = api.unsafelyUnwrapped.xRowid(fts)
         if rowid == lastRowid { return lastScore }
         lastRowid = rowid
         matches += 1
-        if frequencies.baseAddress == nil { try prepare(api, fts) }
-        let score = try score(api, fts, rowid)
+        if frequencies.baseAddress == nil { try prepare(api.unsafelyUnwrapped, fts) }
+        let score = try score(api.unsafelyUnwrapped, fts, rowid)
         let ranked = Ranked(score: score, rowid: rowid)
         if best.count < keep {
             best.insert(ranked)
@@ -92,44 +106,45 @@ final class RankRequest {
 
     /// Once per query: each phrase's inverse document frequency, and the
     /// average document length, as FTS5's bm25 takes them.
-    private func prepare(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) throws(FTS5Failure) {
+    private func prepare(_ api: Fts5ExtensionApi, _ fts: OpaquePointer) throws(FTS5Failure) {
         var rows: Int64 = 0
         var tokens: Int64 = 0
-        try FTS5Failure.check(api.pointee.xRowCount(fts, &rows))
-        try FTS5Failure.check(api.pointee.xColumnTotalSize(fts, -1, &tokens))
+        try FTS5Failure.check(api.xRowCount(fts, &rows))
+        try FTS5Failure.check(api.xColumnTotalSize(fts, -1, &tokens))
         averageLength = Double(tokens) / Double(rows)
-        let phrases = Int(api.pointee.xPhraseCount(fts))
+        let phrases = Int(api.xPhraseCount(fts))
         var inverseFrequencies: [Double] = []
         for phrase in 0..<phrases {
             var hits: Int64 = 0
-            try FTS5Failure.check(api.pointee.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
+            try FTS5Failure.check(api.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
                 count?.assumingMemoryBound(to: Int64.self).pointee += 1
                 return SQLITE_OK
             })
             let idf = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
             inverseFrequencies.append(idf <= 0 ? 1e-6 : idf)
         }
-        self.inverseFrequencies = inverseFrequencies
+        self.inverseFrequencies = .allocate(capacity: phrases)
+        _ = self.inverseFrequencies.initialize(from: inverseFrequencies)
         frequencies = .allocate(capacity: max(phrases, 1))
         frequencies.initialize(repeating: 0)
     }
 
-    private func score(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer, _ rowid: Int64) throws(FTS5Failure) -> Double {
-        let frequencies = self.frequencies
+    private func score(_ api: Fts5ExtensionApi, _ fts: OpaquePointer, _ rowid: Int64) throws(FTS5Failure) -> Double {
+        let frequencies = self.frequencies, weights = self.weights
         frequencies.update(repeating: 0)
         var instances: Int32 = 0
-        try FTS5Failure.check(api.pointee.xInstCount(fts, &instances))
+        try FTS5Failure.check(api.xInstCount(fts, &instances))
         for instance in 0..<instances {
             var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
-            try FTS5Failure.check(api.pointee.xInst(fts, instance, &phrase, &column, &offset))
+            try FTS5Failure.check(api.xInst(fts, instance, &phrase, &column, &offset))
             frequencies[Int(phrase)] += Int(column) < weights.count ? weights[Int(column)] : 1.0
         }
         let length: Double
-        if let known = lengths[rowid] {
-            length = Double(known)
+        if rowid >= 0, rowid < lengths.count, lengths[Int(rowid)] >= 0 {
+            length = Double(lengths[Int(rowid)])
         } else {
             var tokens: Int32 = 0
-            try FTS5Failure.check(api.pointee.xColumnSize(fts, -1, &tokens))
+            try FTS5Failure.check(api.xColumnSize(fts, -1, &tokens))
             length = Double(tokens)
         }
         let k1 = Self.k1, b = Self.b
