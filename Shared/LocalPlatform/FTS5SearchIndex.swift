@@ -136,10 +136,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     static func completions(of term: SearchQuery.Term, _ db: Database) throws -> [String] {
         guard !term.isPhrase, let word = term.words.last else { return [] }
         let prefix = SearchQuery.folded(word)
+        // The prefix itself is left out in the query, not after it: counted
+        // in the LIMIT, it let the first 8 of any number of words through
+        // (`file` went with file1…filelist, alphabetically, of 26).
         let words = try String.fetchAll(db.cachedStatement(sql: """
-            SELECT term FROM document_vocab WHERE term >= ? AND term < ? ORDER BY term LIMIT ?
+            SELECT term FROM document_vocab WHERE term > ? AND term < ? ORDER BY term LIMIT ?
             """), arguments: [prefix, prefix + "\u{10FFFF}", SearchRules.maxCompletions + 1])
-            .filter { $0 != prefix && $0.hasPrefix(prefix) }
+            .filter { $0.hasPrefix(prefix) }
         return words.count > SearchRules.maxCompletions ? [] : words
     }
 
