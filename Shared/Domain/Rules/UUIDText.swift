@@ -7,7 +7,7 @@ import Foundation
 extension UUID {
     /// The UUID written as 36 characters, 8-4-4-4-12 hex digits in either
     /// case (what `UUID(uuidString:)` accepts), or nil. Parsed here byte by
-    /// byte: Foundation's parser goes through sscanf, which was a tenth of
+    /// byte: Foundation's parser goes through sscanf, which was 7% of
     /// an import's reading time, and every request with a uid pays it.
     public init?(text: some StringProtocol) {
         var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
