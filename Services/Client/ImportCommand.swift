@@ -1,6 +1,7 @@
 import ArgumentParser
 import Domain
 import Foundation
+import ServiceSupport
 import Synchronization
 
 struct ImportCommand: AsyncParsableCommand {
@@ -39,7 +40,7 @@ struct ImportCommand: AsyncParsableCommand {
                 progress.finish()
             } catch {
                 progress.finish()
-                FileHandle.standardError.write(Data("posts: import stopped after \(progress.saved) posts were saved\n".utf8))
+                StandardError.write("posts: import stopped after \(progress.saved) posts were saved\n")
                 throw error
             }
             // A local search index is brought up to date now, so the first search is quick.
@@ -125,14 +126,14 @@ final class Progress: Sendable {
             let width = 30
             let filled = done * width / total
             let line = "\rImporting [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done * 100 / total)% \(done)/\(total)"
-            FileHandle.standardError.write(Data(line.utf8))
+            StandardError.write(line)
         } else if done == total || done - lastLine >= max(1, total / 10) {
             state.withLock { $0.lastLine = done }
-            FileHandle.standardError.write(Data("imported \(done)/\(total)\n".utf8))
+            StandardError.write("imported \(done)/\(total)\n")
         }
     }
 
     func finish() {
-        if bar, !quiet, saved > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if bar, !quiet, saved > 0 { StandardError.write("\n") }
     }
 }

@@ -42,9 +42,9 @@ struct GenerateKey: ParsableCommand {
         do {
             let written = try KeyFiles.generate(name: name, directory: dir)
             print(written.publicKey)
-            FileHandle.standardError.write(Data("posts: wrote \(written.secretPath) (secret, 0600) and \(written.publicPath) (public)\n".utf8))
+            StandardError.write("posts: wrote \(written.secretPath) (secret, 0600) and \(written.publicPath) (public)\n")
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("posts: \(error)\n".utf8))
+            StandardError.write("posts: \(error)\n")
             throw ExitCode(1)
         }
     }
@@ -65,7 +65,7 @@ struct ShowKey: ParsableCommand {
             let publicKey = file.hasSuffix("_secret") ? try KeyFiles.readSecret(file).publicKey : try KeyFiles.readPublic(file)
             print("public key:  \(publicKey)\nfingerprint: \(Curve.fingerprint(publicKey))")
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("posts: \(error)\n".utf8))
+            StandardError.write("posts: \(error)\n")
             throw ExitCode(1)
         }
     }

@@ -95,7 +95,7 @@ enum Failure {
         do {
             try await body()
         } catch let error as PostsError {
-            FileHandle.standardError.write(Data((message(for: error) + "\n").utf8))
+            StandardError.write(message(for: error) + "\n")
             throw ExitCode(exitCode(for: error))
         }
     }

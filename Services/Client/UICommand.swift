@@ -18,7 +18,7 @@ struct UICommand: AsyncParsableCommand {
 
     func run() async throws {
         guard Terminal.isInteractive else {
-            FileHandle.standardError.write(Data("posts ui: needs a terminal (standard input and output); for scripts use the commands in `posts --help`\n".utf8))
+            StandardError.write("posts ui: needs a terminal (standard input and output); for scripts use the commands in `posts --help`\n")
             throw ExitCode(64)
         }
         try await Failure.guarded {

@@ -93,7 +93,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
             if let warning = LocalPlatform.accessWarning(path: path) { logger.warning("\(warning)") }
             return (provider, path)
         } catch let error as PostsError {
-            FileHandle.standardError.write(Data("posts-service: \(error)\n".utf8))
+            StandardError.write("posts-service: \(error)\n")
             throw ExitCode.failure
         }
     }
