@@ -209,7 +209,9 @@ struct GatewayBoundsTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
-        try await harness.startGateway(["--queue-wait", "300ms", "--heartbeat-interval", "200ms"], context: context)
+        // Long enough for the first status request to see them on a loaded
+        // machine (with 300 ms, a full `swift test` sometimes missed them).
+        try await harness.startGateway(["--queue-wait", "2s", "--heartbeat-interval", "200ms"], context: context)
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         for index in 0..<300 {
             try peer.send(MDP.ready(service: Frame("throwaway-\(index)")))
