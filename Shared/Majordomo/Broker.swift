@@ -64,22 +64,9 @@ public final class Broker: Sendable {
 
     private func run() {
         defer { finished.complete(()) }
-        let socket: Socket
-        var endpoints: [String] = []
+        let transport: BrokerTransport
         do {
-            socket = try Socket(context, .router)
-            try socket.set(.routerMandatory, true)
-            // Per-client replies are bounded by clientLimit, so no high-water
-            // mark is needed, and none can silently drop a reply.
-            try socket.set(.sendHighWaterMark, 0)
-            try socket.set(.maxMessageSize, options.maxFrameSize)
-            if context.security.keys != nil {
-                try HandshakeWatch.watch(socket) { [self] event in peerHandshakeFailed(event) }
-            }
-            for endpoint in options.endpoints {
-                try socket.bind(endpoint)
-                endpoints.append(socket.lastEndpoint ?? endpoint)
-            }
+            transport = try BrokerTransport(options: options, context: context) { [self] event in peerHandshakeFailed(event) }
         } catch let error as ZMQError {
             bound.complete(.failure(error))
             return
@@ -87,84 +74,73 @@ public final class Broker: Sendable {
             bound.complete(.failure(ZMQError(code: -1, operation: "\(error)")))
             return
         }
-        bound.complete(.success(endpoints))
-        serve(socket)
-        socket.close()
-        removeIPCFiles(of: endpoints)
+        bound.complete(.success(transport.endpoints))
+        serve(transport)
+        transport.close()
+        removeIPCFiles(of: transport.endpoints)
     }
 
-    private func serve(_ socket: Socket) {
+    private func serve(_ transport: BrokerTransport) {
         let clock = ContinuousClock()
         var core = BrokerCore(configuration: options.configuration, replies: replies, now: clock.now)
         var drainDeadline: ContinuousClock.Instant?
-        // True when the last call on the socket was a receive that found
-        // nothing: only then may the loop block on the socket's descriptor
-        // (Poller.waitAfterDraining). Every send clears it.
-        var drained = false
+        // True when the last batch ended because nothing was left to read:
+        // only then may the loop block.
+        var idle = false
         while true {
             let now = clock.now
             if drainDeadline == nil, stopping.load(ordering: .acquiring) {
                 logger.info("broker stopping: refusing new requests, waiting for requests in progress",
                             metadata: ["grace": "\(options.configuration.shutdownGrace)"])
                 core.beginDrain()
-                flush(&core, to: socket, now: now)
-                drained = false
+                flush(&core, to: transport, now: now)
                 drainDeadline = now + options.configuration.shutdownGrace
             }
             if let deadline = drainDeadline, core.isDrained || now >= deadline { break }
             do {
-                if drained {
-                    let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline)
-                    if try Poller.waitAfterDraining(socket, orFileDescriptor: waker.fileDescriptor,
-                                                    timeout: now < wake ? now.duration(to: wake) : .zero) {
-                        waker.drain()
-                    }
-                }
+                let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline)
+                let timeout = idle && now < wake ? now.duration(to: wake) : .zero
+                if try transport.wait(timeout: timeout, waker: waker.fileDescriptor) { waker.drain() }
                 // A bounded batch, so timers still run under a flood. What a
-                // message produced is sent before the next is read: a
-                // worker's next request must not wait behind a batch of
-                // client requests (with one session per worker, that wait
-                // is the throughput).
-                drained = false
-                for _ in 0..<512 {
-                    guard let frames = try socket.receive(wait: false) else {
-                        drained = true
-                        break
-                    }
+                // message produced is sent before long: a worker's next
+                // request must not wait behind a batch of client requests
+                // (with one session per worker, that wait is the throughput).
+                idle = true
+                for count in 1...512 {
+                    guard let frames = try transport.receive() else { break }
                     let now = clock.now
                     core.handle(frames, now: now)
-                    if core.hasOutput { flush(&core, to: socket, now: now) }
+                    if core.hasOutput { flush(&core, to: transport, now: now) }
+                    if count == 512 { idle = false } else if count % 64 == 0 { transport.flush() }
                 }
+                transport.flush()
             } catch let error as ZMQError where error.isTerminated {
                 break
             } catch {
                 logger.error("broker loop failed", metadata: ["error": "\(error)"])
                 break
             }
+            for problem in transport.takeProblems() { limited("peer refused or message dropped", .warning, ["reason": "\(problem)"]) }
             let later = clock.now
             if later >= core.nextDeadline {
                 core.tick(now: later)
                 logOverdue()
             }
             if core.hasOutput {
-                flush(&core, to: socket, now: later)
-                drained = false
+                flush(&core, to: transport, now: later)
+                transport.flush()
+                idle = false
             }
         }
         logger.info("broker stopped: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
         core.disconnectAll()
-        flush(&core, to: socket, now: clock.now)
-        // Closing with linger 0 would discard the DISCONNECTs just queued; and
-        // linger only helps if the context is terminated before the process
-        // exits, which the caller may not do. So give libzmq's I/O thread a
-        // moment to deliver them first.
-        try? socket.set(.linger, 500)
-        sleepThread(seconds: 0.1)
+        flush(&core, to: transport, now: clock.now)
     }
 
-    /// Sends what the core produced. A peer the socket cannot reach is
-    /// reported back, which may produce more to send (its request, requeued).
-    private func flush(_ core: inout BrokerCore, to socket: Socket, now: ContinuousClock.Instant) {
+    /// Hands what the core produced to the transport. A peer it cannot
+    /// reach is reported back, which may produce more to send (its request,
+    /// requeued).
+    private func flush(_ core: inout BrokerCore, to transport: BrokerTransport, now: ContinuousClock.Instant) {
         // By index, in place: sending may add to the outbox (a request
         // requeued from an unreachable worker), and no copy of it is made.
         var next = 0
@@ -172,12 +148,14 @@ public final class Broker: Sendable {
             let message = core.outbox[next]
             next += 1
             do {
-                if try !socket.send(message, wait: false) {
+                switch try transport.send(message) {
+                case .sent: break
+                case .highWaterMark:
                     logger.warning("peer at high-water mark; message dropped", metadata: ["peer": "\(message[0])"])
+                case .unreachable:
+                    logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
+                    core.peerUnreachable(message[0], now: now)
                 }
-            } catch let error as ZMQError where error.isHostUnreachable {
-                logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
-                core.peerUnreachable(message[0], now: now)
             } catch {
                 logger.warning("send failed", metadata: ["peer": "\(message[0])", "error": "\(error)"])
             }

@@ -47,15 +47,12 @@ final class WorkerSession: Sendable {
         var refusedBefore = false
         while !worker.isStopping {
             generation += 1
-            let socket: Socket
+            let link: any BrokerLink
             do {
-                socket = try Socket(context, .dealer)
-                try socket.set(.routingID, Array(Self.routingID().utf8))
-                if Security.needsCurve(worker.endpoint, curveOnIPC: context.security.curveOnIPC) {
-                    try HandshakeWatch.watch(socket) { event in worker.handshake(event) }
+                link = try connectBrokerLink(to: worker.endpoint, identity: Array(Self.routingID().utf8), context: context) { event in
+                    worker.handshake(event)
                 }
-                try socket.connect(worker.endpoint)
-                try socket.send(MDP.ready(service: Frame(worker.service)))
+                try link.send(MDP.ready(service: Frame(worker.service)))
             } catch {
                 if reportedStart {
                     logger.error("worker session cannot reconnect; it stops", metadata: ["service": "\(worker.service)", "error": "\(error)"])
@@ -69,8 +66,8 @@ final class WorkerSession: Sendable {
                 started.complete(nil)
             }
             logger.debug("worker session connecting", metadata: ["service": "\(worker.service)", "endpoint": "\(worker.endpoint)"])
-            let end = serve(socket, worker: worker, generation: generation, handler: handler, delay: &delay)
-            socket.close()
+            let end = serve(link, worker: worker, generation: generation, handler: handler, delay: &delay)
+            link.close(lingering: .milliseconds(500))
             switch end {
             case .reconnectNow:
                 refusedBefore = false
@@ -94,7 +91,7 @@ final class WorkerSession: Sendable {
     }
 
     /// One connection to the broker, from READY until it ends.
-    private func serve(_ socket: Socket, worker: MajordomoWorker, generation: Int,
+    private func serve(_ link: any BrokerLink, worker: MajordomoWorker, generation: Int,
                        handler: MajordomoWorker.Handling, delay: inout Duration) -> End {
         let (configuration, _, logger) = worker.settings
         let clock = ContinuousClock()
@@ -109,26 +106,19 @@ final class WorkerSession: Sendable {
         do {
             while true {
                 if worker.isStopping && client == nil {
-                    // Long enough to deliver DISCONNECT to a live broker; short
-                    // enough not to hold up exit when there is none.
-                    try? socket.set(.linger, 500)
-                    try socket.send(MDP.disconnect, wait: false)
-                    // Linger only holds a message if the context is terminated
-                    // before the process exits, which the executable may not do;
-                    // and several processes stopping at once on few cores can
-                    // starve libzmq's I/O thread. So give it a moment to deliver
-                    // DISCONNECT before the socket closes, as the broker does.
-                    sleepThread(seconds: 0.1)
+                    // Delivered as the link closes, lingering long enough for a
+                    // live broker, not so long as to hold up exit when there is none.
+                    try link.send(MDP.disconnect, wait: false)
                     logger.debug("worker session stopped", metadata: ["service": "\(worker.service)"])
                     return .stopped
                 }
-                if drained, try Poller.waitAfterDraining(socket, orFileDescriptor: waker.fileDescriptor,
-                                                         timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry))) {
+                if drained, try link.wait(orFileDescriptor: waker.fileDescriptor,
+                                          timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry))) {
                     waker.drain()
                 }
-                try sendReplies(generation: generation, client: &client, on: socket)
+                try sendReplies(generation: generation, client: &client, on: link)
                 drained = false
-                while let frames = try socket.receive(wait: false) {
+                while let frames = try link.receiveIfAny() {
                     brokerExpiry = clock.now + expiry
                     let command = BrokerCommand(frames)
                     if command != .disconnect {
@@ -143,7 +133,7 @@ final class WorkerSession: Sendable {
                         }
                         switch handler {
                         case .synchronous(let handle):
-                            try socket.send(MDP.reply(client: from, body: handle(body)))
+                            try link.send(MDP.reply(client: from, body: handle(body)))
                         case .async(let handle):
                             client = from
                             Task(executorPreference: executor) { [self] in
@@ -152,7 +142,7 @@ final class WorkerSession: Sendable {
                             }
                             // Runs the handler here and now, as far as it goes
                             // without waiting; if it is done, its reply goes at once.
-                            try sendReplies(generation: generation, client: &client, on: socket)
+                            try sendReplies(generation: generation, client: &client, on: link)
                         }
                     case .heartbeat:
                         break
@@ -171,7 +161,7 @@ final class WorkerSession: Sendable {
                 if clock.now >= heartbeatAt {
                     // Never block here: a full queue means the broker is gone,
                     // which the liveness check above handles.
-                    try socket.send(MDP.heartbeat, wait: false)
+                    try link.send(MDP.heartbeat, wait: false)
                     heartbeatAt = clock.now + configuration.heartbeatInterval
                     drained = false
                 }
@@ -187,10 +177,10 @@ final class WorkerSession: Sendable {
     /// Runs the handlers' jobs that are ready, then sends the replies of
     /// this connection's handlers that are done (an earlier connection's
     /// are dropped: its broker gave that request to another worker).
-    private func sendReplies(generation: Int, client: inout Frame?, on socket: Socket) throws {
+    private func sendReplies(generation: Int, client: inout Frame?, on link: any BrokerLink) throws {
         executor.runPending()
         for reply in mailbox.withLock({ box in defer { box.removeAll() }; return box }) where reply.generation == generation {
-            if let to = client { try socket.send(MDP.reply(client: to, body: reply.body)) }
+            if let to = client { try link.send(MDP.reply(client: to, body: reply.body)) }
             client = nil
         }
     }

@@ -69,7 +69,7 @@ public struct Poller {
     }
 
     /// Rounds up so a poll never wakes before a deadline it was given.
-    static func milliseconds(rounding duration: Duration) -> Int {
+    public static func milliseconds(rounding duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

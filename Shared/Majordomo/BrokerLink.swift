@@ -1,0 +1,64 @@
+import ZeroMQ
+
+/// A worker session's connection to the broker: our own ZMTP DEALER
+/// (`StreamDealer`) for plaintext ipc://, a libzmq DEALER for the rest
+/// (tcp://, CURVE, inproc://).
+///
+/// Thread rules: the session's thread only.
+protocol BrokerLink: AnyObject {
+    /// Sends a message whole; false when it cannot be queued without waiting.
+    @discardableResult
+    func send(_ frames: [Frame], wait: Bool) throws -> Bool
+    /// The next message received, without blocking; nil when none is here.
+    func receiveIfAny() throws -> [Frame]?
+    /// Blocks until a message may be here, `fileDescriptor` is readable, or
+    /// `timeout` passes; returns whether `fileDescriptor` was readable. Call
+    /// it only when the last call on the link was a `receive` that found nothing.
+    func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool
+    /// Delivers what is queued for up to `lingering`, then closes.
+    func close(lingering: Duration)
+}
+
+extension BrokerLink {
+    func send(_ frames: [Frame]) throws { try send(frames, wait: true) }
+}
+
+/// Connects to `endpoint` as `identity`, on the transport that serves it.
+/// Over ipc:// a worker takes requests from a broker it trusts, so the
+/// frame limit is only a guard against a runaway allocation.
+func connectBrokerLink(to endpoint: String, identity: [UInt8], context: Context,
+                       handshake: @escaping @Sendable (HandshakeEvent) -> Void) throws -> any BrokerLink {
+    if StreamRouter.serves(endpoint), !context.security.usesCurve(endpoint) {
+        return StreamDealer(endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024))
+    }
+    let socket = try Socket(context, .dealer)
+    try socket.set(.routingID, identity)
+    if Security.needsCurve(endpoint, curveOnIPC: context.security.curveOnIPC) {
+        try HandshakeWatch.watch(socket, report: handshake)
+    }
+    try socket.connect(endpoint)
+    return socket
+}
+
+extension StreamDealer: BrokerLink {
+    func send(_ frames: [Frame], wait: Bool) throws -> Bool { send(frames) }
+    func receiveIfAny() throws -> [Frame]? { receive() }
+}
+
+extension Socket: BrokerLink {
+    func receiveIfAny() throws -> [Frame]? { try receive(wait: false) }
+
+    func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
+        try Poller.waitAfterDraining(self, orFileDescriptor: fileDescriptor, timeout: timeout)
+    }
+
+    func close(lingering: Duration) {
+        // Linger only holds a message if the context is terminated before
+        // the process exits, which the executable may not do; and several
+        // processes stopping at once on few cores can starve libzmq's I/O
+        // thread. So give it a moment to deliver before the socket closes.
+        try? set(.linger, Int32(lingering / .milliseconds(1)))
+        sleepThread(seconds: 0.1)
+        close()
+    }
+}

@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import ZeroMQ
+
+/// The broker's ROUTER, as one routing space over two transports: our own
+/// ZMTP router (`StreamRouter`) for plaintext ipc://, and a libzmq ROUTER
+/// for the rest (tcp://, CURVE, inproc://, ipc://*). Either may be absent.
+///
+/// Thread rules: the broker's thread only.
+final class BrokerTransport {
+    enum Sent { case sent, unreachable, highWaterMark }
+
+    let socket: Socket?
+    let stream: StreamRouter?
+    /// The endpoints bound, in the order asked, wildcards resolved.
+    let endpoints: [String]
+    /// True when the last call on `socket` was a receive that found
+    /// nothing: only then may a wait block on its descriptor (see
+    /// `Poller.waitAfterDraining`). Every send clears it.
+    private var socketDrained = false
+    /// Alternates which transport `receive` asks first, so neither starves.
+    private var streamFirst = false
+    private var items: [pollfd] = []
+    private(set) var problems: [String] = []
+
+    init(options: Broker.Options, context: Context, handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void) throws {
+        let own = options.endpoints.map { StreamRouter.serves($0) && !context.security.usesCurve($0) }
+        var stream: StreamRouter?
+        var socket: Socket?
+        if own.contains(true) {
+            stream = StreamRouter(limits: ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames))
+        }
+        if own.contains(false) {
+            let made = try Socket(context, .router)
+            try made.set(.routerMandatory, true)
+            // Per-client replies are bounded by clientLimit, so no high-water
+            // mark is needed, and none can silently drop a reply.
+            try made.set(.sendHighWaterMark, 0)
+            try made.set(.maxMessageSize, options.maxFrameSize)
+            if context.security.keys != nil { try HandshakeWatch.watch(made, report: handshakeFailed) }
+            socket = made
+        }
+        var endpoints: [String] = []
+        for (endpoint, isOwn) in zip(options.endpoints, own) {
+            if isOwn, let stream {
+                try stream.bind(endpoint)
+                endpoints.append(endpoint)
+            } else if let socket {
+                try socket.bind(endpoint)
+                endpoints.append(socket.lastEndpoint ?? endpoint)
+            }
+        }
+        self.socket = socket
+        self.stream = stream
+        self.endpoints = endpoints
+    }
+
+    /// Waits until a transport has input, `waker` is readable, or `timeout`
+    /// passes (zero: only looks); returns whether `waker` was readable.
+    func wait(timeout: Duration, waker: Int32) throws -> Bool {
+        items.removeAll(keepingCapacity: true)
+        items.append(pollfd(fd: waker, events: Int16(POLLIN), revents: 0))
+        var blocking = timeout
+        if let socket {
+            // ZMQ_FD is edge-triggered: watched only once drained; until
+            // then the socket may hold messages, so the wait only looks.
+            if socketDrained {
+                items.append(pollfd(fd: try socket.get(.fileDescriptor), events: Int16(POLLIN), revents: 0))
+            } else {
+                blocking = .zero
+            }
+        }
+        let fixed = items.count
+        stream?.addPollItems(to: &items)
+        let milliseconds = Int32(Poller.milliseconds(rounding: blocking))
+        while poll(&items, nfds_t(items.count), milliseconds) == -1 {
+            guard errno == EINTR else { throw ZMQError(code: errno, operation: "poll") }
+        }
+        if let stream {
+            items.withUnsafeBufferPointer { stream.handle(UnsafeBufferPointer(rebasing: $0[fixed...])) }
+        }
+        // Whatever woke the wait, the socket may hold messages now.
+        socketDrained = false
+        return items[0].revents & Int16(POLLIN) != 0
+    }
+
+    /// The next message either transport holds (routing id first), without
+    /// blocking; nil when neither holds one.
+    func receive() throws -> [Frame]? {
+        streamFirst.toggle()
+        if streamFirst, let message = stream?.receive() { return message }
+        if let message = try receiveFromSocket() { return message }
+        return streamFirst ? nil : stream?.receive()
+    }
+
+    private func receiveFromSocket() throws -> [Frame]? {
+        guard let socket, !socketDrained else { return nil }
+        while let frames = try socket.receive(wait: false) {
+            // A libzmq peer may pick its routing id: one that names a
+            // connection of the other transport is not let in as it.
+            guard let stream, let sender = frames.first, stream.owns(sender) else { return frames }
+            problems.append("message from a \(sender) on \(socket.type) dropped: that routing id is connected over ipc://")
+        }
+        socketDrained = true
+        return nil
+    }
+
+    func send(_ message: [Frame]) throws -> Sent {
+        if let stream, stream.owns(message[0]) {
+            return stream.send(message) ? .sent : .unreachable
+        }
+        guard let socket else { return .unreachable }
+        socketDrained = false
+        do {
+            return try socket.send(message, wait: false) ? .sent : .highWaterMark
+        } catch let error as ZMQError where error.isHostUnreachable {
+            return .unreachable
+        }
+    }
+
+    /// Writes what `send` queued for ipc:// peers.
+    func flush() { stream?.flush() }
+
+    func takeProblems() -> [String] {
+        var all = problems
+        problems.removeAll()
+        if let stream { all += stream.takeProblems() }
+        return all
+    }
+
+    /// Delivers what is queued (DISCONNECTs at the end) and closes.
+    func close() {
+        stream?.finish(within: .milliseconds(500))
+        if let socket {
+            // Closing with linger 0 would discard the messages just queued;
+            // and linger only helps if the context is terminated before the
+            // process exits, which the caller may not do. So give libzmq's
+            // I/O thread a moment to deliver them first.
+            try? socket.set(.linger, 500)
+            sleepThread(seconds: 0.1)
+            socket.close()
+        }
+    }
+}

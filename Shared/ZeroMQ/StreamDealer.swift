@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// A ZeroMQ DEALER for a plaintext ipc:// endpoint, speaking ZMTP 3.1 itself
+/// on a Unix-domain socket: one connection, to a `StreamRouter` or any
+/// libzmq ROUTER. Like libzmq's DEALER it connects again, every 100 ms,
+/// while the endpoint cannot be reached or after the connection is lost,
+/// and holds what is sent meanwhile (up to 1,000 messages).
+///
+/// Why not libzmq's DEALER: there each message is handed between the
+/// caller's thread and libzmq's I/O thread, both ways; here the caller
+/// reads and writes the socket itself.
+///
+/// Thread rules: one thread makes it, uses it and closes it.
+public final class StreamDealer {
+    public let endpoint: String
+    private let identity: [UInt8]?
+    private let limits: ZMTP.Limits
+    private var connection: ZMTPConnection?
+    private var reconnectAt: ContinuousClock.Instant
+    private let clock = ContinuousClock()
+    /// Messages sent while not connected, each whole.
+    private var waiting: [[Frame]] = []
+    private var inbox: [[Frame]] = []
+    private var inboxNext = 0
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 14, alignment: 8)
+    private var problems: [String] = []
+
+    static let reconnectInterval = Duration.milliseconds(100)
+    static let waitingLimit = 1000
+
+    /// Connects at once when it can; otherwise `wait` tries again.
+    public init(endpoint: String, identity: [UInt8]?, limits: ZMTP.Limits) {
+        self.endpoint = endpoint
+        self.identity = identity
+        self.limits = limits
+        reconnectAt = clock.now
+        connect()
+    }
+
+    deinit {
+        connection?.close()
+        scratch.deallocate()
+    }
+
+    public var isConnected: Bool { connection != nil }
+
+    /// What the peer refused or did wrong since last asked, for a log.
+    public func takeProblems() -> [String] {
+        defer { problems.removeAll() }
+        return problems
+    }
+
+    private func connect() {
+        reconnectAt = clock.now + Self.reconnectInterval
+        guard let descriptor = UnixListener.connect(to: endpoint) else { return }
+        let connection = ZMTPConnection(descriptor: descriptor, socketType: "DEALER", identity: identity,
+                                        peerTypes: ["ROUTER"], limits: limits)
+        for message in waiting { connection.append(message) }
+        waiting.removeAll()
+        self.connection = connection
+        if !connection.write() { connection.drop(nil, for: self) }
+    }
+
+    /// Queues a message and writes what it can now. False (the message is
+    /// not taken) only while not connected with 1,000 messages waiting.
+    @discardableResult
+    public func send(_ frames: [Frame]) -> Bool {
+        precondition(!frames.isEmpty, "a message has at least one frame")
+        guard let connection else {
+            guard waiting.count < Self.waitingLimit else { return false }
+            waiting.append(frames)
+            return true
+        }
+        connection.append(frames)
+        if !connection.write() { connection.drop(nil, for: self) }
+        return true
+    }
+
+    /// The next message `wait` read, without blocking; nil when none is here.
+    public func receive() -> [Frame]? {
+        guard inboxNext < inbox.count else {
+            inbox.removeAll(keepingCapacity: true)
+            inboxNext = 0
+            return nil
+        }
+        defer { inboxNext += 1 }
+        return inbox[inboxNext]
+    }
+
+    /// Blocks until the peer sent something, `fileDescriptor` is readable,
+    /// or `timeout` passes; returns whether `fileDescriptor` was readable.
+    /// Reads what the peer sent (for `receive`), carries on the handshake,
+    /// writes what did not fit before, and connects again when it is time.
+    public func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
+        if connection == nil, clock.now >= reconnectAt { connect() }
+        var items = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        var blocking = timeout
+        if let connection {
+            let events = Int16(POLLIN) | (connection.hasOutput ? Int16(POLLOUT) : 0)
+            items.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
+        } else {
+            blocking = min(timeout, clock.now.duration(to: reconnectAt))
+        }
+        let milliseconds = Int32(Poller.milliseconds(rounding: blocking))
+        while poll(&items, nfds_t(items.count), milliseconds) == -1 {
+            guard errno == EINTR else { throw ZMQError(code: errno, operation: "poll") }
+        }
+        if let connection, items.count == 2, items[1].revents != 0 {
+            if items[1].revents & Int16(POLLOUT) != 0, !connection.write() { connection.drop(nil, for: self) }
+            if items[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.isClosed {
+                connection.read(into: scratch, for: self)
+            }
+        }
+        return items[0].revents & Int16(POLLIN) != 0
+    }
+
+    /// Writes what is queued for up to `lingering`, then closes.
+    public func close(lingering: Duration) {
+        let deadline = clock.now + lingering
+        while let connection, connection.hasOutput, clock.now < deadline {
+            var item = pollfd(fd: connection.descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&item, 1, 10)
+            if !connection.write() { connection.drop(nil, for: self) }
+        }
+        connection?.close()
+        connection = nil
+    }
+}
+
+extension StreamDealer: ZMTPReceiver {
+    func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String? { nil }
+
+    func message(_ connection: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
+
+    func report(_ connection: ZMTPConnection, _ problem: String) { problems.append("\(endpoint): \(problem)") }
+
+    /// Lost: what was not written is dropped with the connection (its
+    /// peer may be a new process that knows nothing of it), and the next
+    /// connection is tried after the interval.
+    func closed(_ connection: ZMTPConnection) {
+        guard self.connection === connection else { return }
+        self.connection = nil
+        reconnectAt = clock.now + Self.reconnectInterval
+    }
+}

@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// What a `ZMTPConnection` read: the peer's READY, whole messages, and
+/// anything that made it close the connection.
+protocol ZMTPReceiver: AnyObject {
+    /// The peer's READY metadata; returns why the peer is refused, or nil.
+    func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String?
+    /// A whole message: the connection's `prefix` (if any), then its frames.
+    func message(_ connection: ZMTPConnection, _ frames: [Frame])
+    /// Something the peer did wrong, worth a log line.
+    func report(_ connection: ZMTPConnection, _ problem: String)
+    /// The connection closed (after `report`, if the peer was at fault).
+    func closed(_ connection: ZMTPConnection)
+}
+
+/// One ZMTP 3.1 connection over a non-blocking stream socket, NULL
+/// mechanism: where its handshake is, the bytes of a frame only half
+/// received, the frames of a message not finished, and what waits to be
+/// written. Both ends use it: `StreamRouter` for the peers that connect to
+/// it, `StreamDealer` for its one connection.
+///
+/// Thread rules: owned by one thread.
+final class ZMTPConnection {
+    enum Stage { case greeting, handshake, traffic }
+
+    let descriptor: Int32
+    let limits: ZMTP.Limits
+    /// The socket types the peer may be.
+    let peerTypes: Set<String>
+    var stage = Stage.greeting
+    /// The first frame of every message delivered, when set: a router sets
+    /// the peer's routing id here once its READY is read.
+    var prefix: Frame?
+    /// Bytes read that do not yet make a whole greeting or frame; reads go
+    /// to a buffer shared by a thread's connections first.
+    var input = PartialInput()
+    /// How many bytes `input` must hold before it can be parsed further.
+    var needed = 0
+    /// The message being received: `prefix` first, then its frames.
+    var message: [Frame] = []
+    /// Frames of the current message beyond the limit, counted, not kept.
+    var excessFrames = 0
+    var output: [UInt8]
+    /// What waits for the peer's greeting: our READY, then any messages.
+    /// libzmq closes a connection whose READY came before it had sent its
+    /// own greeting, so this end sends its greeting alone first.
+    var held: [UInt8]
+    var written = 0
+    var isDirty = false
+    var isClosed = false
+
+    /// Queues the greeting; READY (with `identity`, when given) follows
+    /// once the peer's greeting is read.
+    init(descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits) {
+        self.descriptor = descriptor
+        self.peerTypes = peerTypes
+        self.limits = limits
+        output = ZMTP.greeting
+        held = ZMTP.ready(socketType: socketType, identity: identity)
+    }
+
+    deinit { close() }
+
+    var hasOutput: Bool { written < output.count }
+
+    /// Writes what it can without blocking. False when the peer is gone.
+    func write() -> Bool {
+        while written < output.count {
+            let count = output.withUnsafeBytes { bytes in
+                send(descriptor, bytes.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                written += count
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+        }
+        // All written: start again at the front, keeping a usual amount of memory.
+        if output.capacity > 1 << 18 { output = [] } else { output.removeAll(keepingCapacity: true) }
+        written = 0
+        return true
+    }
+
+    /// Appends the frames of a message from `first` on, as ZMTP frames.
+    func append(_ frames: [Frame], from first: Int = 0) {
+        if stage == .greeting {
+            Self.append(frames, from: first, to: &held)
+        } else {
+            Self.append(frames, from: first, to: &output)
+        }
+    }
+
+    private static func append(_ frames: [Frame], from first: Int, to output: inout [UInt8]) {
+        let last = frames.count - 1
+        for index in first...last {
+            frames[index].withUnsafeBytes { body in
+                ZMTP.appendHeader(to: &output, size: body.count, flags: index < last ? ZMTP.more : 0)
+                output.append(contentsOf: body)
+            }
+        }
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(descriptor)
+        input.release()
+        output = []
+        held = []
+        message = []
+    }
+}

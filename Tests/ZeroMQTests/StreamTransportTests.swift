@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+import ZeroMQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Our own ZMTP ends (`StreamRouter`, `StreamDealer`) against libzmq's
+/// sockets and against each other, on real ipc:// files.
+@Suite("ZMTP over ipc://")
+struct StreamTransportTests {
+    let limits = ZMTP.Limits(maxFrameSize: 16 << 20, maxFrames: 64)
+
+    @Test func test_aLibzmqDealer_reachesTheStreamRouterUnderItsIdentity_andGetsItsReply() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8), at: "ipc://\(directory)/r.ipc")
+            let context = try Context()
+            let dealer = try Socket(context, .dealer)
+            try dealer.set(.routingID, Array("worker-1".utf8))
+            try dealer.connect(pump.endpoint)
+            try dealer.send(["", "a", "b"])
+            #expect(pump.run { pump.received.count == 1 })
+            #expect(pump.received.first == ["worker-1", "", "a", "b"])
+            #expect(pump.router.send(["worker-1", "", "reply"]))
+            pump.router.flush()
+            #expect(try receive(dealer) == ["", "reply"])
+            #expect(!pump.router.send(["nobody", "x"]), "a routing id no peer has is reported, as ROUTER_MANDATORY does")
+        }
+    }
+
+    @Test func test_aDealerWithoutIdentity_isGivenOne_thatItsRepliesFollow() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let dealer = try Socket(try Context(), .dealer)
+            try dealer.connect(pump.endpoint)
+            try dealer.send(["hello"])
+            #expect(pump.run { pump.received.count == 1 })
+            let id = try #require(pump.received.first?.first)
+            #expect(id.count == 6 && id.bytes.prefix(2) == [0, 1])
+            #expect(pump.router.send([id, "back"]))
+            pump.router.flush()
+            #expect(try receive(dealer) == ["back"])
+        }
+    }
+
+    @Test func test_theStreamDealer_reachesALibzmqRouter_andGetsItsReply() throws {
+        try withDirectory { directory in
+            let endpoint = "ipc://\(directory)/r.ipc"
+            let router = try Socket(try Context(), .router)
+            try router.bind(endpoint)
+            let dealer = StreamDealer(endpoint: endpoint, identity: Array("d-1".utf8), limits: limits)
+            dealer.send(["", "hi"])
+            var got: [Frame]?
+            let deadline = ContinuousClock.now + .seconds(2)
+            while got == nil, ContinuousClock.now < deadline {
+                _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(10))
+                got = try receive(router, within: .milliseconds(10))
+            }
+            #expect(got == ["d-1", "", "hi"])
+            try router.send(["d-1", "", "back"])
+            #expect(try take(from: dealer, count: 1) == [["", "back"]])
+        }
+    }
+
+    @Test func test_dealerAndRouter_carryLargeFramesAndManyMessages_inOrder() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let dealer = StreamDealer(endpoint: pump.endpoint, identity: nil, limits: limits)
+            let large = Frame((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            dealer.send(["", large])
+            for number in 0..<200 { dealer.send(["", Frame("\(number)")]) }
+            #expect(pump.run(driving: dealer) { pump.received.count == 201 })
+            #expect(pump.received.first?.last == large)
+            #expect(pump.received.dropFirst().map { $0.last?.string } == (0..<200).map { "\($0)" })
+            // Echo each back; the dealer gets them in the order sent.
+            for message in pump.received { #expect(pump.router.send(message)) }
+            pump.router.flush()
+            var echoed: [[Frame]] = []
+            #expect(pump.run(driving: dealer) {
+                while let message = dealer.receive() { echoed.append(message) }
+                return echoed.count == 201
+            })
+            #expect(echoed.first == ["", large])
+            #expect(echoed.dropFirst().map { $0.last?.string } == (0..<200).map { "\($0)" })
+        }
+    }
+
+    @Test func test_aDealerStartedBeforeItsRouter_connectsWhenItAppears_andDeliversWhatItHeld() throws {
+        try withDirectory { directory in
+            let endpoint = "ipc://\(directory)/late.ipc"
+            let dealer = StreamDealer(endpoint: endpoint, identity: Array("early".utf8), limits: limits)
+            #expect(!dealer.isConnected)
+            dealer.send(["", "held"])
+            _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(20))
+            let pump = try RouterPump(limits, at: endpoint)
+            #expect(pump.run(driving: dealer) { pump.received.count == 1 })
+            #expect(pump.received.first == ["early", "", "held"])
+        }
+    }
+
+    @Test func test_aSecondConnectionWithAnIdentityInUse_isRefused_andTheFirstKeepsWorking() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let context = try Context()
+            let first = try Socket(context, .dealer)
+            try first.set(.routingID, Array("same".utf8))
+            try first.connect(pump.endpoint)
+            try first.send(["one"])
+            #expect(pump.run { pump.received.count == 1 })
+            let second = try Socket(context, .dealer)
+            try second.set(.routingID, Array("same".utf8))
+            try second.connect(pump.endpoint)
+            try second.send(["two"])
+            #expect(pump.run { pump.problems.contains { $0.contains("already connected") } })
+            try first.send(["three"])
+            #expect(pump.run { pump.received.count == 2 })
+            #expect(pump.received.map { $0.last } == ["one", "three"])
+        }
+    }
+
+    @Test func test_aPeerThatCannotTalkToARouter_isRefused_namingItsSocketType() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let publisher = try Socket(try Context(), .publish)
+            try publisher.connect(pump.endpoint)
+            #expect(pump.run { pump.problems.contains { $0.contains("\"PUB\"") } })
+            #expect(pump.router.peerCount == 0)
+        }
+    }
+
+    @Test func test_aFrameOverTheLimit_costsTheSenderItsConnection_andIsNeverDelivered() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1000, maxFrames: 8), at: "ipc://\(directory)/r.ipc")
+            let dealer = try Socket(try Context(), .dealer)
+            try dealer.set(.routingID, Array("big".utf8))
+            try dealer.connect(pump.endpoint)
+            try dealer.send(["small"])
+            #expect(pump.run { pump.received.count == 1 })
+            try dealer.send([Frame([UInt8](repeating: 1, count: 2000))])
+            #expect(pump.run { pump.problems.contains { $0.contains("2000 bytes is over the limit of 1000") } })
+            #expect(pump.received.count == 1)
+        }
+    }
+
+    @Test func test_aMessageWithTooManyFrames_isDropped_andSaysSo() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1000, maxFrames: 3), at: "ipc://\(directory)/r.ipc")
+            let dealer = try Socket(try Context(), .dealer)
+            try dealer.set(.routingID, Array("many".utf8))
+            try dealer.connect(pump.endpoint)
+            try dealer.send(["1", "2", "3", "4"])
+            try dealer.send(["1", "2", "3"])
+            #expect(pump.run { pump.received.count == 1 })
+            #expect(pump.received.first == ["many", "1", "2", "3"])
+            #expect(pump.problems.contains { $0.contains("4 frames dropped (at most 3)") })
+        }
+    }
+
+    @Test func test_aPeerThatDoesNotSpeakZMTP_isRefused_andClosed() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let raw = try #require(rawConnection(to: "\(directory)/r.ipc"))
+            defer { close(raw) }
+            let request = Array("GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: test\r\nAccept: */*\r\n\r\n".utf8)
+            #expect(write(raw, request, request.count) == request.count)
+            #expect(pump.run { pump.problems.contains { $0.contains("does not speak ZMTP") } })
+            // What it reads: our greeting, an ERROR naming why, then the end.
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var total: [UInt8] = []
+            while true {
+                let count = read(raw, &buffer, buffer.count)
+                if count <= 0 { break }
+                total += buffer[..<count]
+            }
+            #expect(String(decoding: total, as: UTF8.self).contains("ERROR"))
+        }
+    }
+
+    @Test func test_bindingWhereNoSocketCanBe_throwsNamingTheEndpointAndTheReason() throws {
+        let router = StreamRouter(limits: limits)
+        let endpoint = "ipc:///nonexistent-\(getpid())/r.ipc"
+        let error = try #require(throws: ZMQError.self) { try router.bind(endpoint) }
+        #expect(error.description.contains(endpoint))
+        #expect(error.code == ENOENT)
+        let long = "ipc:///tmp/" + String(repeating: "x", count: 200)
+        let tooLong = try #require(throws: ZMQError.self) { try router.bind(long) }
+        #expect(tooLong.code == ENAMETOOLONG)
+    }
+}
+
+/// A `StreamRouter` driven on the test's thread, keeping what it received.
+final class RouterPump {
+    let router: StreamRouter
+    let endpoint: String
+    var received: [[Frame]] = []
+    var problems: [String] = []
+
+    init(_ limits: ZMTP.Limits, at endpoint: String) throws {
+        router = StreamRouter(limits: limits)
+        try router.bind(endpoint)
+        self.endpoint = endpoint
+    }
+
+    /// Polls until `done` or `within` passes; also drives `dealer`, which
+    /// lives on the same thread. Returns `done()`.
+    func run(driving dealer: StreamDealer? = nil, within: Duration = .seconds(3), until done: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + within
+        while !done(), ContinuousClock.now < deadline {
+            var items: [pollfd] = []
+            router.addPollItems(to: &items)
+            _ = poll(&items, nfds_t(items.count), dealer == nil ? 10 : 1)
+            items.withUnsafeBufferPointer { router.handle($0) }
+            while let message = router.receive() { received.append(message) }
+            router.flush()
+            problems += router.takeProblems()
+            _ = try? dealer?.wait(orFileDescriptor: -1, timeout: .milliseconds(1))
+        }
+        return done()
+    }
+
+    func run(until done: () -> Bool) -> Bool { run(driving: nil, until: done) }
+}
+
+/// Waits for `count` messages on a dealer with no router on its thread.
+private func take(from dealer: StreamDealer, count: Int) throws -> [[Frame]] {
+    var got: [[Frame]] = []
+    let deadline = ContinuousClock.now + .seconds(2)
+    while got.count < count, ContinuousClock.now < deadline {
+        _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(10))
+        while let message = dealer.receive() { got.append(message) }
+    }
+    return got
+}
+
+private func withDirectory(_ body: (String) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zmtp-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try body(directory)
+}
+
+private func rawConnection(to path: String) -> Int32? {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    return connected == 0 ? descriptor : nil
+}
