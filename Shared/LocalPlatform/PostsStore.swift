@@ -34,6 +34,17 @@ final class PostsStore: Sendable {
         try pool.read(body)
     }
 
+    /// `read` for a body that runs one SQL statement: SQLite runs a
+    /// statement on one snapshot, so the transaction `read` opens around
+    /// it (BEGIN and COMMIT, two more statements) is left out.
+    func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        do { return try unsafeReadHere(body) } catch { throw Self.map(error) }
+    }
+
+    private func unsafeReadHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(body)
+    }
+
     /// Writes on GRDB's writer queue: a write may wait up to `busyTimeout`
     /// for another process's, which must not hold up a shared thread.
 

@@ -28,7 +28,10 @@ struct SQLitePostStore: PostStore {
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
-        try await store.read { db in try PostRecord.fetchOne(db, key: uid.uuidString) }?.toDomain()
+        // A statement prepared once per connection, not SQL built and parsed per call.
+        try await store.readOneStatement { db in
+            try PostRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM post WHERE uid = ?"), arguments: [uid.uuidString])
+        }?.toDomain()
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
