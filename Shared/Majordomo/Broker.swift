@@ -120,7 +120,10 @@ public final class Broker: Sendable {
                 logger.error("broker loop failed", metadata: ["error": "\(error)"])
                 break
             }
-            for problem in transport.takeProblems() { limited("peer refused or message dropped", .warning, ["reason": "\(problem)"]) }
+            core.totals.malformed += transport.takeDropped()
+            for problem in transport.takeProblems() {
+                limited(Logger.Message(stringLiteral: problem.kind.rawValue), .warning, ["reason": "\(problem.detail)"])
+            }
             let later = clock.now
             if later >= core.nextDeadline {
                 core.tick(now: later)

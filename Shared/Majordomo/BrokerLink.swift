@@ -17,6 +17,9 @@ protocol BrokerLink: AnyObject {
     func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool
     /// Delivers what is queued for up to `lingering`, then closes.
     func close(lingering: Duration)
+    /// What the broker refused or sent wrong since last asked (the link
+    /// connects again by itself), for the session's log.
+    func takeProblems() -> [PeerProblem]
 }
 
 extension BrokerLink {
@@ -47,6 +50,9 @@ extension StreamDealer: BrokerLink {
 
 extension Socket: BrokerLink {
     func receiveIfAny() throws -> [Frame]? { try receive(wait: false) }
+
+    /// libzmq reports nothing of the kind; `HandshakeWatch` covers CURVE.
+    func takeProblems() -> [PeerProblem] { [] }
 
     func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
         try Poller.waitAfterDraining(self, orFileDescriptor: fileDescriptor, timeout: timeout)

@@ -22,7 +22,8 @@ final class BrokerTransport {
     /// Alternates which transport `receive` asks first, so neither starves.
     private var streamFirst = false
     private var items: [pollfd] = []
-    private(set) var problems: [String] = []
+    private(set) var problems: [PeerProblem] = []
+    private var dropped = 0
 
     init(options: Broker.Options, context: Context, handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void) throws {
         let own = options.endpoints.map { StreamRouter.serves($0) && !context.security.usesCurve($0) }
@@ -100,7 +101,8 @@ final class BrokerTransport {
             // A libzmq peer may pick its routing id: one that names a
             // connection of the other transport is not let in as it.
             guard let stream, let sender = frames.first, stream.owns(sender) else { return frames }
-            problems.append("message from a \(sender) on \(socket.type) dropped: that routing id is connected over ipc://")
+            problems.append(PeerProblem(.borrowedRoutingID, "\(sender) is connected over ipc://; this came through libzmq"))
+            dropped += 1
         }
         socketDrained = true
         return nil
@@ -122,7 +124,14 @@ final class BrokerTransport {
     /// Writes what `send` queued for ipc:// peers.
     func flush() { stream?.flush() }
 
-    func takeProblems() -> [String] {
+    /// Messages dropped before the broker saw them (too many frames, a
+    /// routing id of the other transport), since last asked.
+    func takeDropped() -> Int {
+        defer { dropped = 0 }
+        return dropped + (stream?.takeDropped() ?? 0)
+    }
+
+    func takeProblems() -> [PeerProblem] {
         var all = problems
         problems.removeAll()
         if let stream { all += stream.takeProblems() }

@@ -103,6 +103,7 @@ final class WorkerSession: Sendable {
         // As in the broker: block on the socket's descriptor only when the
         // last call on it was a receive that found nothing.
         var drained = false
+        var lastProblem: PeerProblem?
         do {
             while true {
                 if worker.isStopping && client == nil {
@@ -115,6 +116,11 @@ final class WorkerSession: Sendable {
                 if drained, try link.wait(orFileDescriptor: waker.fileDescriptor,
                                           timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry))) {
                     waker.drain()
+                }
+                for problem in link.takeProblems() where problem != lastProblem {
+                    // The same one again (each reconnection) is not news.
+                    lastProblem = problem
+                    logger.warning("connection to the broker failed: \(problem.kind.rawValue)", metadata: ["reason": "\(problem.detail)"])
                 }
                 try sendReplies(generation: generation, client: &client, on: link)
                 drained = false

@@ -25,7 +25,7 @@ public final class StreamDealer {
     private var inbox: [[Frame]] = []
     private var inboxNext = 0
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 14, alignment: 8)
-    private var problems: [String] = []
+    private var problems: [PeerProblem] = []
 
     static let reconnectInterval = Duration.milliseconds(100)
     static let waitingLimit = 1000
@@ -47,7 +47,7 @@ public final class StreamDealer {
     public var isConnected: Bool { connection != nil }
 
     /// What the peer refused or did wrong since last asked, for a log.
-    public func takeProblems() -> [String] {
+    public func takeProblems() -> [PeerProblem] {
         defer { problems.removeAll() }
         return problems
     }
@@ -134,7 +134,13 @@ extension StreamDealer: ZMTPReceiver {
 
     func message(_ connection: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
 
-    func report(_ connection: ZMTPConnection, _ problem: String) { problems.append("\(endpoint): \(problem)") }
+    func dropped(_ connection: ZMTPConnection, frames: Int) {
+        report(connection, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
+    }
+
+    func report(_ connection: ZMTPConnection, _ problem: PeerProblem) {
+        problems.append(PeerProblem(problem.kind, "\(endpoint): \(problem.detail)"))
+    }
 
     /// Lost: what was not written is dropped with the connection (its
     /// peer may be a new process that knows nothing of it), and the next

@@ -35,7 +35,8 @@ public final class StreamRouter {
     private var dirty: [ZMTPConnection] = []
     /// What peers did wrong, for the owner to log: connections refused
     /// or dropped, messages dropped.
-    private var problems: [String] = []
+    private var problems: [PeerProblem] = []
+    private var droppedMessages = 0
 
     public init(limits: ZMTP.Limits) { self.limits = limits }
 
@@ -60,9 +61,15 @@ public final class StreamRouter {
 
     public var peerCount: Int { peers.count }
 
-    public func takeProblems() -> [String] {
+    public func takeProblems() -> [PeerProblem] {
         defer { problems.removeAll() }
         return problems
+    }
+
+    /// Messages dropped for having more frames than the limit, since last asked.
+    public func takeDropped() -> Int {
+        defer { droppedMessages = 0 }
+        return droppedMessages
     }
 
     // MARK: Polling
@@ -196,8 +203,13 @@ extension StreamRouter: ZMTPReceiver {
 
     func message(_ peer: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
 
-    func report(_ peer: ZMTPConnection, _ problem: String) {
-        problems.append(peer.prefix.map { "\(problem) (peer \($0))" } ?? problem)
+    func dropped(_ peer: ZMTPConnection, frames: Int) {
+        droppedMessages += 1
+        report(peer, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
+    }
+
+    func report(_ peer: ZMTPConnection, _ problem: PeerProblem) {
+        problems.append(peer.prefix.map { PeerProblem(problem.kind, "\(problem.detail) (peer \($0))") } ?? problem)
     }
 
     func closed(_ peer: ZMTPConnection) {

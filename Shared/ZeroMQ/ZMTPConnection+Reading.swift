@@ -66,7 +66,7 @@ extension ZMTPConnection {
                 header = 9
             }
             guard size <= UInt64(limits.maxFrameSize) else {
-                drop("a frame of \(size) bytes is over the limit of \(limits.maxFrameSize); connection closed", for: receiver)
+                drop(PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(limits.maxFrameSize)"), for: receiver)
                 return bytes.count
             }
             let end = at + header + Int(size)
@@ -98,7 +98,7 @@ extension ZMTPConnection {
             excessFrames = 0
         }
         if excessFrames > 0 {
-            receiver.report(self, "a message of \(message.count - first + excessFrames) frames dropped (at most \(limits.maxFrames))")
+            receiver.dropped(self, frames: message.count - first + excessFrames)
             return
         }
         receiver.message(self, message)
@@ -122,7 +122,7 @@ extension ZMTPConnection {
             }
             stage = .traffic
         case (_, "ERROR"):
-            drop("the peer refused the connection: \(String(decoding: data.dropFirst(), as: UTF8.self))", for: receiver)
+            drop(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)), for: receiver)
         case (.traffic, "PING"):
             // PONG echoes the ping's context, which follows its 2-byte TTL.
             ZMTP.appendCommand(to: &output, name: "PONG", data: Array(data.dropFirst(2).prefix(16)))
@@ -138,10 +138,10 @@ extension ZMTPConnection {
     private func refuse(_ reason: String, for receiver: some ZMTPReceiver) {
         output.append(contentsOf: ZMTP.error(reason: reason))
         _ = write()
-        drop("connection refused: \(reason)", for: receiver)
+        drop(PeerProblem(.refused, reason), for: receiver)
     }
 
-    func drop(_ problem: String?, for receiver: some ZMTPReceiver) {
+    func drop(_ problem: PeerProblem?, for receiver: some ZMTPReceiver) {
         guard !isClosed else { return }
         close()
         if let problem { receiver.report(self, problem) }

@@ -9,8 +9,10 @@ protocol ZMTPReceiver: AnyObject {
     func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String?
     /// A whole message: the connection's `prefix` (if any), then its frames.
     func message(_ connection: ZMTPConnection, _ frames: [Frame])
+    /// A message of more frames than the limit: dropped, its frames counted.
+    func dropped(_ connection: ZMTPConnection, frames: Int)
     /// Something the peer did wrong, worth a log line.
-    func report(_ connection: ZMTPConnection, _ problem: String)
+    func report(_ connection: ZMTPConnection, _ problem: PeerProblem)
     /// The connection closed (after `report`, if the peer was at fault).
     func closed(_ connection: ZMTPConnection)
 }

@@ -30,23 +30,30 @@ struct BadInputTests {
             ["", "MDPC01"],
             ["", "MDPC01", "", "empty service"],
             [Frame([0xde, 0xad, 0xbe, 0xef])],
+            ["", "MDPC01", "echo"] + (0..<70).map { Frame("part \($0)") },
             ["", "MDPC01", "echo", Frame([UInt8](repeating: 0x41, count: 1 << 20))],
         ]
         var peers: [RawPeer] = []
         for frames in cases { peers.append(try await survives(frames, harness: harness, context: context, client: client)) }
-        // Six are dropped by the broker; the oversized one never reaches it
-        // (libzmq disconnects a peer that passes the maximum message size).
-        // Each came on its own connection, so the last may still be on its way.
-        let counted = await eventually(within: .seconds(5)) { (try? await client.status().totals.malformed) == 6 }
-        #expect(counted, "the gateway counts exactly the six malformed messages")
+        // Seven are dropped and counted (the one of 73 frames as it arrives,
+        // never held whole); the oversized one costs its sender the
+        // connection, and the log says why. Each came on its own
+        // connection, so the last may still be on its way.
+        let counted = await eventually(within: .seconds(5)) { (try? await client.status().totals.malformed) == 7 }
+        #expect(counted, "the gateway counts exactly the seven malformed messages")
         peers.removeAll()
 
-        // Not ZMTP at all: libzmq may read it as legacy framing and hand the
-        // broker junk frames, which it drops like any other malformed message.
+        // Not ZMTP at all: refused with a ZMTP ERROR, and logged.
         try writeGarbage(Array("GET / HTTP/1.1\r\n\r\n".utf8) + (0..<512).map { UInt8($0 % 256) },
                          toUnixSocket: "\(harness.directory)/gateway.ipc")
         #expect(try await client.echo()["service"] == "echo", "after raw garbage bytes")
         #expect(harness.process("gateway")?.isRunning == true)
+        let logged = await eventually(within: .seconds(5)) {
+            let log = harness.log("gateway")
+            return log.contains("a message of 73 frames (at most 64)") && log.contains("a frame of 1048576 bytes is over the limit of 65536")
+                && log.contains("it does not speak ZMTP")
+        }
+        #expect(logged, "\(harness.log("gateway"))")
     }
 
     @Test func test_workerProtocolViolationsAreAnsweredWithDisconnect() async throws {
