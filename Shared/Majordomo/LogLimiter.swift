@@ -6,6 +6,8 @@ import Synchronization
 public final class LogLimiter: Sendable {
     private struct Entry {
         var lastLogged: ContinuousClock.Instant
+        /// The last time the reason came up, logged or not.
+        var lastSeen: ContinuousClock.Instant
         var suppressed = 0
     }
 
@@ -19,15 +21,16 @@ public final class LogLimiter: Sendable {
     public func admit(_ reason: String, now: ContinuousClock.Instant = .now) -> (log: Bool, suppressed: Int) {
         entries.withLock { entries in
             guard var entry = entries[reason] else {
-                entries[reason] = Entry(lastLogged: now)
+                entries[reason] = Entry(lastLogged: now, lastSeen: now)
                 return (true, 0)
             }
             guard entry.lastLogged.duration(to: now) >= interval else {
                 entry.suppressed += 1
+                entry.lastSeen = now
                 entries[reason] = entry
                 return (false, 0)
             }
-            entries[reason] = Entry(lastLogged: now)
+            entries[reason] = Entry(lastLogged: now, lastSeen: now)
             return (true, entry.suppressed)
         }
     }
@@ -37,7 +40,9 @@ public final class LogLimiter: Sendable {
     public func overdue(now: ContinuousClock.Instant = .now) -> [(reason: String, suppressed: Int)] {
         entries.withLock { entries in
             var due: [(reason: String, suppressed: Int)] = []
-            for (reason, entry) in entries where entry.lastLogged.duration(to: now) >= interval {
+            // Quiet: not come up at all for an interval. A flood still going
+            // on is summed up by its next admitted line instead.
+            for (reason, entry) in entries where entry.lastSeen.duration(to: now) >= interval {
                 if entry.suppressed > 0 { due.append((reason, entry.suppressed)) }
                 entries[reason] = nil
             }

@@ -112,4 +112,15 @@ struct LogLimiterTests {
         #expect(due.count == 1 && due.first?.reason == "malformed" && due.first?.suppressed == 7)
         #expect(limiter.overdue(now: start + .seconds(3)).isEmpty, "summed up once")
     }
+
+    @Test func test_aFloodStillGoingOn_isNotSummedUpEarly_soNoCountIsSplitOff() {
+        let limiter = LogLimiter(interval: .seconds(1))
+        let start = ContinuousClock.now
+        _ = limiter.admit("malformed", now: start)
+        for step in 1...10 { _ = limiter.admit("malformed", now: start + .milliseconds(step * 90)) }
+        // A second since the last line, but the flood came up 150 ms ago.
+        #expect(limiter.overdue(now: start + .milliseconds(1050)).isEmpty)
+        let next = limiter.admit("malformed", now: start + .milliseconds(1100))
+        #expect(next.log && next.suppressed == 10, "the line that is admitted carries the whole count")
+    }
 }
