@@ -7,17 +7,18 @@ import Logging
 import Synchronization
 import ZeroMQ
 
-/// A 7/MDP broker: one ROUTER socket that clients and workers both connect
-/// to, run by `BrokerCore` on a thread of its own.
+/// A 7/MDP broker: one ROUTER that clients and workers both connect to
+/// (`BrokerTransport`: our own ZMTP on plaintext ipc://, libzmq for the
+/// rest), run by `BrokerCore` on a thread of its own.
 ///
-/// Thread rules: the ROUTER socket is created, used and closed on the
+/// Thread rules: the transport is created, used and closed on the
 /// broker's thread only. `start`, `stop` and `waitUntilStopped` may be called
 /// from anywhere.
 public final class Broker: Sendable {
     public struct Options: Sendable {
         public var endpoints: [String]
         public var configuration = BrokerConfiguration()
-        /// Largest frame accepted, in bytes (libzmq's ZMQ_MAXMSGSIZE, which
+        /// Largest frame accepted, in bytes (on libzmq, its ZMQ_MAXMSGSIZE, which
         /// applies to each frame); a larger one costs the sender its connection.
         public var maxFrameSize: Int64 = 16 << 20
 

@@ -59,6 +59,7 @@ extension Socket: BrokerLink {
     }
 
     func close(lingering: Duration) {
+        guard lingering > .zero else { return close() }
         // Linger only holds a message if the context is terminated before
         // the process exits, which the executable may not do; and several
         // processes stopping at once on few cores can starve libzmq's I/O

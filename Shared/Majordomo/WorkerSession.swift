@@ -67,7 +67,9 @@ final class WorkerSession: Sendable {
             }
             logger.debug("worker session connecting", metadata: ["service": "\(worker.service)", "endpoint": "\(worker.endpoint)"])
             let end = serve(link, worker: worker, generation: generation, handler: handler, delay: &delay)
-            link.close(lingering: .milliseconds(500))
+            // Only a session that stops has something to deliver as it
+            // closes (DISCONNECT); one that connects again does not wait.
+            link.close(lingering: end == .stopped ? .milliseconds(500) : .zero)
             switch end {
             case .reconnectNow:
                 refusedBefore = false

@@ -176,6 +176,49 @@ struct StreamTransportTests {
         }
     }
 
+    @Test func test_aStreamDealerRefusedByItsRouter_reportsWhy() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let first = StreamDealer(endpoint: pump.endpoint, identity: Array("twin".utf8), limits: limits)
+            first.send(["hello"])
+            #expect(pump.run(driving: first) { pump.received.count == 1 })
+            let second = StreamDealer(endpoint: pump.endpoint, identity: Array("twin".utf8), limits: limits)
+            var problems: [PeerProblem] = []
+            #expect(pump.run(driving: second) {
+                problems += second.takeProblems()
+                return !problems.isEmpty
+            })
+            #expect(problems.first?.kind == .peerError)
+            #expect(problems.first?.detail.contains("routing id twin is already connected") == true, "\(problems)")
+        }
+    }
+
+    @Test func test_aZMTPPing_isAnsweredWithAPongCarryingItsContext() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let raw = try #require(rawConnection(to: "\(directory)/r.ipc"))
+            defer { close(raw) }
+            var greeting = [UInt8](repeating: 0, count: 64)
+            greeting[0] = 0xFF; greeting[9] = 0x7F; greeting[10] = 3; greeting[11] = 1
+            greeting.replaceSubrange(12..<16, with: Array("NULL".utf8))
+            #expect(write(raw, greeting, 64) == 64)
+            // Our READY (Socket-Type DEALER), then PING with a TTL and the context "ctx".
+            let property = [UInt8(11)] + Array("Socket-Type".utf8) + [0, 0, 0, 6] + Array("DEALER".utf8)
+            let ready = [UInt8(5)] + Array("READY".utf8) + property
+            let ping = [UInt8(4)] + Array("PING".utf8) + [0, 10] + Array("ctx".utf8)
+            let bytes = [0x04, UInt8(ready.count)] + ready + [0x04, UInt8(ping.count)] + ping
+            #expect(write(raw, bytes, bytes.count) == bytes.count)
+            var received: [UInt8] = []
+            let pong = [UInt8(0x04), 8, 4] + Array("PONGctx".utf8)
+            #expect(pump.run {
+                var buffer = [UInt8](repeating: 0, count: 512)
+                let count = recv(raw, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count > 0 { received += buffer[..<count] }
+                return received.count >= pong.count && (0...(received.count - pong.count)).contains { Array(received[$0..<($0 + pong.count)]) == pong }
+            }, "\(received)")
+        }
+    }
+
     @Test func test_bindingWhereNoSocketCanBe_throwsNamingTheEndpointAndTheReason() throws {
         let router = StreamRouter(limits: limits)
         let endpoint = "ipc:///nonexistent-\(getpid())/r.ipc"
