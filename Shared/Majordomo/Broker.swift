@@ -67,7 +67,9 @@ public final class Broker: Sendable {
         defer { finished.complete(()) }
         let transport: BrokerTransport
         do {
-            transport = try BrokerTransport(options: options, context: context) { [self] event in peerHandshakeFailed(event) }
+            transport = try BrokerTransport(options: options, context: context, waker: waker.fileDescriptor) { [self] event in
+                peerHandshakeFailed(event)
+            }
         } catch let error as ZMQError {
             bound.complete(.failure(error))
             return
@@ -101,7 +103,7 @@ public final class Broker: Sendable {
             do {
                 let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline)
                 let timeout = idle && now < wake ? now.duration(to: wake) : .zero
-                if try transport.wait(timeout: timeout, waker: waker.fileDescriptor) { waker.drain() }
+                if try transport.wait(timeout: timeout) { waker.drain() }
                 // A bounded batch, so timers still run under a flood. What a
                 // message produced is sent before long: a worker's next
                 // request must not wait behind a batch of client requests

@@ -22,15 +22,21 @@ final class BrokerTransport {
     /// Alternates which transport `receive` asks first, so neither starves.
     private var streamFirst = false
     private var items: [pollfd] = []
+    private let waker: Int32
+    /// With a stream router, the waker and the socket's ZMQ_FD are watched
+    /// in its epoll set, under these keys.
+    private var wakerKey: UInt64 = 0
     private(set) var problems: [PeerProblem] = []
     private var dropped = 0
 
-    init(options: Broker.Options, context: Context, handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void) throws {
+    init(options: Broker.Options, context: Context, waker: Int32,
+         handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void) throws {
+        self.waker = waker
         let own = options.endpoints.map { StreamRouter.serves($0) && !context.security.usesCurve($0) }
         var stream: StreamRouter?
         var socket: Socket?
         if own.contains(true) {
-            stream = StreamRouter(limits: ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames))
+            stream = try StreamRouter(limits: ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames))
         }
         if own.contains(false) {
             let made = try Socket(context, .router)
@@ -55,11 +61,24 @@ final class BrokerTransport {
         self.socket = socket
         self.stream = stream
         self.endpoints = endpoints
+        if let stream {
+            wakerKey = try stream.watch(waker)
+            // Level-triggered there, but ZMQ_FD is readable only while
+            // libzmq has commands it has not taken, which the receive after
+            // every wait takes.
+            if let socket { _ = try stream.watch(try socket.get(.fileDescriptor)) }
+        }
     }
 
     /// Waits until a transport has input, `waker` is readable, or `timeout`
     /// passes (zero: only looks); returns whether `waker` was readable.
-    func wait(timeout: Duration, waker: Int32) throws -> Bool {
+    func wait(timeout: Duration) throws -> Bool {
+        if let stream {
+            // The socket may hold messages until a receive found none.
+            try stream.wait(timeout: socket != nil && !socketDrained ? .zero : timeout)
+            socketDrained = false
+            return stream.isReady(wakerKey)
+        }
         items.removeAll(keepingCapacity: true)
         items.append(pollfd(fd: waker, events: Int16(POLLIN), revents: 0))
         var blocking = timeout
@@ -72,14 +91,9 @@ final class BrokerTransport {
                 blocking = .zero
             }
         }
-        let fixed = items.count
-        stream?.addPollItems(to: &items)
         let milliseconds = Int32(Poller.milliseconds(rounding: blocking))
         while poll(&items, nfds_t(items.count), milliseconds) == -1 {
             guard errno == EINTR else { throw ZMQError(code: errno, operation: "poll") }
-        }
-        if let stream {
-            items.withUnsafeBufferPointer { stream.handle(UnsafeBufferPointer(rebasing: $0[fixed...])) }
         }
         // Whatever woke the wait, the socket may hold messages now.
         socketDrained = false

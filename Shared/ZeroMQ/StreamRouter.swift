@@ -20,15 +20,19 @@
 /// Thread rules: one thread, the owner's, makes it, polls it and closes it.
 public final class StreamRouter {
     private let limits: ZMTP.Limits
+    private let events: EventPoll
     private var listeners: [UnixListener] = []
+    /// Every connection by its key in `events`.
+    private var connections: [UInt64: ZMTPConnection] = [:]
+    private var nextKey: UInt64 = 0
+    private var externals = 0
+    private var readyExternals: [UInt64] = []
     private var peers: [Frame: ZMTPConnection] = [:]
     /// Peers still in their handshake, which have no routing id yet.
     private var greeting: [ObjectIdentifier: ZMTPConnection] = [:]
     private var nextNumber = UInt32.random(in: .min ... .max)
     /// Where each read lands first; only a partial frame is kept per peer.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-    /// The peers of the last poll, in the order of their poll items.
-    private var polled: [ZMTPConnection] = []
     private var readable: [ZMTPConnection] = []
     private var inbox: [[Frame]] = []
     private var inboxNext = 0
@@ -38,7 +42,14 @@ public final class StreamRouter {
     private var problems: [PeerProblem] = []
     private var droppedMessages = 0
 
-    public init(limits: ZMTP.Limits) { self.limits = limits }
+    public init(limits: ZMTP.Limits) throws {
+        self.limits = limits
+        events = try EventPoll()
+    }
+
+    /// Keys in `events`: connections count up from 1; these are apart.
+    private static let listenerKeys: UInt64 = 1 << 62
+    private static let externalKeys: UInt64 = 1 << 61
 
     deinit {
         close()
@@ -53,8 +64,26 @@ public final class StreamRouter {
 
     /// Listens on `endpoint`; throws naming it and the reason.
     public func bind(_ endpoint: String) throws {
-        listeners.append(try UnixListener(endpoint: endpoint))
+        let listener = try UnixListener(endpoint: endpoint)
+        do {
+            try events.add(listener.descriptor, key: Self.listenerKeys + UInt64(listeners.count))
+        } catch {
+            listener.close()
+            throw error
+        }
+        listeners.append(listener)
     }
+
+    /// Has `wait` watch another descriptor for input (a waker pipe, a
+    /// libzmq socket's ZMQ_FD); `isReady` says whether the last wait saw it.
+    public func watch(_ fileDescriptor: Int32) throws -> UInt64 {
+        let key = Self.externalKeys + UInt64(externals)
+        try events.add(fileDescriptor, key: key)
+        externals += 1
+        return key
+    }
+
+    public func isReady(_ key: UInt64) -> Bool { readyExternals.contains(key) }
 
     /// Whether a peer of this router has `routingID`.
     public func owns(_ routingID: Frame) -> Bool { peers[routingID] != nil }
@@ -74,37 +103,50 @@ public final class StreamRouter {
 
     // MARK: Polling
 
-    /// Appends the poll items this router needs: each listener, and each
-    /// peer (for output too when it has some that did not fit).
-    public func addPollItems(to items: inout [pollfd]) {
-        for listener in listeners { items.append(pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)) }
-        polled.removeAll(keepingCapacity: true)
-        for peer in peers.values { add(peer, to: &items) }
-        for peer in greeting.values { add(peer, to: &items) }
-    }
-
-    private func add(_ peer: ZMTPConnection, to items: inout [pollfd]) {
-        polled.append(peer)
-        let events = Int16(POLLIN) | (peer.hasOutput ? Int16(POLLOUT) : 0)
-        items.append(pollfd(fd: peer.descriptor, events: events, revents: 0))
-    }
-
-    /// Takes the results of the items `addPollItems` appended: accepts new
-    /// connections, writes where there is room, and notes who sent
-    /// something, for `receive` to read.
-    public func handle(_ items: UnsafeBufferPointer<pollfd>) {
-        for (listener, item) in zip(listeners, items) where item.revents & Int16(POLLIN) != 0 {
-            while let descriptor = listener.accept() {
-                let peer = ZMTPConnection(descriptor: descriptor, socketType: "ROUTER", peerTypes: ZMTP.routerPeers, limits: limits)
-                greeting[ObjectIdentifier(peer)] = peer
-                markDirty(peer)
+    /// Waits up to `timeout` (zero: only looks) for a new connection, a
+    /// peer that sent something or has room for what waits for it, or a
+    /// watched descriptor. Accepts, writes where there is room, and notes
+    /// who sent something, for `receive` to read.
+    public func wait(timeout: Duration) throws {
+        readyExternals.removeAll(keepingCapacity: true)
+        try events.wait(timeout: timeout) { ready in
+            if ready.key >= Self.listenerKeys {
+                accept(from: listeners[Int(ready.key - Self.listenerKeys)])
+            } else if ready.key >= Self.externalKeys {
+                readyExternals.append(ready.key)
+            } else if let peer = connections[ready.key], !peer.isClosed {
+                if ready.writable {
+                    if peer.write() { watchOutput(of: peer) } else { peer.drop(nil, for: self) }
+                }
+                if ready.readable, !peer.isClosed { readable.append(peer) }
             }
         }
-        for (peer, item) in zip(polled, items.dropFirst(listeners.count)) where item.revents != 0 && !peer.isClosed {
-            if item.revents & Int16(POLLOUT) != 0, !peer.write() { peer.drop(nil, for: self) }
-            if item.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !peer.isClosed { readable.append(peer) }
+    }
+
+    private func accept(from listener: UnixListener) {
+        while let descriptor = listener.accept() {
+            let peer = ZMTPConnection(descriptor: descriptor, socketType: "ROUTER", peerTypes: ZMTP.routerPeers, limits: limits)
+            nextKey += 1
+            peer.key = nextKey
+            do {
+                try events.add(descriptor, key: peer.key)
+            } catch {
+                problems.append(PeerProblem(.refused, "a new connection could not be watched: \(error)"))
+                peer.close()
+                continue
+            }
+            connections[peer.key] = peer
+            greeting[ObjectIdentifier(peer)] = peer
+            markDirty(peer)
         }
-        polled.removeAll(keepingCapacity: true)
+    }
+
+    /// Watches a peer for room to write exactly while it has output that
+    /// did not fit.
+    private func watchOutput(of peer: ZMTPConnection) {
+        guard !peer.isClosed, peer.hasOutput != peer.watchesOutput else { return }
+        peer.watchesOutput = peer.hasOutput
+        try? events.change(peer.descriptor, key: peer.key, output: peer.watchesOutput)
     }
 
     // MARK: Receiving
@@ -120,7 +162,11 @@ public final class StreamRouter {
             inbox.removeAll(keepingCapacity: true)
             inboxNext = 0
             guard let peer = readable.popLast() else { return nil }
-            if !peer.isClosed { peer.read(into: scratch, for: self) }
+            if !peer.isClosed {
+                peer.read(into: scratch, for: self)
+                // Reading may have written (the handshake, a PONG).
+                watchOutput(of: peer)
+            }
         }
     }
 
@@ -140,7 +186,8 @@ public final class StreamRouter {
     public func flush() {
         for peer in dirty {
             peer.isDirty = false
-            if !peer.isClosed, !peer.write() { peer.drop(nil, for: self) }
+            if peer.isClosed { continue }
+            if peer.write() { watchOutput(of: peer) } else { peer.drop(nil, for: self) }
         }
         dirty.removeAll(keepingCapacity: true)
     }
@@ -170,7 +217,8 @@ public final class StreamRouter {
     }
 
     public func close() {
-        for peer in Array(peers.values) + Array(greeting.values) { peer.close() }
+        for peer in connections.values { peer.close() }
+        connections.removeAll()
         peers.removeAll()
         greeting.removeAll()
         for listener in listeners { listener.close() }
@@ -215,5 +263,6 @@ extension StreamRouter: ZMTPReceiver {
     func closed(_ peer: ZMTPConnection) {
         if let routingID = peer.prefix, peers[routingID] === peer { peers[routingID] = nil }
         greeting[ObjectIdentifier(peer)] = nil
+        connections[peer.key] = nil
     }
 }

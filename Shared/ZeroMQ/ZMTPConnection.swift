@@ -52,6 +52,10 @@ final class ZMTPConnection {
     var written = 0
     var isDirty = false
     var isClosed = false
+    /// Its key in its owner's `EventPoll`, and whether that watches it for
+    /// room to write.
+    var key: UInt64 = 0
+    var watchesOutput = false
 
     /// Queues the greeting; READY (with `identity`, when given) follows
     /// once the peer's greeting is read.

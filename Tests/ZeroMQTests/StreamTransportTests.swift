@@ -220,7 +220,7 @@ struct StreamTransportTests {
     }
 
     @Test func test_bindingWhereNoSocketCanBe_throwsNamingTheEndpointAndTheReason() throws {
-        let router = StreamRouter(limits: limits)
+        let router = try StreamRouter(limits: limits)
         let endpoint = "ipc:///nonexistent-\(getpid())/r.ipc"
         let error = try #require(throws: ZMQError.self) { try router.bind(endpoint) }
         #expect(error.description.contains(endpoint))
@@ -239,7 +239,7 @@ final class RouterPump {
     var problems: [String] = []  // each as PeerProblem's description
 
     init(_ limits: ZMTP.Limits, at endpoint: String) throws {
-        router = StreamRouter(limits: limits)
+        router = try StreamRouter(limits: limits)
         try router.bind(endpoint)
         self.endpoint = endpoint
     }
@@ -249,10 +249,7 @@ final class RouterPump {
     func run(driving dealer: StreamDealer? = nil, within: Duration = .seconds(3), until done: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + within
         while !done(), ContinuousClock.now < deadline {
-            var items: [pollfd] = []
-            router.addPollItems(to: &items)
-            _ = poll(&items, nfds_t(items.count), dealer == nil ? 10 : 1)
-            items.withUnsafeBufferPointer { router.handle($0) }
+            try? router.wait(timeout: .milliseconds(dealer == nil ? 10 : 1))
             while let message = router.receive() { received.append(message) }
             router.flush()
             problems += router.takeProblems().map(\.description)

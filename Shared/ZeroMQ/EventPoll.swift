@@ -1,0 +1,70 @@
+import CZeroMQ
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// An epoll(7) set, level-triggered: descriptors stay registered between
+/// waits. poll(2) adds and removes a wait-queue entry on every descriptor
+/// at every call, and on this kind of virtual machine each of those costs a
+/// lock with interrupts masked: with a broker's thirty-odd connections, that
+/// was half its system time.
+///
+/// Thread rules: one thread.
+final class EventPoll {
+    struct Ready {
+        let key: UInt64
+        let readable: Bool
+        let writable: Bool
+    }
+
+    private let descriptor: Int32
+    private var events = [epoll_event](repeating: epoll_event(), count: 256)
+
+    init() throws {
+        descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard descriptor >= 0 else { throw ZMQError(code: errno, operation: "epoll_create1") }
+    }
+
+    deinit { _ = close(descriptor) }
+
+    /// Watches `fileDescriptor` for input, and for room to write when
+    /// `output`; `key` comes back with its events.
+    func add(_ fileDescriptor: Int32, key: UInt64, output: Bool = false) throws {
+        try control(EPOLL_CTL_ADD, fileDescriptor, key: key, output: output)
+    }
+
+    func change(_ fileDescriptor: Int32, key: UInt64, output: Bool) throws {
+        try control(EPOLL_CTL_MOD, fileDescriptor, key: key, output: output)
+    }
+
+    /// Before the descriptor is closed (closing removes it too, unless
+    /// another descriptor shares its open file).
+    func remove(_ fileDescriptor: Int32) {
+        _ = epoll_ctl(descriptor, EPOLL_CTL_DEL, fileDescriptor, nil)
+    }
+
+    private func control(_ operation: Int32, _ fileDescriptor: Int32, key: UInt64, output: Bool) throws {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | (output ? EPOLLOUT.rawValue : 0)
+        event.data.u64 = key
+        guard epoll_ctl(descriptor, operation, fileDescriptor, &event) == 0 else {
+            throw ZMQError(code: errno, operation: "epoll_ctl on descriptor \(fileDescriptor)")
+        }
+    }
+
+    /// Waits up to `timeout` (zero: only looks) and calls `body` for each
+    /// descriptor that is ready.
+    func wait(timeout: Duration, _ body: (Ready) -> Void) throws {
+        let milliseconds = Int32(Poller.milliseconds(rounding: timeout))
+        var count: Int32
+        repeat {
+            count = epoll_wait(descriptor, &events, Int32(events.count), milliseconds)
+        } while count == -1 && errno == EINTR
+        guard count >= 0 else { throw ZMQError(code: errno, operation: "epoll_wait") }
+        let hangUp = EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
+        for index in 0..<Int(count) {
+            let event = events[index]
+            body(Ready(key: event.data.u64, readable: event.events & hangUp != 0, writable: event.events & EPOLLOUT.rawValue != 0))
+        }
+    }
+}
