@@ -27,6 +27,8 @@ public final class StreamRouter {
     private var nextKey: UInt64 = 0
     private var externals = 0
     private var readyExternals: [UInt64] = []
+    /// When `wait` next looks for peers whose handshake is overdue.
+    private var nextSweep = ContinuousClock.now
     private var peers: [Frame: ZMTPConnection] = [:]
     /// Peers still in their handshake, which have no routing id yet.
     private var greeting: [ObjectIdentifier: ZMTPConnection] = [:]
@@ -108,6 +110,7 @@ public final class StreamRouter {
     /// watched descriptor. Accepts, writes where there is room, and notes
     /// who sent something, for `receive` to read.
     public func wait(timeout: Duration) throws {
+        defer { closeOverdueHandshakes() }
         readyExternals.removeAll(keepingCapacity: true)
         try events.wait(timeout: timeout) { ready in
             if ready.key >= Self.listenerKeys {
@@ -120,6 +123,18 @@ public final class StreamRouter {
                 }
                 if ready.readable, !peer.isClosed { readable.append(peer) }
             }
+        }
+    }
+
+    /// A peer that connected and has not finished its handshake within
+    /// the limit is closed: otherwise one that never sends a greeting would
+    /// hold a descriptor for good. Looked at about every 100 ms.
+    private func closeOverdueHandshakes() {
+        let now = ContinuousClock.now
+        guard !greeting.isEmpty, now >= nextSweep else { return }
+        nextSweep = now + .milliseconds(100)
+        for peer in greeting.values where peer.opened.duration(to: now) >= limits.handshakeTimeout {
+            peer.drop(PeerProblem(.refused, "no ZMTP handshake within \(limits.handshakeTimeout)"), for: self)
         }
     }
 

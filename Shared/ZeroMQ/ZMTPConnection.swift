@@ -56,6 +56,7 @@ final class ZMTPConnection {
     /// room to write.
     var key: UInt64 = 0
     var watchesOutput = false
+    let opened = ContinuousClock.now
 
     /// Queues the greeting; READY (with `identity`, when given) follows
     /// once the peer's greeting is read.

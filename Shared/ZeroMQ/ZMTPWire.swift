@@ -7,10 +7,14 @@ public enum ZMTP {
     public struct Limits: Sendable {
         public var maxFrameSize: Int
         public var maxFrames: Int
+        /// How long a peer that connected may take to finish its
+        /// handshake (libzmq's ZMQ_HANDSHAKE_IVL is 30 s too).
+        public var handshakeTimeout: Duration
 
-        public init(maxFrameSize: Int, maxFrames: Int) {
+        public init(maxFrameSize: Int, maxFrames: Int, handshakeTimeout: Duration = .seconds(30)) {
             self.maxFrameSize = maxFrameSize
             self.maxFrames = maxFrames
+            self.handshakeTimeout = handshakeTimeout
         }
     }
 

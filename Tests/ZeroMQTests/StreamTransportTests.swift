@@ -219,6 +219,28 @@ struct StreamTransportTests {
         }
     }
 
+    @Test func test_aPeerThatNeverFinishesItsHandshake_isClosedAfterTheTimeout() throws {
+        try withDirectory { directory in
+            var limits = self.limits
+            limits.handshakeTimeout = .milliseconds(300)
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let silent = try #require(rawConnection(to: "\(directory)/r.ipc"))
+            defer { close(silent) }
+            let started = ContinuousClock.now
+            var closed = false
+            #expect(pump.run {
+                var buffer = [UInt8](repeating: 0, count: 256)
+                // Our greeting first; then the end of the connection.
+                while case let count = recv(silent, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count >= 0 {
+                    if count == 0 { closed = true; break }
+                }
+                return closed
+            })
+            #expect(started.duration(to: .now) >= .milliseconds(300))
+            #expect(pump.problems.contains { $0.contains("no ZMTP handshake within 0.3 seconds") }, "\(pump.problems)")
+        }
+    }
+
     @Test func test_bindingWhereNoSocketCanBe_throwsNamingTheEndpointAndTheReason() throws {
         let router = try StreamRouter(limits: limits)
         let endpoint = "ipc:///nonexistent-\(getpid())/r.ipc"
