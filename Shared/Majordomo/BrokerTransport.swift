@@ -24,7 +24,7 @@ final class BrokerTransport {
     private var items: [pollfd] = []
     private let waker: Int32
     /// With a stream router, the waker and the socket's ZMQ_FD are watched
-    /// in its epoll set, under these keys.
+    /// in its epoll set; this is the waker's key there.
     private var wakerKey: UInt64 = 0
     private(set) var problems: [PeerProblem] = []
     private var dropped = 0

@@ -3,8 +3,10 @@
 #endif
 
 /// A ZeroMQ ROUTER for plaintext ipc:// endpoints, speaking ZMTP 3.1 itself
-/// on Unix-domain sockets, driven by its owner's poll loop: libzmq peers
-/// (DEALER, REQ, ROUTER) connect to it as to a libzmq ROUTER.
+/// on Unix-domain sockets, driven by its owner's loop (`wait`, `receive`,
+/// `send`, `flush`): libzmq peers (DEALER, REQ, ROUTER) connect to it as to
+/// a libzmq ROUTER. What its connections report is handled in
+/// StreamRouter+Receiver.swift, which shares its state (hence not private).
 ///
 /// Why not libzmq's ROUTER: each message through a libzmq socket is handed
 /// between the caller's thread and libzmq's I/O thread, both ways, and a
@@ -19,30 +21,30 @@
 ///
 /// Thread rules: one thread, the owner's, makes it, polls it and closes it.
 public final class StreamRouter {
-    private let limits: ZMTP.Limits
+    let limits: ZMTP.Limits
     private let events: EventPoll
     private var listeners: [UnixListener] = []
     /// Every connection by its key in `events`.
-    private var connections: [UInt64: ZMTPConnection] = [:]
+    var connections: [UInt64: ZMTPConnection] = [:]
     private var nextKey: UInt64 = 0
     private var externals = 0
     private var readyExternals: [UInt64] = []
     /// When `wait` next looks for peers whose handshake is overdue.
     private var nextSweep = ContinuousClock.now
-    private var peers: [Frame: ZMTPConnection] = [:]
+    var peers: [Frame: ZMTPConnection] = [:]
     /// Peers still in their handshake, which have no routing id yet.
-    private var greeting: [ObjectIdentifier: ZMTPConnection] = [:]
-    private var nextNumber = UInt32.random(in: .min ... .max)
+    var greeting: [ObjectIdentifier: ZMTPConnection] = [:]
+    var nextNumber = UInt32.random(in: .min ... .max)
     /// Where each read lands first; only a partial frame is kept per peer.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
     private var readable: [ZMTPConnection] = []
-    private var inbox: [[Frame]] = []
+    var inbox: [[Frame]] = []
     private var inboxNext = 0
     private var dirty: [ZMTPConnection] = []
     /// What peers did wrong, for the owner to log: connections refused
     /// or dropped, messages dropped.
-    private var problems: [PeerProblem] = []
-    private var droppedMessages = 0
+    var problems: [PeerProblem] = []
+    var droppedMessages = 0
 
     public init(limits: ZMTP.Limits) throws {
         self.limits = limits
@@ -238,46 +240,5 @@ public final class StreamRouter {
         greeting.removeAll()
         for listener in listeners { listener.close() }
         listeners.removeAll()
-    }
-}
-
-extension StreamRouter: ZMTPReceiver {
-    /// Gives the peer its routing id: its Identity, or one made here.
-    func ready(_ peer: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String? {
-        let identity = ZMTP.property("Identity", in: metadata) ?? []
-        var routingID: Frame
-        if identity.isEmpty {
-            repeat {
-                nextNumber &+= 1
-                routingID = Frame([0, 1] + withUnsafeBytes(of: nextNumber.bigEndian, Array.init))
-            } while peers[routingID] != nil
-        } else {
-            // As libzmq: a routing id starting with a zero byte is reserved
-            // for those made here, and one already connected is refused.
-            routingID = Frame(identity)
-            if identity[0] == 0 { return "its routing id \(routingID) is reserved (it starts with a zero byte)" }
-            if peers[routingID] != nil { return "its routing id \(routingID) is already connected" }
-        }
-        greeting[ObjectIdentifier(peer)] = nil
-        peers[routingID] = peer
-        peer.prefix = routingID
-        return nil
-    }
-
-    func message(_ peer: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
-
-    func dropped(_ peer: ZMTPConnection, frames: Int) {
-        droppedMessages += 1
-        report(peer, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
-    }
-
-    func report(_ peer: ZMTPConnection, _ problem: PeerProblem) {
-        problems.append(peer.prefix.map { PeerProblem(problem.kind, "\(problem.detail) (peer \($0))") } ?? problem)
-    }
-
-    func closed(_ peer: ZMTPConnection) {
-        if let routingID = peer.prefix, peers[routingID] === peer { peers[routingID] = nil }
-        greeting[ObjectIdentifier(peer)] = nil
-        connections[peer.key] = nil
     }
 }

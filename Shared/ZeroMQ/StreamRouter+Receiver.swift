@@ -1,0 +1,42 @@
+/// What the router's connections read: routing ids at READY, messages,
+/// problems, and closing.
+extension StreamRouter: ZMTPReceiver {
+    /// Gives the peer its routing id: its Identity, or one made here.
+    func ready(_ peer: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String? {
+        let identity = ZMTP.property("Identity", in: metadata) ?? []
+        var routingID: Frame
+        if identity.isEmpty {
+            repeat {
+                nextNumber &+= 1
+                routingID = Frame([0, 1] + withUnsafeBytes(of: nextNumber.bigEndian, Array.init))
+            } while peers[routingID] != nil
+        } else {
+            // As libzmq: a routing id starting with a zero byte is reserved
+            // for those made here, and one already connected is refused.
+            routingID = Frame(identity)
+            if identity[0] == 0 { return "its routing id \(routingID) is reserved (it starts with a zero byte)" }
+            if peers[routingID] != nil { return "its routing id \(routingID) is already connected" }
+        }
+        greeting[ObjectIdentifier(peer)] = nil
+        peers[routingID] = peer
+        peer.prefix = routingID
+        return nil
+    }
+
+    func message(_ peer: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
+
+    func dropped(_ peer: ZMTPConnection, frames: Int) {
+        droppedMessages += 1
+        report(peer, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
+    }
+
+    func report(_ peer: ZMTPConnection, _ problem: PeerProblem) {
+        problems.append(peer.prefix.map { PeerProblem(problem.kind, "\(problem.detail) (peer \($0))") } ?? problem)
+    }
+
+    func closed(_ peer: ZMTPConnection) {
+        if let routingID = peer.prefix, peers[routingID] === peer { peers[routingID] = nil }
+        greeting[ObjectIdentifier(peer)] = nil
+        connections[peer.key] = nil
+    }
+}
