@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 import ZeroMQ
 
 /// The broker's ROUTER, as one routing space over two transports: our own
@@ -21,7 +18,6 @@ final class BrokerTransport {
     private var socketDrained = false
     /// Alternates which transport `receive` asks first, so neither starves.
     private var streamFirst = false
-    private var items: [pollfd] = []
     private let waker: Int32
     /// With a stream router, the waker and the socket's ZMQ_FD are watched
     /// in its epoll set; this is the waker's key there.
@@ -79,25 +75,12 @@ final class BrokerTransport {
             socketDrained = false
             return stream.isReady(wakerKey)
         }
-        items.removeAll(keepingCapacity: true)
-        items.append(pollfd(fd: waker, events: Int16(POLLIN), revents: 0))
-        var blocking = timeout
-        if let socket {
-            // ZMQ_FD is edge-triggered: watched only once drained; until
-            // then the socket may hold messages, so the wait only looks.
-            if socketDrained {
-                items.append(pollfd(fd: try socket.get(.fileDescriptor), events: Int16(POLLIN), revents: 0))
-            } else {
-                blocking = .zero
-            }
-        }
-        let milliseconds = Int32(Poller.milliseconds(rounding: blocking))
-        while poll(&items, nfds_t(items.count), milliseconds) == -1 {
-            guard errno == EINTR else { throw ZMQError(code: errno, operation: "poll") }
-        }
-        // Whatever woke the wait, the socket may hold messages now.
+        guard let socket else { return false }
+        // ZMQ_FD signals only changes: until a receive found nothing, the
+        // socket may hold messages, so the wait only looks.
+        let woken = try Poller.waitAfterDraining(socket, orFileDescriptor: waker, timeout: socketDrained ? timeout : .zero)
         socketDrained = false
-        return items[0].revents & Int16(POLLIN) != 0
+        return woken
     }
 
     /// The next message either transport holds (routing id first), without

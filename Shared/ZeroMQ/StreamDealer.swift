@@ -22,8 +22,7 @@ public final class StreamDealer {
     private let clock = ContinuousClock()
     /// Messages sent while not connected, each whole.
     private var waiting: [[Frame]] = []
-    private var inbox: [[Frame]] = []
-    private var inboxNext = 0
+    private var inbox = Inbox()
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 14, alignment: 8)
     private var problems: [PeerProblem] = []
 
@@ -79,15 +78,7 @@ public final class StreamDealer {
     }
 
     /// The next message `wait` read, without blocking; nil when none is here.
-    public func receive() -> [Frame]? {
-        guard inboxNext < inbox.count else {
-            inbox.removeAll(keepingCapacity: true)
-            inboxNext = 0
-            return nil
-        }
-        defer { inboxNext += 1 }
-        return inbox[inboxNext]
-    }
+    public func receive() -> [Frame]? { inbox.take() }
 
     /// Blocks until the peer sent something, `fileDescriptor` is readable,
     /// or `timeout` passes; returns whether `fileDescriptor` was readable.

@@ -38,8 +38,7 @@ public final class StreamRouter {
     /// Where each read lands first; only a partial frame is kept per peer.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
     private var readable: [ZMTPConnection] = []
-    var inbox: [[Frame]] = []
-    private var inboxNext = 0
+    var inbox = Inbox()
     private var dirty: [ZMTPConnection] = []
     /// What peers did wrong, for the owner to log: connections refused
     /// or dropped, messages dropped.
@@ -172,12 +171,7 @@ public final class StreamRouter {
     /// the last poll found readable once; nil when they are all read.
     public func receive() -> [Frame]? {
         while true {
-            if inboxNext < inbox.count {
-                defer { inboxNext += 1 }
-                return inbox[inboxNext]
-            }
-            inbox.removeAll(keepingCapacity: true)
-            inboxNext = 0
+            if let message = inbox.take() { return message }
             guard let peer = readable.popLast() else { return nil }
             if !peer.isClosed {
                 peer.read(into: scratch, for: self)
