@@ -28,19 +28,14 @@ final class EventPoll {
     deinit { _ = close(descriptor) }
 
     /// Watches `fileDescriptor` for input, and for room to write when
-    /// `output`; `key` comes back with its events.
+    /// `output`; `key` comes back with its events. Closing the descriptor
+    /// removes it.
     func add(_ fileDescriptor: Int32, key: UInt64, output: Bool = false) throws {
         try control(EPOLL_CTL_ADD, fileDescriptor, key: key, output: output)
     }
 
     func change(_ fileDescriptor: Int32, key: UInt64, output: Bool) throws {
         try control(EPOLL_CTL_MOD, fileDescriptor, key: key, output: output)
-    }
-
-    /// Before the descriptor is closed (closing removes it too, unless
-    /// another descriptor shares its open file).
-    func remove(_ fileDescriptor: Int32) {
-        _ = epoll_ctl(descriptor, EPOLL_CTL_DEL, fileDescriptor, nil)
     }
 
     private func control(_ operation: Int32, _ fileDescriptor: Int32, key: UInt64, output: Bool) throws {

@@ -86,25 +86,31 @@ public final class StreamDealer {
     /// writes what did not fit before, and connects again when it is time.
     public func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
         if connection == nil, clock.now >= reconnectAt { connect() }
-        var items = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
         var blocking = timeout
+        // poll(2) skips an item whose descriptor is negative.
+        var peer = pollfd(fd: -1, events: 0, revents: 0)
         if let connection {
-            let events = Int16(POLLIN) | (connection.hasOutput ? Int16(POLLOUT) : 0)
-            items.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
+            peer = pollfd(fd: connection.descriptor, events: Int16(POLLIN) | (connection.hasOutput ? Int16(POLLOUT) : 0), revents: 0)
         } else {
             blocking = min(timeout, clock.now.duration(to: reconnectAt))
         }
         let milliseconds = Int32(Poller.milliseconds(rounding: blocking))
-        while poll(&items, nfds_t(items.count), milliseconds) == -1 {
-            guard errno == EINTR else { throw ZMQError(code: errno, operation: "poll") }
+        // Once per request on a worker's hot path: no array allocated.
+        let (woken, revents) = try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { items in
+            items[0] = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            items[1] = peer
+            while poll(items.baseAddress, 2, milliseconds) == -1 {
+                guard errno == EINTR else { throw ZMQError(code: errno, operation: "poll") }
+            }
+            return (items[0].revents & Int16(POLLIN) != 0, items[1].revents)
         }
-        if let connection, items.count == 2, items[1].revents != 0 {
-            if items[1].revents & Int16(POLLOUT) != 0, !connection.write() { connection.drop(nil, for: self) }
-            if items[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.isClosed {
+        if let connection, revents != 0 {
+            if revents & Int16(POLLOUT) != 0, !connection.write() { connection.drop(nil, for: self) }
+            if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.isClosed {
                 connection.read(into: scratch, for: self)
             }
         }
-        return items[0].revents & Int16(POLLIN) != 0
+        return woken
     }
 
     /// Writes what is queued for up to `lingering`, then closes.
@@ -124,10 +130,6 @@ extension StreamDealer: ZMTPReceiver {
     func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String? { nil }
 
     func message(_ connection: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
-
-    func dropped(_ connection: ZMTPConnection, frames: Int) {
-        report(connection, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
-    }
 
     func report(_ connection: ZMTPConnection, _ problem: PeerProblem) {
         problems.append(PeerProblem(problem.kind, "\(endpoint): \(problem.detail)"))

@@ -25,12 +25,8 @@ extension StreamRouter: ZMTPReceiver {
 
     func message(_ peer: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
 
-    func dropped(_ peer: ZMTPConnection, frames: Int) {
-        droppedMessages += 1
-        report(peer, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
-    }
-
     func report(_ peer: ZMTPConnection, _ problem: PeerProblem) {
+        if problem.kind == .tooManyFrames { droppedMessages += 1 }
         problems.append(peer.prefix.map { PeerProblem(problem.kind, "\(problem.detail) (peer \($0))") } ?? problem)
     }
 

@@ -98,7 +98,8 @@ extension ZMTPConnection {
             excessFrames = 0
         }
         if excessFrames > 0 {
-            receiver.dropped(self, frames: message.count - first + excessFrames)
+            let frames = message.count - first + excessFrames
+            receiver.report(self, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
             return
         }
         receiver.message(self, message)

@@ -9,9 +9,9 @@ protocol ZMTPReceiver: AnyObject {
     func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String?
     /// A whole message: the connection's `prefix` (if any), then its frames.
     func message(_ connection: ZMTPConnection, _ frames: [Frame])
-    /// A message of more frames than the limit: dropped, its frames counted.
-    func dropped(_ connection: ZMTPConnection, frames: Int)
-    /// Something the peer did wrong, worth a log line.
+    /// Something the peer did wrong, worth a log line: the connection is
+    /// closed after it, except for a message of too many frames, which
+    /// alone is dropped.
     func report(_ connection: ZMTPConnection, _ problem: PeerProblem)
     /// The connection closed (after `report`, if the peer was at fault).
     func closed(_ connection: ZMTPConnection)
