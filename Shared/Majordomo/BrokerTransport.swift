@@ -22,7 +22,7 @@ final class BrokerTransport {
     /// With a stream router, the waker and the socket's ZMQ_FD are watched
     /// in its epoll set; this is the waker's key there.
     private var wakerKey: UInt64 = 0
-    private(set) var problems: [PeerProblem] = []
+    private var problems: [PeerProblem] = []
     private var dropped = 0
 
     init(options: Broker.Options, context: Context, waker: Int32,
