@@ -11,6 +11,13 @@ import Synchronization
 /// twice changes nothing.
 public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     private let queue: DatabaseQueue
+    /// A file index may be written by another process while this one
+    /// reads, so a search reads in a transaction. An index in memory has one
+    /// connection, and every use of it waits its turn on `queue`, so no
+    /// write can come between a search's statements; it reads without a
+    /// transaction, whose BEGIN, COMMIT and read-only switches GRDB prepares
+    /// anew each time (a third of an empty query's cost in a search worker).
+    private let readsInTransaction: Bool
     /// Each document's length, for ranking without reading FTS5's table of
     /// them once per match. Changed only on the database's queue, right
     /// after the transaction that changed the documents commits.
@@ -24,6 +31,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         do {
             var configuration = Configuration()
             configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
+            readsInTransaction = path != nil
             if let path {
                 // A file index is derived data, rebuilt from the change feed: WAL
                 // with synchronous NORMAL never corrupts it, and a crash can only
@@ -156,7 +164,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
 
     /// Not async, so it calls GRDB's synchronous `read`.
     private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.read(body)
+        readsInTransaction ? try queue.read(body) : try queue.unsafeRead(body)
     }
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {

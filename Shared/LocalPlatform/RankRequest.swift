@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import HeapModule
+
+/// One query's ranking, read by `posts_rank` once per match, what FTS5's
+/// `bm25()` would make of it, with three differences that make a common
+/// word's query several times cheaper (docs/BENCHMARKS.md):
+///
+/// - a document's length comes from `DocumentLengths` in memory; FTS5's
+///   reads it from its `_docsize` table, one SQL statement per match;
+/// - it keeps only the best `keep` matches seen so far, with where their
+///   phrases are, so snippets are made afterwards for the page's hits alone
+///   (`Snippet`), not for every match or every match that was once among
+///   the best;
+/// - a query of one phrase has one inverse document frequency for every
+///   match, which FTS5 counts in a pass of its own over the matches. Here it
+///   is the number of matches, known once they are all seen: until then the
+///   scores leave it out, which orders them the same way.
+///
+/// Made and read by the code that runs the statement, on the connection's
+/// thread, and used by `posts_rank` only while that statement steps.
+final class RankRequest {
+    /// bm25's constants, as FTS5's.
+    static let k1 = 1.2
+    static let b = 0.75
+    static let pointerType: StaticString = "posts_rank_request"
+
+    let keep: Int
+    /// Each column's weight (a column past the last weighs 1).
+    private let weights: UnsafeMutableBufferPointer<Double>
+    /// Token counts by rowid, -1 where unknown: `DocumentLengths`' storage,
+    /// valid while the statement runs (see `DocumentLengths.withTokens`).
+    private let lengths: UnsafeBufferPointer<Int32>
+    // Used by `posts_rank` once per matching row, on one thread, during
+    // one statement: no access can overlap, so none is checked at run time
+    // (the checks cost more than the arithmetic).
+    /// Matching rows seen: once the statement is done, the exact total.
+    @exclusivity(unchecked) private(set) var matches = 0
+    /// FTS5's functions, read once (a C struct of function pointers).
+    @exclusivity(unchecked) private var api: Fts5ExtensionApi?
+    @exclusivity(unchecked) private var rows: Int64 = 0
+    @exclusivity(unchecked) private var averageLength = 0.0
+    /// One phrase: its inverse frequency is applied at the end (see above).
+    @exclusivity(unchecked) private var frequencyFromMatches = false
+    /// Each phrase's inverse document frequency, and its weighted count in
+    /// the current row (allocated once per query).
+    @exclusivity(unchecked) private var inverseFrequencies = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    @exclusivity(unchecked) private var frequencies = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
+    /// Each phrase's length in tokens.
+    @exclusivity(unchecked) private var phraseSizes: [Int32] = []
+    @exclusivity(unchecked) private var best = Heap<Ranked>()
+    /// Where the phrases of each match in `best` are.
+    @exclusivity(unchecked) private var instances: [Int64: [PhraseInstance]] = [:]
+    @exclusivity(unchecked) private var lastRowid: Int64?
+
+    /// `lengths` must stay valid until the statement is done.
+    init(keep: Int, weights: [Double], lengths: UnsafeBufferPointer<Int32>) {
+        (self.keep, self.lengths) = (keep, lengths)
+        self.weights = .allocate(capacity: weights.count)
+        _ = self.weights.initialize(from: weights)
+    }
+
+    deinit {
+        weights.deallocate()
+        inverseFrequencies.deallocate()
+        frequencies.deallocate()
+    }
+
+    /// Binds this request to parameter `index` of `statement`; the caller
+    /// unbinds it (binding NULL, or clearing the bindings) before the request
+    /// goes away, so the statement never holds a dangling pointer.
+    func bind(to statement: SQLiteStatement, at index: Int32) -> Int32 {
+        Self.pointerType.withCString { type in
+            sqlite3_bind_pointer(statement, index, Unmanaged.passUnretained(self).toOpaque(), type, nil)
+        }
+    }
+
+    /// The best `keep` matches, best first (equal scores in rowid order, as
+    /// FTS5 orders them), with their final scores, once the statement is done.
+    func ranked() -> [RankedMatch] {
+        var scale = 1.0
+        if frequencyFromMatches { scale = Self.inverseFrequency(rows: rows, hits: Int64(matches)) }
+        return best.unordered
+            .map { Ranked(score: frequencyFromMatches ? scale * $0.score : $0.score, rowid: $0.rowid) }
+            .sorted(by: >)
+            .map { RankedMatch(rowid: $0.rowid, score: $0.score, instances: instances[$0.rowid] ?? []) }
+    }
+
+    /// Scores this row and keeps it if it is among the best `keep` so far.
+    /// SQLite may ask more than once for one row (a flattened subquery
+    /// repeats the call); the row counts once.
+    func rank(_ pointer: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) throws(FTS5Failure) {
+        if api == nil { api = pointer.pointee }
+        let api = self.api.unsafelyUnwrapped
+        let rowid = api.xRowid(fts)
+        if rowid == lastRowid { return }
+        lastRowid = rowid
+        matches += 1
+        if frequencies.baseAddress == nil { try prepare(api, fts) }
+        let ranked = Ranked(score: try score(api, fts, rowid), rowid: rowid)
+        if best.count < keep {
+            best.insert(ranked)
+        } else if let worst = best.min, worst < ranked {
+            instances[best.replaceMin(with: ranked).rowid] = nil
+        } else {
+            return
+        }
+        instances[rowid] = try phraseInstances(api, fts)
+    }
+
+    /// bm25's inverse document frequency, as FTS5 takes it.
+    private static func inverseFrequency(rows: Int64, hits: Int64) -> Double {
+        let idf = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
+        return idf <= 0 ? 1e-6 : idf
+    }
+
+    /// Once per query: the average document length, each phrase's length,
+    /// and each phrase's inverse document frequency (for more than one phrase).
+    private func prepare(_ api: Fts5ExtensionApi, _ fts: OpaquePointer) throws(FTS5Failure) {
+        var tokens: Int64 = 0
+        try FTS5Failure.check(api.xRowCount(fts, &rows))
+        try FTS5Failure.check(api.xColumnTotalSize(fts, -1, &tokens))
+        averageLength = Double(tokens) / Double(rows)
+        let phrases = Int(api.xPhraseCount(fts))
+        phraseSizes = (0..<phrases).map { api.xPhraseSize(fts, Int32($0)) }
+        frequencyFromMatches = phrases == 1
+        var inverseFrequencies: [Double] = []
+        for phrase in 0..<phrases {
+            guard !frequencyFromMatches else {
+                inverseFrequencies.append(1)  // 1 × x is x: the scores without it, applied in `ranked`
+                continue
+            }
+            var hits: Int64 = 0
+            try FTS5Failure.check(api.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
+                count?.assumingMemoryBound(to: Int64.self).pointee += 1
+                return SQLITE_OK
+            })
+            inverseFrequencies.append(Self.inverseFrequency(rows: rows, hits: hits))
+        }
+        self.inverseFrequencies = .allocate(capacity: phrases)
+        _ = self.inverseFrequencies.initialize(from: inverseFrequencies)
+        frequencies = .allocate(capacity: max(phrases, 1))
+        frequencies.initialize(repeating: 0)
+    }
+
+    private func score(_ api: Fts5ExtensionApi, _ fts: OpaquePointer, _ rowid: Int64) throws(FTS5Failure) -> Double {
+        let frequencies = self.frequencies, weights = self.weights
+        frequencies.update(repeating: 0)
+        var instances: Int32 = 0
+        try FTS5Failure.check(api.xInstCount(fts, &instances))
+        for instance in 0..<instances {
+            var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
+            try FTS5Failure.check(api.xInst(fts, instance, &phrase, &column, &offset))
+            frequencies[Int(phrase)] += Int(column) < weights.count ? weights[Int(column)] : 1.0
+        }
+        let length: Double
+        if rowid >= 0, rowid < lengths.count, lengths[Int(rowid)] >= 0 {
+            length = Double(lengths[Int(rowid)])
+        } else {
+            var tokens: Int32 = 0
+            try FTS5Failure.check(api.xColumnSize(fts, -1, &tokens))
+            length = Double(tokens)
+        }
+        let k1 = Self.k1, b = Self.b
+        var score = 0.0
+        for (phrase, frequency) in zip(inverseFrequencies, frequencies) {
+            // idf × (tf-part), in this order: the same steps as FTS5's, so the same bits.
+            score += phrase * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / averageLength)))
+        }
+        return score
+    }
+
+    /// Where this row's phrases matched (FTS5 keeps them for the row, so
+    /// reading them again costs little).
+    private func phraseInstances(_ api: Fts5ExtensionApi, _ fts: OpaquePointer) throws(FTS5Failure) -> [PhraseInstance] {
+        var count: Int32 = 0
+        try FTS5Failure.check(api.xInstCount(fts, &count))
+        var found: [PhraseInstance] = []
+        found.reserveCapacity(Int(count))
+        for instance in 0..<count {
+            var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
+            try FTS5Failure.check(api.xInst(fts, instance, &phrase, &column, &offset))
+            let size = Int(phrase) < phraseSizes.count ? max(phraseSizes[Int(phrase)], 1) : 1
+            found.append(PhraseInstance(phrase: Int(phrase), column: Int(column), tokens: Int(offset)..<Int(offset + size)))
+        }
+        return found
+    }
+
+    static func from(_ value: OpaquePointer?) -> RankRequest? {
+        pointerType.withCString { type in
+            sqlite3_value_pointer(value, type).map { Unmanaged<RankRequest>.fromOpaque($0).takeUnretainedValue() }
+        }
+    }
+}
+
+/// A match among the best, as the page shows it.
+struct RankedMatch {
+    var rowid: Int64
+    var score: Double
+    var instances: [PhraseInstance]
+}
+
+/// Where one phrase of a query matched: its column, and the tokens it
+/// covers there (counted from the column's first token).
+struct PhraseInstance: Equatable {
+    var phrase: Int
+    var column: Int
+    var tokens: Range<Int>
+}
+
+/// A match by its score; among equal scores the earlier row is better, as
+/// in FTS5's own order.
+private struct Ranked: Comparable {
+    var score: Double
+    var rowid: Int64
+
+    static func < (lhs: Ranked, rhs: Ranked) -> Bool {
+        lhs.score != rhs.score ? lhs.score < rhs.score : lhs.rowid > rhs.rowid
+    }
+}
