@@ -6,8 +6,8 @@ import Foundation
 #endif
 
 /// The JSON-RPC 2.0 envelope every MDP body carries (docs/PROTOCOL.md).
-/// Reading is in JSONRPC+Decode.swift; writing uses Foundation's encoder,
-/// which writes exactly what the DTOs hold.
+/// Reading is in JSONRPC+Decode.swift; writing is `JSONWriter`'s, which
+/// writes exactly what the DTOs hold.
 public enum JSONRPC {
     public static let version = "2.0"
 
@@ -43,24 +43,18 @@ public enum JSONRPC {
     }
 
     public static func encodeRequest<Params: Encodable>(id: JSONRPCID, method: String, params: Params?) throws -> Data {
-        try encoder.encode(RequestEnvelope(jsonrpc: version, id: id, method: method, params: params))
+        try JSONWriter.encode(RequestEnvelope(jsonrpc: version, id: id, method: method, params: params))
     }
 
     public static func encodeResult<Result: Encodable>(id: JSONRPCID, _ result: Result) throws -> Data {
-        try encoder.encode(ResultEnvelope(jsonrpc: version, id: id, result: result))
+        try JSONWriter.encode(ResultEnvelope(jsonrpc: version, id: id, result: result))
     }
 
     /// Never fails: an error reply must always be possible.
     public static func encodeError(id: JSONRPCID, _ error: JSONRPCError) -> Data {
-        (try? encoder.encode(ErrorEnvelope(jsonrpc: version, id: id, error: error)))
+        (try? JSONWriter.encode(ErrorEnvelope(jsonrpc: version, id: id, error: error)))
             ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: the error reply could not be written"}}"#.utf8)
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
 }
 
 struct RequestEnvelope<Params: Encodable>: Encodable {

@@ -1,0 +1,137 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `Encoder` a value writes itself to, at `depth` (how many containers
+/// hold it) in `JSONOutput`.
+struct JSONStreamEncoder: Encoder {
+    let output: JSONOutput
+    let depth: Int
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth)
+        return KeyedEncodingContainer(JSONKeyedWriter<Key>(output: output, depth: depth + 1, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        output.openContainer(UInt8(ascii: "["), UInt8(ascii: "]"), depth: depth)
+        return JSONUnkeyedWriter(output: output, depth: depth + 1, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        JSONSingleValueWriter(output: output, depth: depth, codingPath: codingPath)
+    }
+}
+
+/// An object's members; `depth` is theirs.
+struct JSONKeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let output: JSONOutput
+    let depth: Int
+    let codingPath: [any CodingKey]
+
+    private func member(_ key: Key) {
+        output.beginElement(depth: depth)
+        output.writeString(key.stringValue)
+        output.bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        member(key)
+        output.writeNull()
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        member(key)
+        try output.write(value, depth: depth, codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        member(key)
+        return JSONStreamEncoder(output: output, depth: depth, codingPath: codingPath + [key]).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        member(key)
+        return JSONStreamEncoder(output: output, depth: depth, codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        superEncoder(forKey: Key(stringValue: "super")!)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        member(key)
+        return JSONStreamEncoder(output: output, depth: depth, codingPath: codingPath + [key])
+    }
+}
+
+/// An array's elements; `depth` is theirs.
+struct JSONUnkeyedWriter: UnkeyedEncodingContainer {
+    let output: JSONOutput
+    let depth: Int
+    let codingPath: [any CodingKey]
+    private(set) var count = 0
+
+    init(output: JSONOutput, depth: Int, codingPath: [any CodingKey]) {
+        (self.output, self.depth, self.codingPath) = (output, depth, codingPath)
+    }
+
+    private mutating func element() -> JSONStreamEncoder {
+        output.beginElement(depth: depth)
+        count += 1
+        return JSONStreamEncoder(output: output, depth: depth, codingPath: codingPath)
+    }
+
+    mutating func encodeNil() throws {
+        _ = element()
+        output.writeNull()
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let encoder = element()
+        try output.write(value, depth: depth, codingPath: encoder.codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        element().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        element().unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        element()
+    }
+}
+
+/// One value, in the place its container made for it.
+struct JSONSingleValueWriter: SingleValueEncodingContainer {
+    let output: JSONOutput
+    let depth: Int
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { output.writeNull() }
+    mutating func encode(_ value: Bool) throws { output.writeBool(value) }
+    mutating func encode(_ value: String) throws { output.writeString(value) }
+    mutating func encode(_ value: Double) throws { try output.writeDouble(value, codingPath) }
+    mutating func encode(_ value: Float) throws { try output.writeDouble(value, codingPath) }
+    mutating func encode(_ value: Int) throws { output.writeInteger(value) }
+    mutating func encode(_ value: Int8) throws { output.writeInteger(value) }
+    mutating func encode(_ value: Int16) throws { output.writeInteger(value) }
+    mutating func encode(_ value: Int32) throws { output.writeInteger(value) }
+    mutating func encode(_ value: Int64) throws { output.writeInteger(value) }
+    mutating func encode(_ value: UInt) throws { output.writeInteger(value) }
+    mutating func encode(_ value: UInt8) throws { output.writeInteger(value) }
+    mutating func encode(_ value: UInt16) throws { output.writeInteger(value) }
+    mutating func encode(_ value: UInt32) throws { output.writeInteger(value) }
+    mutating func encode(_ value: UInt64) throws { output.writeInteger(value) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try output.write(value, depth: depth, codingPath: codingPath)
+    }
+}

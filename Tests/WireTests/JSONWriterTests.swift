@@ -1,0 +1,69 @@
+import Domain
+import Foundation
+import Testing
+@testable import Wire
+
+/// Replies are written by `JSONWriter`; what it writes must read back as
+/// what Foundation's `JSONEncoder` writes for the same value.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    private func foundation<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    /// Both encodings, parsed: the same objects, arrays, strings and numbers.
+    private func expectSame<T: Encodable>(_ value: T, _ label: String) throws {
+        let ours = try JSONWriter.encode(value)
+        let theirs = try foundation(value)
+        let parsedOurs = try JSONSerialization.jsonObject(with: ours, options: .fragmentsAllowed) as? NSObject
+        let parsedTheirs = try JSONSerialization.jsonObject(with: theirs, options: .fragmentsAllowed) as? NSObject
+        #expect(parsedOurs == parsedTheirs, "\(label): \(String(decoding: ours, as: UTF8.self)) vs \(String(decoding: theirs, as: UTF8.self))")
+        #expect(try JSONValue(parsing: ours) == JSONValue(parsing: theirs), "\(label), as the wire's own parser reads it")
+    }
+
+    struct Inner: Codable { var name: String; var list: [Int]; var flag: Bool? }
+    struct Outer: Codable { var first: Inner; var nested: [[Inner]]; var after: String; var empty: [String: Int]; var missing: Int? }
+    struct Nothing: Codable {}
+    struct ExplicitNull: Encodable {
+        enum CodingKeys: String, CodingKey { case value, rest }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeNil(forKey: .value)
+            var rest = container.nestedUnkeyedContainer(forKey: .rest)
+            try rest.encodeNil()
+            var object = rest.nestedContainer(keyedBy: CodingKeys.self)
+            try object.encode(1.5, forKey: .value)
+            try rest.encode("last")
+        }
+    }
+
+    @Test func test_whatTheServicesWrite_readsBackAsJSONEncodersOutput() throws {
+        let hit = SearchHit(uid: UUID(), title: "Tabs\tand \"quotes\"", snippet: "…a \\ b\u{1}c é 🎉…", highlights: [1..<2, 5..<9], score: 4.539412345)
+        let results = SearchResults(hits: [hit, hit], total: 12_345, totalIsExact: true, sequence: 1 << 60)
+        try expectSame(ResultEnvelope(jsonrpc: JSONRPC.version, id: .number(7), result: SearchResultDTO(domain: results, pid: 42)), "a reply")
+        try expectSame(ErrorEnvelope(jsonrpc: JSONRPC.version, id: .string("x"), error: JSONRPCError(.invalidParams, "bad", data: .object(["field": .string("q")]))), "an error")
+        try expectSame(SearchResultDTO(domain: results, pid: 42), "search page")
+        try expectSame(PostDTO(uid: "u", title: "t/1", content: "line\nline\r\n", createDate: "2026-11-23T00:00:00Z"), "post")
+        let inner = Inner(name: "n", list: [1, -2, 3], flag: nil)
+        try expectSame(Outer(first: inner, nested: [[inner, Inner(name: "", list: [], flag: true)], []], after: "x", empty: [:], missing: nil), "nesting")
+        try expectSame(Nothing(), "an empty value")
+        try expectSame(ExplicitNull(), "explicit nulls and nested containers")
+        let value: JSONValue = .object(["a": .array([.integer(Int64.max), .number(0.1), .bool(false), .null]), "b": .object([:]), "c": .string("d")])
+        try expectSame(value, "any JSON value")
+        try expectSame(["k": [1.0, 1e-06, -2.5, 1e20, Double.leastNonzeroMagnitude]], "doubles")
+    }
+
+    @Test func test_stringsAreEscaped_andNumbersWrittenShortest() throws {
+        let text = try JSONWriter.encode(["q\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}/é"]).utf8Text
+        #expect(text == #"["q\"\\\n\r\t\b\f\u0001\u001f/é"]"#)
+        #expect(try JSONWriter.encode([1.0, 0.1, -2.5, 1e20]).utf8Text == "[1,0.1,-2.5,1e+20]")
+        #expect(throws: EncodingError.self) { try JSONWriter.encode([Double.nan]) }
+        #expect(throws: EncodingError.self) { try JSONWriter.encode(["x": Double.infinity]) }
+    }
+}
+
+extension Data {
+    fileprivate var utf8Text: String { String(decoding: self, as: UTF8.self) }
+}
