@@ -140,10 +140,23 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// then few words share it. So a prefix that more words share than
     /// `SearchRules.maxCompletions` goes without: each alternative costs
     /// FTS5 another pass, and short prefixes would otherwise double the
-    /// time of a query (measured: docs/BENCHMARKS.md).
+    /// time of a query (measured: docs/BENCHMARKS.md). Of the rest, only
+    /// words whose stem the prefix does not already match are kept: the
+    /// others would find nothing more, and only score the same words twice
+    /// (`formatting` is `format`, which `format` matches as a prefix).
     static func completions(of term: SearchQuery.Term, _ db: Database) throws -> [String] {
         guard !term.isPhrase, let word = term.words.last else { return [] }
-        let prefix = SearchQuery.folded(word)
+        let words = try candidates(of: SearchQuery.folded(word), db)
+        guard !words.isEmpty else { return [] }
+        let stemmer = try db.makeTokenizer(.porter(wrapping: .unicode61()))
+        func stem(_ word: String) throws -> String { try stemmer.tokenize(query: word).first?.token ?? word }
+        let prefix = try stem(word)
+        return try words.filter { try !stem($0).hasPrefix(prefix) }
+    }
+
+    /// The whole words other than `prefix` that start with it, or none when
+    /// more than `SearchRules.maxCompletions` do.
+    static func candidates(of prefix: String, _ db: Database) throws -> [String] {
         // The prefix itself is left out in the query, not after it: counted
         // in the LIMIT, it let the first 8 of any number of words through
         // (`file` went with file1…filelist, alphabetically, of 26).

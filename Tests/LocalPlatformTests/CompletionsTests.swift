@@ -23,9 +23,14 @@ struct CompletionsTests {
             func completions(_ word: String) throws -> [String] {
                 try database.read { db in try FTS5SearchIndex.completions(of: SearchQuery.Term(words: [word], isPhrase: false), db) }
             }
+            func candidates(_ word: String) throws -> [String] {
+                try database.read { db in try FTS5SearchIndex.candidates(of: word, db) }
+            }
             #expect(try completions("runni") == ["running", "runnings"])
-            #expect(try completions("alpha").isEmpty, "\(cap + 1) other words start with alpha: too many")
-            #expect(try completions("beta") == (1...cap).map { "beta\($0)" }.sorted(), "\(cap) is not too many")
+            #expect(try candidates("alpha").isEmpty, "\(cap + 1) other words start with alpha: too many")
+            #expect(try candidates("beta") == (1...cap).map { "beta\($0)" }.sorted(), "\(cap) is not too many")
+            #expect(try completions("beta").isEmpty, "the prefix beta already matches each of them")
+            #expect(try await index.search("beta", limit: 10, offset: 0).total == 1)
         }
     }
 }
