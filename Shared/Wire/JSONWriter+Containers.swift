@@ -46,7 +46,33 @@ struct JSONKeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         member(key)
-        try output.write(value, depth: depth, codingPath: codingPath + [key])
+        try output.write(value, depth: depth, path: codingPath, key: key)
+    }
+
+    // The common kinds directly, without the generic path's casts.
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        member(key)
+        output.writeString(value)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        member(key)
+        output.writeBool(value)
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        member(key)
+        output.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        member(key)
+        output.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        member(key)
+        try output.writeDouble(value, codingPath + [key])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -92,8 +118,21 @@ struct JSONUnkeyedWriter: UnkeyedEncodingContainer {
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let encoder = element()
-        try output.write(value, depth: depth, codingPath: encoder.codingPath)
+        output.beginElement(depth: depth)
+        count += 1
+        try output.write(value, depth: depth, path: codingPath, key: nil)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        output.beginElement(depth: depth)
+        count += 1
+        output.writeInteger(value)
+    }
+
+    mutating func encode(_ value: String) throws {
+        output.beginElement(depth: depth)
+        count += 1
+        output.writeString(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -132,6 +171,6 @@ struct JSONSingleValueWriter: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { output.writeInteger(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try output.write(value, depth: depth, codingPath: codingPath)
+        try output.write(value, depth: depth, path: codingPath, key: nil)
     }
 }

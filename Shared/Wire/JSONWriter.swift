@@ -22,7 +22,7 @@ import Foundation
 public enum JSONWriter {
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         let output = JSONOutput()
-        try output.write(value, depth: 0, codingPath: [])
+        try output.write(value, depth: 0, path: [], key: nil)
         output.close(deeperThan: 0)
         return Data(output.bytes)
     }
@@ -55,10 +55,12 @@ final class JSONOutput {
         open[depth - 1].hasElement = true
     }
 
-    func write<T: Encodable>(_ value: T, depth: Int, codingPath: [any CodingKey]) throws {
+    /// `value` at `key` of the container at `path` (the key's own path is
+    /// made only when a value needs it: an error, or an encoder of its own).
+    func write<T: Encodable>(_ value: T, depth: Int, path: [any CodingKey], key: (any CodingKey)?) throws {
         switch value {
         case let string as String: writeString(string)
-        case let number as Double: try writeDouble(number, codingPath)
+        case let number as Double: try writeDouble(number, key.map { path + [$0] } ?? path)
         case let flag as Bool: writeBool(flag)
         case let number as Int: writeInteger(number)
         case let number as Int64: writeInteger(number)
@@ -66,7 +68,7 @@ final class JSONOutput {
         case let data as Data: writeString(data.base64EncodedString())
         default:
             let before = bytes.count
-            try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: codingPath))
+            try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: key.map { path + [$0] } ?? path))
             if bytes.count == before { bytes += Self.emptyObject }  // as JSONEncoder writes a value that wrote nothing
         }
     }
