@@ -175,7 +175,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         do { return try readHere(body) } catch { throw .failed("search index: \(error)") }
     }
 
-    /// Not async, so it calls GRDB's synchronous `read`.
+    /// Not async, so it calls GRDB's synchronous `read` (or `unsafeRead`, see `readsInTransaction`).
     private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
         readsInTransaction ? try queue.read(body) : try queue.unsafeRead(body)
     }

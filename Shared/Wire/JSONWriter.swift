@@ -18,7 +18,8 @@ import Foundation
 ///
 /// Containers are written as they are asked for and closed once a value is
 /// written beside them (or at the end), so a type must finish a nested value
-/// before it writes the next, as synthesized conformances and ours do.
+/// before it writes the next, and ask its encoder for one container, as
+/// synthesized conformances and ours do.
 public enum JSONWriter {
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         let output = JSONOutput()
