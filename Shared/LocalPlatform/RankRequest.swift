@@ -146,13 +146,18 @@ final class RankRequest {
 
     private func score(_ api: Fts5ExtensionApi, _ fts: OpaquePointer, _ rowid: Int64) throws(FTS5Failure) -> Double {
         let frequencies = self.frequencies, weights = self.weights
-        frequencies.update(repeating: 0)
-        var instances: Int32 = 0
-        try FTS5Failure.check(api.xInstCount(fts, &instances))
-        for instance in 0..<instances {
-            var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
-            try FTS5Failure.check(api.xInst(fts, instance, &phrase, &column, &offset))
-            frequencies[Int(phrase)] += Int(column) < weights.count ? weights[Int(column)] : 1.0
+        // Each phrase's matches in this row, in the order FTS5's bm25 adds
+        // them up (column, then position), read from its own position list.
+        for phrase in 0..<inverseFrequencies.count {
+            var iterator = Fts5PhraseIter(a: nil, b: nil)
+            var column: Int32 = 0, offset: Int32 = 0
+            try FTS5Failure.check(api.xPhraseFirst(fts, Int32(phrase), &iterator, &column, &offset))
+            var frequency = 0.0
+            while column >= 0 {
+                frequency += Int(column) < weights.count ? weights[Int(column)] : 1.0
+                api.xPhraseNext(fts, &iterator, &column, &offset)
+            }
+            frequencies[phrase] = frequency
         }
         let length: Double
         if rowid >= 0, rowid < lengths.count, lengths[Int(rowid)] >= 0 {
