@@ -59,15 +59,23 @@ final class JSONOutput {
     /// `value` at `key` of the container at `path` (the key's own path is
     /// made only when a value needs it: an error, or an encoder of its own).
     func write<T: Encodable>(_ value: T, depth: Int, path: [any CodingKey], key: (any CodingKey)?) throws {
-        switch value {
-        case let string as String: writeString(string)
-        case let number as Double: try writeDouble(number, key.map { path + [$0] } ?? path)
-        case let flag as Bool: writeBool(flag)
-        case let number as Int: writeInteger(number)
-        case let number as Int64: writeInteger(number)
-        case let url as URL: writeString(url.absoluteString)
-        case let data as Data: writeString(data.base64EncodedString())
-        default:
+        // Type identity, not `as?` casts: a failed cast to a Foundation type
+        // costs more than writing the value.
+        if T.self == String.self {
+            writeString(unsafeBitCast(value, to: String.self))
+        } else if T.self == Double.self {
+            try writeDouble(unsafeBitCast(value, to: Double.self), key.map { path + [$0] } ?? path)
+        } else if T.self == Bool.self {
+            writeBool(unsafeBitCast(value, to: Bool.self))
+        } else if T.self == Int.self {
+            writeInteger(unsafeBitCast(value, to: Int.self))
+        } else if T.self == Int64.self {
+            writeInteger(unsafeBitCast(value, to: Int64.self))
+        } else if T.self == URL.self {
+            writeString(unsafeBitCast(value, to: URL.self).absoluteString)
+        } else if T.self == Data.self {
+            writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
+        } else {
             let before = bytes.count
             try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: key.map { path + [$0] } ?? path))
             if bytes.count == before { bytes += Self.emptyObject }  // as JSONEncoder writes a value that wrote nothing
