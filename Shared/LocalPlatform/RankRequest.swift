@@ -79,17 +79,16 @@ final class RankRequest {
     /// The best `keep` matches, best first (equal scores in rowid order, as
     /// FTS5 orders them), with their final scores, once the statement is done.
     func ranked() -> [RankedMatch] {
-        var scale = 1.0
-        if frequencyFromMatches { scale = Self.inverseFrequency(rows: rows, hits: Int64(matches)) }
+        // 1 × x is x: only a query of one phrase changes here.
+        let scale = frequencyFromMatches ? Self.inverseFrequency(rows: rows, hits: Int64(matches)) : 1
         return best.unordered
-            .map { Ranked(score: frequencyFromMatches ? scale * $0.score : $0.score, rowid: $0.rowid) }
+            .map { Ranked(score: scale * $0.score, rowid: $0.rowid) }
             .sorted(by: >)
             .map { RankedMatch(rowid: $0.rowid, score: $0.score, instances: instances[$0.rowid] ?? []) }
     }
 
     /// Scores this row and keeps it if it is among the best `keep` so far.
-    /// SQLite may ask more than once for one row (a flattened subquery
-    /// repeats the call); the row counts once.
+    /// Should SQLite ask twice for one row, the row counts once.
     func rank(_ pointer: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) throws(FTS5Failure) {
         if api == nil { api = pointer.pointee }
         let api = self.api.unsafelyUnwrapped
