@@ -101,10 +101,10 @@ struct PostsRouter: Sendable {
     /// pull. Best effort by design: a lost notice costs a reader one timer
     /// period, never data, because readers pull `posts.changes`.
     private func announceChange() async {
-        guard let events, let head = try? await changes.head(),
-              let body = try? JSONEncoder().encode(ChangeNotice(service: PostsMethod.service, head: head))
-        else { return }
-        events.publish(topic: ChangeNotice(service: PostsMethod.service, head: head).topic, body: Array(body))
+        guard let events, let head = try? await changes.head() else { return }
+        let notice = ChangeNotice(service: PostsMethod.service, head: head)
+        guard let body = try? JSONWriter.encode(notice) else { return }
+        events.publish(topic: notice.topic, body: Array(body))
     }
 
     /// The use case names a post's own fields (`title`); the request holds
