@@ -43,10 +43,10 @@ final class RankRequest {
     @exclusivity(unchecked) private var averageLength = 0.0
     /// One phrase: its inverse frequency is applied at the end (see above).
     @exclusivity(unchecked) private var frequencyFromMatches = false
-    /// Each phrase's inverse document frequency, and its weighted count in
-    /// the current row (allocated once per query).
+    /// Set by `prepare`, at the first match.
+    @exclusivity(unchecked) private var prepared = false
+    /// Each phrase's inverse document frequency (allocated once per query).
     @exclusivity(unchecked) private var inverseFrequencies = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
-    @exclusivity(unchecked) private var frequencies = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     /// Each phrase's length in tokens.
     @exclusivity(unchecked) private var phraseSizes: [Int32] = []
     @exclusivity(unchecked) private var best = Heap<Ranked>()
@@ -64,7 +64,6 @@ final class RankRequest {
     deinit {
         weights.deallocate()
         inverseFrequencies.deallocate()
-        frequencies.deallocate()
     }
 
     /// Binds this request to parameter `index` of `statement`; the caller
@@ -96,7 +95,7 @@ final class RankRequest {
         if rowid == lastRowid { return }
         lastRowid = rowid
         matches += 1
-        if frequencies.baseAddress == nil { try prepare(api, fts) }
+        if !prepared { try prepare(api, fts) }
         let ranked = Ranked(score: try score(api, fts, rowid), rowid: rowid)
         if best.count < keep {
             best.insert(ranked)
@@ -124,12 +123,9 @@ final class RankRequest {
         let phrases = Int(api.xPhraseCount(fts))
         phraseSizes = (0..<phrases).map { api.xPhraseSize(fts, Int32($0)) }
         frequencyFromMatches = phrases == 1
-        var inverseFrequencies: [Double] = []
-        for phrase in 0..<phrases {
-            guard !frequencyFromMatches else {
-                inverseFrequencies.append(1)  // 1 × x is x: the scores without it, applied in `ranked`
-                continue
-            }
+        // 1 × x is x: one phrase is scored without its idf, applied in `ranked`.
+        var inverseFrequencies: [Double] = frequencyFromMatches ? [1] : []
+        for phrase in 0..<phrases where !frequencyFromMatches {
             var hits: Int64 = 0
             try FTS5Failure.check(api.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
                 count?.assumingMemoryBound(to: Int64.self).pointee += 1
@@ -139,25 +135,11 @@ final class RankRequest {
         }
         self.inverseFrequencies = .allocate(capacity: phrases)
         _ = self.inverseFrequencies.initialize(from: inverseFrequencies)
-        frequencies = .allocate(capacity: max(phrases, 1))
-        frequencies.initialize(repeating: 0)
+        prepared = true
     }
 
     private func score(_ api: Fts5ExtensionApi, _ fts: OpaquePointer, _ rowid: Int64) throws(FTS5Failure) -> Double {
-        let frequencies = self.frequencies, weights = self.weights
-        // Each phrase's matches in this row, in the order FTS5's bm25 adds
-        // them up (column, then position), read from its own position list.
-        for phrase in 0..<inverseFrequencies.count {
-            var iterator = Fts5PhraseIter(a: nil, b: nil)
-            var column: Int32 = 0, offset: Int32 = 0
-            try FTS5Failure.check(api.xPhraseFirst(fts, Int32(phrase), &iterator, &column, &offset))
-            var frequency = 0.0
-            while column >= 0 {
-                frequency += Int(column) < weights.count ? weights[Int(column)] : 1.0
-                api.xPhraseNext(fts, &iterator, &column, &offset)
-            }
-            frequencies[phrase] = frequency
-        }
+        let weights = self.weights
         let length: Double
         if rowid >= 0, rowid < lengths.count, lengths[Int(rowid)] >= 0 {
             length = Double(lengths[Int(rowid)])
@@ -168,9 +150,19 @@ final class RankRequest {
         }
         let k1 = Self.k1, b = Self.b
         var score = 0.0
-        for (phrase, frequency) in zip(inverseFrequencies, frequencies) {
+        for (phrase, inverseFrequency) in inverseFrequencies.enumerated() {
+            // The phrase's matches in this row, in the order FTS5's bm25 adds
+            // them up (column, then position), read from its own position list.
+            var iterator = Fts5PhraseIter(a: nil, b: nil)
+            var column: Int32 = 0, offset: Int32 = 0
+            try FTS5Failure.check(api.xPhraseFirst(fts, Int32(phrase), &iterator, &column, &offset))
+            var frequency = 0.0
+            while column >= 0 {
+                frequency += Int(column) < weights.count ? weights[Int(column)] : 1.0
+                api.xPhraseNext(fts, &iterator, &column, &offset)
+            }
             // idf × (tf-part), in this order: the same steps as FTS5's, so the same bits.
-            score += phrase * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / averageLength)))
+            score += inverseFrequency * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / averageLength)))
         }
         return score
     }
