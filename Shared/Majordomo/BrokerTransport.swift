@@ -138,14 +138,6 @@ final class BrokerTransport {
     /// Delivers what is queued (DISCONNECTs at the end) and closes.
     func close() {
         stream?.finish(within: .milliseconds(500))
-        if let socket {
-            // Closing with linger 0 would discard the messages just queued;
-            // and linger only helps if the context is terminated before the
-            // process exits, which the caller may not do. So give libzmq's
-            // I/O thread a moment to deliver them first.
-            try? socket.set(.linger, 500)
-            sleepThread(seconds: 0.1)
-            socket.close()
-        }
+        socket?.close(lingering: .milliseconds(500))
     }
 }
