@@ -106,32 +106,34 @@ struct JSONUnkeyedWriter: UnkeyedEncodingContainer {
         (self.output, self.depth, self.codingPath) = (output, depth, codingPath)
     }
 
-    private mutating func element() -> JSONStreamEncoder {
+    /// Starts the next element: the comma before it, and the count.
+    private mutating func begin() {
         output.beginElement(depth: depth)
         count += 1
+    }
+
+    private mutating func element() -> JSONStreamEncoder {
+        begin()
         return JSONStreamEncoder(output: output, depth: depth, codingPath: codingPath)
     }
 
     mutating func encodeNil() throws {
-        _ = element()
+        begin()
         output.writeNull()
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        output.beginElement(depth: depth)
-        count += 1
+        begin()
         try output.write(value, depth: depth, path: codingPath, key: nil)
     }
 
     mutating func encode(_ value: Int) throws {
-        output.beginElement(depth: depth)
-        count += 1
+        begin()
         output.writeInteger(value)
     }
 
     mutating func encode(_ value: String) throws {
-        output.beginElement(depth: depth)
-        count += 1
+        begin()
         output.writeString(value)
     }
 
