@@ -16,12 +16,24 @@ struct PostRecord: Codable, FetchableRecord, PersistableRecord {
     var sequence: Int64
 
     init(domain post: Post, sequence: Int64) {
-        uid = post.uid.uuidString
+        uid = post.uid.text
         title = post.title
         content = post.content
         createDate = post.createDate.timeIntervalSince1970
         updateDate = post.updateDate.timeIntervalSince1970
         self.sequence = sequence
+    }
+
+    /// The columns `init(row:)` reads, in its order.
+    static let columns = "uid, title, content, createDate, updateDate, sequence"
+
+    init(row: SQLiteRow) {
+        uid = row.text(0)
+        title = row.text(1)
+        content = row.text(2)
+        createDate = row.double(3)
+        updateDate = row.double(4)
+        sequence = row.int64(5)
     }
 
     /// The post, or nil (logged) when its stored uid is not a UUID: only a

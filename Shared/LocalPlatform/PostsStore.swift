@@ -8,9 +8,11 @@ import GRDB
 final class PostsStore: Sendable {
     let path: String
     private let pool: DatabasePool
+    private let readers: SQLiteReaders
 
     init(path: String, busyTimeout: TimeInterval = 10) throws(PostsError) {
         self.path = path
+        readers = SQLiteReaders(path: path, busyTimeout: busyTimeout)
         do {
             try OwnerOnlyFiles.prepare(database: path)
             var configuration = Configuration()
@@ -34,15 +36,10 @@ final class PostsStore: Sendable {
         try pool.read(body)
     }
 
-    /// `read` for a body that runs one SQL statement: SQLite runs a
-    /// statement on one snapshot, so the transaction `read` opens around
-    /// it (BEGIN and COMMIT, two more statements) is left out.
-    func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
-        do { return try unsafeReadHere(body) } catch { throw Self.map(error) }
-    }
-
-    private func unsafeReadHere<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.unsafeRead(body)
+    /// The first row of a one-statement read with one text parameter, on
+    /// the calling thread and a connection of `SQLiteReaders` (see there).
+    func first<T>(_ sql: String, _ argument: String, _ row: (SQLiteRow) -> T) throws(PostsError) -> T? {
+        try readers.first(sql, argument, row)
     }
 
     /// Writes on GRDB's writer queue: a write may wait up to `busyTimeout`

@@ -28,10 +28,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
-        // A statement prepared once per connection, not SQL built and parsed per call.
-        try await store.readOneStatement { db in
-            try PostRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM post WHERE uid = ?"), arguments: [uid.uuidString])
-        }?.toDomain()
+        try store.first("SELECT \(PostRecord.columns) FROM post WHERE uid = ?", uid.text, PostRecord.init(row:))?.toDomain()
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
@@ -70,7 +67,7 @@ struct SQLitePostStore: PostStore {
     /// Cached statements: imports run this for every post.
     static func upsert(_ post: Post, now: Date, _ db: Database) throws -> Post {
         let sequence = try Schema.nextSequence(db)
-        let uid = post.uid.uuidString
+        let uid = post.uid.text
         let updated = PostDate.rounded(now).timeIntervalSince1970
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO post (uid, title, content, createDate, updateDate, sequence) VALUES (?, ?, ?, ?, ?, ?)

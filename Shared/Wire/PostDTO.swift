@@ -18,7 +18,7 @@ public struct PostDTO: Codable, Sendable, Equatable {
     }
 
     public init(domain post: Post) {
-        self.init(uid: post.uid.uuidString, title: post.title, content: post.content,
+        self.init(uid: post.uid.text, title: post.title, content: post.content,
                   createDate: WireDate.format(post.createDate), updateDate: WireDate.format(post.updateDate))
     }
 

@@ -91,8 +91,8 @@ extension ChangesResult {
     public init(domain changes: PostChanges) {
         self.changes = changes.changes.map { change in
             switch change.kind {
-            case .upsert(let post): ChangeDTO(sequence: change.sequence, uid: change.uid.uuidString, kind: "upsert", post: PostDTO(domain: post))
-            case .delete: ChangeDTO(sequence: change.sequence, uid: change.uid.uuidString, kind: "delete", post: nil)
+            case .upsert(let post): ChangeDTO(sequence: change.sequence, uid: change.uid.text, kind: "upsert", post: PostDTO(domain: post))
+            case .delete: ChangeDTO(sequence: change.sequence, uid: change.uid.text, kind: "delete", post: nil)
             }
         }
         head = changes.head

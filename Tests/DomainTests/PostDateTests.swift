@@ -10,6 +10,16 @@ struct PostDateTests {
         #expect(PostDate.format(try PostDate.parse(text, field: "d")) == text)
     }
 
+    @Test func test_anyMillisecondFormatsAsFoundationsISO8601WithFractionalSeconds() {
+        let foundation = ISO8601DateFormatter()
+        foundation.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        foundation.timeZone = TimeZone(identifier: "UTC")
+        for _ in 0..<500 {
+            let date = PostDate.date(milliseconds: Int64.random(in: -2_208_988_800_000...4_102_444_800_000))
+            #expect(PostDate.format(date) == foundation.string(from: date))
+        }
+    }
+
     @Test func test_theRangeEndsAreTheDocumentedMilliseconds() throws {
         #expect(PostDate.milliseconds(try PostDate.parse(PostDate.latestText, field: "d")) == PostDate.latest)
         #expect(PostDate.milliseconds(try PostDate.parse(PostDate.earliestText, field: "d")) == PostDate.earliest)

@@ -63,4 +63,32 @@ struct LocalPostStoreTests {
         }
     }
 
+    @Test func test_aPostReadAgainAfterAnotherProcessEditsIt_isTheEditedPost_andAfterItsDeletion_isNotFound() async throws {
+        try await withDatabase { path in
+            let reader = try openLocal(path).makePostsUseCase()
+            let writer = try openLocal(path).makePostsUseCase()
+            let saved = try await writer.save(.stub(title: "first"))
+            #expect(try await reader.post(uid: saved.uid).title == "first")
+            var edited = saved
+            edited.title = "second"
+            _ = try await writer.save(edited)
+            #expect(try await reader.post(uid: saved.uid).title == "second", "a connection kept between reads sees the latest commit")
+            _ = try await writer.delete(uid: saved.uid)
+            await #expect(throws: PostsError.notFound(uid: saved.uid)) { try await reader.post(uid: saved.uid) }
+        }
+    }
+
+    @Test func test_manyReadsAtOnce_eachGetTheirOwnPost() async throws {
+        try await withDatabase { path in
+            let posts = try openLocal(path).makePostsUseCase()
+            var saved: [Post] = []
+            for index in 0..<40 { saved.append(try await posts.save(.stub(title: "post \(index)"))) }
+            let read = try await withThrowingTaskGroup(of: (Post, Post).self) { group in
+                for post in saved { group.addTask { (post, try await posts.post(uid: post.uid)) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(read.count == saved.count)
+            #expect(read.allSatisfy { $0.0 == $0.1 })
+        }
+    }
 }

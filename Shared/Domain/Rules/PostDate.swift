@@ -38,8 +38,32 @@ public enum PostDate {
         let (hour, rest) = (msOfDay / 3_600_000, msOfDay % 3_600_000)
         let (minute, rest2) = (rest / 60_000, rest % 60_000)
         let (second, millisecond) = (rest2 / 1000, rest2 % 1000)
-        let yearText = (1...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" + pad(-year, 4) : year == 0 ? "0000" : "+" + pad(year, 4))
-        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+        guard (1...9999).contains(year) else {
+            let yearText = year < 0 ? "-" + pad(-year, 4) : year == 0 ? "0000" : "+" + pad(year, 4)
+            return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+        }
+        // The usual case, written digit by digit: every reply with a post
+        // holds two dates, and string interpolation cost more than the rest.
+        return String(unsafeUninitializedCapacity: 24) { output in
+            var position = 0
+            func put(_ value: Int64, _ width: Int, then separator: Unicode.Scalar) {
+                var value = value
+                for index in stride(from: position + width - 1, through: position, by: -1) {
+                    output[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                output[position + width] = UInt8(ascii: separator)
+                position += width + 1
+            }
+            put(year, 4, then: "-")
+            put(month, 2, then: "-")
+            put(day, 2, then: "T")
+            put(hour, 2, then: ":")
+            put(minute, 2, then: ":")
+            put(second, 2, then: ".")
+            put(millisecond, 3, then: "Z")
+            return position
+        }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; more than three

@@ -19,6 +19,28 @@ extension UUID {
         self.init(uuid: bytes)
     }
 
+    /// The UUID as `uuidString` writes it (36 characters, upper-case hex),
+    /// written here: Foundation's goes through snprintf, and a posts.get
+    /// writes a uid twice (the key it reads, the reply).
+    public var text: String {
+        String(unsafeUninitializedCapacity: 36) { output in
+            let digits: StaticString = "0123456789ABCDEF"
+            var position = 0
+            withUnsafeBytes(of: uuid) { bytes in
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        output[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    output[position] = digits.utf8Start[Int(byte >> 4)]
+                    output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    position += 2
+                }
+            }
+            return position
+        }
+    }
+
     private static func parse(_ utf8: some RandomAccessCollection<UInt8>, into bytes: inout uuid_t) -> Bool {
         guard utf8.count == 36 else { return false }
         return withUnsafeMutableBytes(of: &bytes) { output in

@@ -1,0 +1,116 @@
+import Domain
+import Foundation
+import GRDBSQLite
+import Synchronization
+
+/// Connections for the one-statement reads that answer a request on its
+/// own thread (posts.get): SQLite's C API, each statement prepared once per
+/// connection, no transaction around it (SQLite runs one statement on one
+/// snapshot). GRDB's reader pool cost more than the read: it resolved key
+/// paths on every checkout and went through a serial queue, 17% of
+/// posts-service's CPU per posts.get.
+final class SQLiteReaders: Sendable {
+    private let path: String
+    private let busyTimeout: TimeInterval
+    private let idle = Mutex<[SQLiteReader]>([])
+    /// Connections kept between reads; beyond this many in use at once,
+    /// the extra ones are closed after their read.
+    static let kept = 8
+
+    /// Opens nothing yet: a connection is opened by the first read that
+    /// finds none idle (the database must exist and be migrated by then).
+    init(path: String, busyTimeout: TimeInterval) {
+        self.path = path
+        self.busyTimeout = busyTimeout
+    }
+
+    /// The first row `sql` gives with `argument` bound to its one parameter,
+    /// made into a value by `row`; nil when there is none.
+    func first<T>(_ sql: String, _ argument: String, _ row: (SQLiteRow) -> T) throws(PostsError) -> T? {
+        let reader: SQLiteReader
+        if let waiting = idle.withLock({ $0.popLast() }) {
+            reader = waiting
+        } else {
+            reader = try SQLiteReader(path: path, busyTimeout: busyTimeout)
+        }
+        defer { idle.withLock { if $0.count < Self.kept { $0.append(reader) } } }
+        return try reader.first(sql, argument, row)
+    }
+
+    /// How many connections wait for the next read (for tests).
+    var idleCount: Int { idle.withLock { $0.count } }
+}
+
+/// One column-by-index view of the row a statement stands on.
+struct SQLiteRow {
+    fileprivate let statement: OpaquePointer
+
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+    }
+
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+}
+
+/// One connection, opened read-only in effect (`query_only`) and without
+/// SQLite's own mutex (multi-thread mode). Its thread rule: one thread at
+/// a time, which `SQLiteReaders` keeps by handing it out from a lock and
+/// taking it back after the read.
+final class SQLiteReader: @unchecked Sendable {
+    private let connection: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String, busyTimeout: TimeInterval) throws(PostsError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(handle)
+            throw .failed("cannot open the posts database at \(path) to read: \(reason)")
+        }
+        connection = handle
+        sqlite3_busy_timeout(handle, Int32(min(busyTimeout * 1000, Double(Int32.max))))
+        guard sqlite3_exec(handle, "PRAGMA query_only = 1", nil, nil, nil) == SQLITE_OK else {
+            let reason = String(cString: sqlite3_errmsg(handle))
+            sqlite3_close_v2(handle)
+            throw .failed("cannot open the posts database at \(path) to read: \(reason)")
+        }
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(connection)
+    }
+
+    func first<T>(_ sql: String, _ argument: String, _ row: (SQLiteRow) -> T) throws(PostsError) -> T? {
+        let statement = try prepared(sql)
+        // Reset at once: that ends the statement's read of the database.
+        defer { sqlite3_reset(statement) }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var code = sqlite3_bind_text(statement, 1, argument, -1, transient)
+        guard code == SQLITE_OK else { throw failure(code, sql) }
+        code = sqlite3_step(statement)
+        switch code {
+        case SQLITE_ROW: return row(SQLiteRow(statement: statement))
+        case SQLITE_DONE: return nil
+        default: throw failure(code, sql)
+        }
+    }
+
+    private func prepared(_ sql: String) throws(PostsError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code, sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// What `PostsStore` makes of GRDB's errors, from SQLite's own.
+    private func failure(_ code: Int32, _ sql: String) -> PostsError {
+        if code & 0xFF == SQLITE_BUSY { return .busy(.store) }
+        return .failed("database error: SQLite error \(code): \(String(cString: sqlite3_errmsg(connection))) - while executing `\(sql)`")
+    }
+}
