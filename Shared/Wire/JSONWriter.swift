@@ -100,8 +100,21 @@ final class JSONOutput {
     }
 
     func writeString(_ string: String) {
+        var string = string
+        string.withUTF8 { writeEscaped($0) }
+    }
+
+    /// Runs of bytes that need no escape go in whole: byte by byte, each
+    /// append paid the exclusivity check of a class's property.
+    private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.reserveCapacity(bytes.count + utf8.count + 2)
         bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        var run = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+            run = index + 1
             switch byte {
             case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
@@ -110,12 +123,12 @@ final class JSONOutput {
             case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
             case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0..<0x20:
+            default:
                 bytes += Array("\\u00".utf8)
                 bytes += [Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]]
-            default: bytes.append(byte)
             }
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         bytes.append(UInt8(ascii: "\""))
     }
 

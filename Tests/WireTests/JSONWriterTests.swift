@@ -58,6 +58,8 @@ struct JSONWriterTests {
     @Test func test_stringsAreEscaped_andNumbersWrittenShortest() throws {
         let text = try JSONWriter.encode(["q\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}/é"]).utf8Text
         #expect(text == #"["q\"\\\n\r\t\b\f\u0001\u001f/é"]"#)
+        let edges = try JSONWriter.encode(["", "\"", "ab\u{1}", "\u{1}ab", "a\"b\"c", "plain"]).utf8Text
+        #expect(edges == #"["","\"","ab\u0001","\u0001ab","a\"b\"c","plain"]"#, "escapes at either end and between runs")
         #expect(try JSONWriter.encode([1.0, 0.1, -2.5, 1e20]).utf8Text == "[1,0.1,-2.5,1e+20]")
         #expect(throws: EncodingError.self) { try JSONWriter.encode([Double.nan]) }
         #expect(throws: EncodingError.self) { try JSONWriter.encode(["x": Double.infinity]) }

@@ -8,6 +8,13 @@ enum Probe {
     struct Latency {
         let p50: Duration
         let p99: Duration
+
+        init(p50: Duration, p99: Duration) { (self.p50, self.p99) = (p50, p99) }
+
+        init(sorting times: [Duration]) {
+            let times = times.sorted()
+            self.init(p50: times[times.count / 2], p99: times[min(times.count - 1, times.count * 99 / 100)])
+        }
     }
 
     private static func message(_ body: Frame, gateway: Bool) -> [Frame] {
@@ -35,8 +42,7 @@ enum Probe {
             guard try socket.receive() != nil else { throw BenchError("no reply") }
             if index >= 1000 { times.append(start.duration(to: clock.now)) }
         }
-        times.sort()
-        return Latency(p50: times[times.count / 2], p99: times[min(times.count - 1, times.count * 99 / 100)])
+        return Latency(sorting: times)
     }
 
     /// Requests per second with `window` requests kept in flight.
