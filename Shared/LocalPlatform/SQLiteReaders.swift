@@ -12,10 +12,9 @@ import Synchronization
 final class SQLiteReaders: Sendable {
     private let path: String
     private let busyTimeout: TimeInterval
+    /// Connections between reads. As many as have ever been in use at
+    /// once, which the threads that read (sessions, Swift's pool) bound.
     private let idle = Mutex<[SQLiteReader]>([])
-    /// Connections kept between reads; beyond this many in use at once,
-    /// the extra ones are closed after their read.
-    static let kept = 8
 
     /// Opens nothing yet: a connection is opened by the first read that
     /// finds none idle (the database must exist and be migrated by then).
@@ -33,12 +32,9 @@ final class SQLiteReaders: Sendable {
         } else {
             reader = try SQLiteReader(path: path, busyTimeout: busyTimeout)
         }
-        defer { idle.withLock { if $0.count < Self.kept { $0.append(reader) } } }
+        defer { idle.withLock { $0.append(reader) } }
         return try reader.first(sql, argument, row)
     }
-
-    /// How many connections wait for the next read (for tests).
-    var idleCount: Int { idle.withLock { $0.count } }
 }
 
 /// One column-by-index view of the row a statement stands on.
