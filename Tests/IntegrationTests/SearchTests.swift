@@ -56,6 +56,30 @@ struct SearchTests {
         #expect(indexes.allSatisfy { $0["lag"] == 0 && $0["documents"] == 1000 })
     }
 
+    @Test func test_twoPostsServicesOnDifferentFilesBehindOneGateway_areNamedInTheWorkersLog_andSearchStaysOnOne() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startPostsService("posts-a", sessions: 1, database: ["--database", "\(harness.directory)/a.sqlite"], context: context)
+        #expect(try await harness.posts(["create", "--title", "Kept in file A"]).status == 0)
+        _ = try await harness.startSearchService("search", context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(await eventually(within: .seconds(10)) { (try? await search(client, "kept").total) == 1 })
+
+        // A second posts-service on another file: the worker's pulls now reach either in turn.
+        try await harness.startPostsService("posts-b", sessions: 1, database: ["--database", "\(harness.directory)/b.sqlite"], context: context)
+        #expect(await eventually(within: .seconds(10)) {
+            harness.log("search").contains("two posts databases answer for the posts service")
+        }, "the search worker names the problem: \(harness.log("search"))")
+        // It followed one file and stays on it, instead of rebuilding its index at every pull.
+        let resets = harness.log("search").components(separatedBy: "rebuilding the index").count - 1
+        try await Task.sleep(for: .seconds(1))
+        #expect(harness.log("search").components(separatedBy: "rebuilding the index").count - 1 == resets)
+        #expect(resets <= 1)
+        #expect(try await search(client, "kept").total <= 1, "search still answers")
+    }
+
     @Test func test_killingAWorkerMidStreamFailsNoQuery_andALateWorkerCatchesUp() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LocalPlatform
+import Synchronization
 import Testing
 
 @Suite("Search index (FTS5)")
@@ -63,6 +64,28 @@ struct FTS5SearchIndexTests {
         #expect(try await catchUp(index, new, head: 5, database: "B") == 5)
         #expect(try await titles(index, "file").sorted() == ["First in the new file", "From the new file"])
         #expect(try await catchUp(index, [], head: 5, database: "B") == 5, "the same database again changes nothing")
+    }
+
+    @Test func test_twoDatabasesAnsweringInTurn_areNamed_andTheIndexStaysOnTheOneItFollows() async throws {
+        let index = try FTS5SearchIndex()
+        let a = MemoryFeed(changes: [upsert(1, Post(title: "Kept in file A", content: ""))], head: 1, database: "A")
+        let b = MemoryFeed(changes: [upsert(1, Post(title: "Kept in file B", content: "")), upsert(2, Post(title: "More in B", content: ""))],
+                           head: 2, database: "B")
+        // Two posts-services on different files behind one gateway: each pull may reach either.
+        let feed = TurnFeed([a, b])
+        let resets = Mutex(0)
+        let sync = IndexSync(index: index, feed: feed) { _, _ in resets.withLock { $0 += 1 } }
+        feed.turn(to: 0)
+        #expect(try await sync.catchUp() == 1)
+        feed.turn(to: 1)
+        #expect(try await sync.catchUp() == 2, "the first other database is a reset: the index follows it")
+        feed.turn(to: 0)
+        let error = await #expect(throws: PostsError.self) { try await sync.catchUp() }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("two posts databases answer for the posts service: B, which the index follows, and A"))
+        #expect(try await titles(index, "kept") == ["Kept in file B"], "not rebuilt from A")
+        #expect(resets.withLock { $0 } == 1)
+        feed.turn(to: 1)
+        #expect(try await sync.catchUp() == 2, "B still serves")
     }
 
     @Test func test_aVeryCommonWordIsCountedExactly_andEveryPageIsServed() async throws {

@@ -18,3 +18,22 @@ final class MemoryFeed: ChangeFeed {
 
     func head() async throws(PostsError) -> Int64 { state.withLock { $0.head } }
 }
+
+/// Several feeds, one answering at a time: posts-services on different
+/// databases behind one gateway, where each pull may reach any of them.
+final class TurnFeed: ChangeFeed {
+    private let feeds: [MemoryFeed]
+    private let current = Mutex(0)
+
+    init(_ feeds: [MemoryFeed]) { self.feeds = feeds }
+
+    func turn(to index: Int) { current.withLock { $0 = index } }
+
+    private var answering: MemoryFeed { feeds[current.withLock { $0 }] }
+
+    func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
+        try await answering.changes(after: sequence, limit: limit)
+    }
+
+    func head() async throws(PostsError) -> Int64 { try await answering.head() }
+}

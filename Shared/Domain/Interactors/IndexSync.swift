@@ -10,6 +10,12 @@ import Synchronization
 /// was applied (a database restored from a backup), means the sequence
 /// followed so far is gone: the index is emptied and rebuilt from 0.
 ///
+/// A page from a database the index has already left for another is not
+/// a reset: two databases answer for one posts service (two posts-services
+/// on different files behind one gateway), and following each in turn
+/// would rebuild the index on every pull. The index stays on the database
+/// it follows, and the catch-up fails naming both.
+///
 /// A catch-up of at least `SearchRules.compactAfter` changes ends by
 /// compacting the index, so its queries read one merged structure.
 public final class IndexSync: Sendable {
@@ -24,6 +30,8 @@ public final class IndexSync: Sendable {
     public let headSeen = Atomic<Int64>(0)
     /// Set once the first catch-up is done: until then the index is partial.
     public let caughtUpOnce = Atomic<Bool>(false)
+    /// The databases this index has left for another.
+    private let left = Mutex<Set<String>>([])
 
     public init(index: any SearchIndex, feed: any ChangeFeed, pageSize: Int = PostRules.pageSize.upperBound,
                 onReset: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) {
@@ -44,8 +52,13 @@ public final class IndexSync: Sendable {
             var changesApplied = 0
             while true {
                 let page = try await feed.changes(after: position.applied, limit: pageSize)
+                if let followed = position.database, let other = page.database, other != followed,
+                   left.withLock({ $0.contains(other) }) {
+                    throw .failed(Self.twoDatabases(followed: followed, other: other))
+                }
                 headSeen.max(page.head, ordering: .relaxed)
                 if Self.isReset(position, page) {
+                    if let database = position.database, database != page.database { left.withLock { _ = $0.insert(database) } }
                     onReset(position.applied, page.head)
                     headSeen.store(page.head, ordering: .relaxed)
                     try await index.reset(database: page.database)
@@ -66,6 +79,11 @@ public final class IndexSync: Sendable {
                 }
             }
         }
+    }
+
+    static func twoDatabases(followed: String, other: String) -> String {
+        "two posts databases answer for the posts service: \(followed), which the index follows, and \(other), which it left; "
+            + "the index stays on \(followed). Every posts-service behind one gateway must use the same database: stop the one on \(other)"
     }
 
     static func isReset(_ position: IndexPosition, _ page: PostChanges) -> Bool {
