@@ -4,8 +4,9 @@
 /// the phrase instances ranking kept (`RankRequest`).
 ///
 /// The window: in each column, the run of `tokens` tokens that holds the
-/// most different phrases, then the most matches; the earlier column (the
-/// title) and the earlier run win a tie. It is moved back so that what it
+/// most different phrases, then the most matches; the content wins a tie
+/// with the title (every client shows the title beside the snippet), and
+/// the earlier run a tie within a column. It is moved back so that what it
 /// holds sits in its middle, and back from the column's end when the column
 /// ends first.
 enum Snippet {
@@ -14,7 +15,8 @@ enum Snippet {
     /// Where the window starts, and in which column.
     static func window(_ instances: [PhraseInstance]) -> (column: Int, start: Int)? {
         var best: (column: Int, start: Int, score: Int)?
-        let columns = Set(instances.map(\.column)).sorted()
+        // The last column first: an earlier one must do better to win.
+        let columns = Set(instances.map(\.column)).sorted(by: >)
         for column in columns {
             let found = instances.filter { $0.column == column }.sorted { $0.tokens.lowerBound < $1.tokens.lowerBound }
             var counts: [Int: Int] = [:]

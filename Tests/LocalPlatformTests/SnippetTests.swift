@@ -24,8 +24,9 @@ struct SnippetTests {
         #expect(window?.start == 30 - (16 - 7) / 2)
     }
 
-    @Test func test_theTitleWinsATie_andNoMatchesMeanNoWindow() {
-        #expect(Snippet.window([at(0, 1, 0), at(0, 0, 0)])?.column == 0)
+    @Test func test_theContentWinsATieWithTheTitle_theBetterTitleWins_andNoMatchesMeanNoWindow() {
+        #expect(Snippet.window([at(0, 1, 0), at(0, 0, 0)])?.column == 1, "the title is shown beside the snippet anyway")
+        #expect(Snippet.window([at(0, 1, 0), at(0, 0, 0), at(1, 0, 1)])?.column == 0, "more different phrases in the title")
         #expect(Snippet.window([]) == nil)
     }
 
