@@ -1,3 +1,4 @@
+import CZeroMQ
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -71,12 +72,10 @@ struct UnixListener {
     /// Errors that concern only that connection (it went away) are skipped.
     func accept() -> Int32? {
         while true {
-            let peer = Glibc.accept(descriptor, nil, nil)
-            if peer >= 0 {
-                _ = fcntl(peer, F_SETFL, fcntl(peer, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(peer, F_SETFD, FD_CLOEXEC)
-                return peer
-            }
+            // Non-blocking and close-on-exec as it is made: no window in
+            // which a child could inherit it, and no two fcntl calls after.
+            let peer = czmq_accept_nonblocking(descriptor)
+            if peer >= 0 { return peer }
             switch errno {
             case EINTR, ECONNABORTED, EPROTO: continue
             default: return nil

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+@testable import ZeroMQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Unix-domain listener")
+struct UnixListenerTests {
+    @Test func test_anAcceptedConnectionIsNonBlockingAndCloseOnExec_andNoneWaitingIsNil() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unix-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let endpoint = "ipc://\(directory)/listener.ipc"
+        let listener = try UnixListener(endpoint: endpoint)
+        defer { listener.close() }
+        let client = try #require(UnixListener.connect(to: endpoint))
+        defer { _ = Glibc.close(client) }
+        let peer = try #require(listener.accept())
+        defer { _ = Glibc.close(peer) }
+        #expect(fcntl(peer, F_GETFL) & O_NONBLOCK != 0, "a read never blocks the router's thread")
+        #expect(fcntl(peer, F_GETFD) & FD_CLOEXEC != 0, "a child process does not inherit the connection")
+        #expect(listener.accept() == nil, "nothing waits: nil at once")
+    }
+}
