@@ -1,4 +1,7 @@
 import ZeroMQ
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 
 /// A worker session's connection to the broker: our own ZMTP DEALER
 /// (`StreamDealer`) for plaintext ipc://, a libzmq DEALER for the rest
@@ -15,6 +18,13 @@ protocol BrokerLink: AnyObject {
     /// `timeout` passes; returns whether `fileDescriptor` was readable. Call
     /// it only when the last call on the link was a `receive` that found nothing.
     func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool
+    /// For a thread that waits on several links at once (`SessionThread`):
+    /// the descriptor to poll (-1 for none) with its events, and when to
+    /// look again regardless. The same rule as `wait`: only after a
+    /// `receive` found nothing.
+    func readiness() throws -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?)
+    /// Acts on what poll(2) reported for `readiness()`'s descriptor.
+    func handle(revents: Int16)
     /// Delivers what is queued for up to `lingering`, then closes.
     func close(lingering: Duration)
     /// What the broker refused or sent wrong since last asked (the link
@@ -57,6 +67,15 @@ extension Socket: BrokerLink {
     func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
         try Poller.waitAfterDraining(self, orFileDescriptor: fileDescriptor, timeout: timeout)
     }
+
+    /// libzmq's own descriptor: readable when something may have arrived
+    /// (after a receive found nothing, as `waitAfterDraining` relies on).
+    func readiness() throws -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?) {
+        (try get(.fileDescriptor), Int16(POLLIN), nil)
+    }
+
+    /// `receiveIfAny` reads; libzmq's I/O thread did the rest.
+    func handle(revents: Int16) {}
 
     func close(lingering: Duration) {
         guard lingering > .zero else { return close() }

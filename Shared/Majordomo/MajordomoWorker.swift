@@ -16,14 +16,16 @@ import ZeroMQ
 /// connections from this process (each its own MDP worker to the broker),
 /// letting one process serve several requests at once.
 ///
-/// Thread rules: each session's DEALER socket lives on that session's own
-/// thread. The handler runs as a Swift task; its reply goes back to the
-/// socket's thread through a mailbox and a `Waker`, never by touching the socket.
+/// Threads: the sessions share `threads` threads (`SessionThread`), one
+/// poll each for all their sockets. Each session's DEALER socket lives on
+/// its thread; the handler runs as a Swift task there, and its reply goes
+/// back to the session through a mailbox, never by touching the socket
+/// from elsewhere.
 public final class MajordomoWorker: Sendable {
     public typealias Handler = @Sendable (_ body: [Frame]) async -> [Frame]
-    /// A handler run on the session's own thread, with no hop to a task:
-    /// the fastest path, for handlers that finish well within a heartbeat
-    /// interval (heartbeats pause while it runs).
+    /// A handler run on the session's thread, with no hop to a task: the
+    /// fastest path, for handlers that finish well within a heartbeat
+    /// interval (the thread's sessions wait, heartbeats too, while it runs).
     public typealias SynchronousHandler = @Sendable (_ body: [Frame]) -> [Frame]
 
     enum Handling: Sendable {
@@ -39,7 +41,15 @@ public final class MajordomoWorker: Sendable {
         public var reconnectDelayMax: Duration = .seconds(8)
         /// MDP connections to open; each serves one request at a time.
         public var sessions = 1
+        /// Threads the sessions share; nil for one per core, at most one
+        /// per session. More sessions than threads keep a busy worker from
+        /// waking a thread for every request.
+        public var threads: Int?
         public init() {}
+
+        var threadCount: Int {
+            max(1, min(max(1, sessions), threads ?? ProcessInfo.processInfo.activeProcessorCount))
+        }
     }
 
     public let endpoint: String
@@ -49,6 +59,7 @@ public final class MajordomoWorker: Sendable {
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let sessions: [WorkerSession]
+    private let threads: [SessionThread]
     private let handshakes = HandshakeRecord()
 
     public init(endpoint: String, service: String, configuration: Configuration = .init(), context: Context, logger: Logger) {
@@ -57,7 +68,9 @@ public final class MajordomoWorker: Sendable {
         self.configuration = configuration
         self.context = context
         self.logger = logger
-        sessions = (0..<max(1, configuration.sessions)).map { _ in WorkerSession() }
+        let threads = (0..<configuration.threadCount).map { _ in SessionThread() }
+        sessions = (0..<max(1, configuration.sessions)).map { WorkerSession(thread: threads[$0 % threads.count], id: $0) }
+        self.threads = threads
     }
 
     /// Serves requests until `stop()`; throws if the endpoint is unusable.
@@ -75,10 +88,12 @@ public final class MajordomoWorker: Sendable {
         guard MDP.isValidServiceName(service), !service.hasPrefix(MDP.mmiPrefix) else {
             throw WorkerError.invalidServiceName(service)
         }
-        let started = sessions.map { session in
-            let ready = Completion<ZMQError?>()
-            startSocketThread(named: "mdp-worker") { [self] in session.run(worker: self, handler: handler, started: ready) }
-            return ready
+        let started = sessions.map { _ in Completion<ZMQError?>() }
+        for thread in threads {
+            let mine: [@Sendable () async -> Void] = sessions.indices.filter { sessions[$0].thread === thread }.map { index in
+                { [self] in await sessions[index].run(worker: self, handler: handler, started: started[index]) }
+            }
+            startSocketThread(named: "mdp-worker") { thread.serve(mine) }
         }
         for ready in started {
             if let error = await ready.value {
@@ -94,7 +109,7 @@ public final class MajordomoWorker: Sendable {
     /// DISCONNECT so it routes nothing more here. Any thread.
     public func stop() {
         stopping.store(true, ordering: .releasing)
-        for session in sessions { session.waker.wake() }
+        for session in sessions { session.wake() }
     }
 
     /// A session's security handshake ended: a failure is logged once, as

@@ -7,15 +7,23 @@ import Logging
 import Synchronization
 import ZeroMQ
 
-/// One MDP connection of a `MajordomoWorker`, run on a thread of its own.
+/// One MDP connection of a `MajordomoWorker`: a task on a `SessionThread`,
+/// which it shares with other sessions of the process.
 final class WorkerSession: Sendable {
-    let waker = Waker()
     let finished = Completion<Void>()
     private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
-    /// Where async handlers run: this session's thread (`SessionExecutor`).
-    private let executor: SessionExecutor
+    /// Where this session and its async handlers run.
+    let thread: SessionThread
+    /// This session's number on its thread.
+    let id: Int
 
-    init() { executor = SessionExecutor(waker: waker) }
+    init(thread: SessionThread, id: Int) {
+        self.thread = thread
+        self.id = id
+    }
+
+    /// Resumes the session wherever it waits (a reply, or stop). Any thread.
+    func wake() { thread.kick(id) }
 
     /// `<pid>.<random>`: the broker tells which sessions belong to one
     /// process (`pid(inRoutingID:)`); new for every connection, so a
@@ -33,10 +41,8 @@ final class WorkerSession: Sendable {
 
     private enum End { case reconnectNow, refused, reconnectAfterDelay, stopped, terminated }
 
-    func run(worker: MajordomoWorker, handler: MajordomoWorker.Handling, started: Completion<ZMQError?>) {
-        executor.adopt()
+    func run(worker: MajordomoWorker, handler: MajordomoWorker.Handling, started: Completion<ZMQError?>) async {
         defer {
-            executor.close()
             started.complete(nil)  // a no-op once reported; covers stop() before the first connect
             finished.complete(())
         }
@@ -66,7 +72,7 @@ final class WorkerSession: Sendable {
                 started.complete(nil)
             }
             logger.debug("worker session connecting", metadata: ["service": "\(worker.service)", "endpoint": "\(worker.endpoint)"])
-            let end = serve(link, worker: worker, generation: generation, handler: handler, delay: &delay)
+            let end = await serve(link, worker: worker, generation: generation, handler: handler, delay: &delay)
             // Only a session that stops has something to deliver as it
             // closes (DISCONNECT); one that connects again does not wait.
             link.close(lingering: end == .stopped ? .milliseconds(500) : .zero)
@@ -80,11 +86,11 @@ final class WorkerSession: Sendable {
             case .refused:
                 // ...but not again: retrying at once would only spin.
                 logger.warning("broker refused the worker again; backing off", metadata: ["service": "\(worker.service)", "after": "\(delay)"])
-                pause(delay, worker: worker)
+                await pause(delay, worker: worker)
                 delay = min(delay * 2, configuration.reconnectDelayMax)
             case .reconnectAfterDelay:
                 refusedBefore = false
-                pause(delay, worker: worker)
+                await pause(delay, worker: worker)
                 delay = min(delay * 2, configuration.reconnectDelayMax)
             case .stopped, .terminated:
                 return
@@ -94,7 +100,7 @@ final class WorkerSession: Sendable {
 
     /// One connection to the broker, from READY until it ends.
     private func serve(_ link: any BrokerLink, worker: MajordomoWorker, generation: Int,
-                       handler: MajordomoWorker.Handling, delay: inout Duration) -> End {
+                       handler: MajordomoWorker.Handling, delay: inout Duration) async -> End {
         let (configuration, _, logger) = worker.settings
         let clock = ContinuousClock()
         let expiry = configuration.heartbeatInterval * configuration.heartbeatLiveness
@@ -115,9 +121,10 @@ final class WorkerSession: Sendable {
                     logger.debug("worker session stopped", metadata: ["service": "\(worker.service)"])
                     return .stopped
                 }
-                if drained, try link.wait(orFileDescriptor: waker.fileDescriptor,
-                                          timeout: clock.now.duration(to: min(heartbeatAt, brokerExpiry))) {
-                    waker.drain()
+                if drained {
+                    let (descriptor, events, linkDeadline) = try link.readiness()
+                    let deadline = min(heartbeatAt, brokerExpiry, linkDeadline ?? brokerExpiry)
+                    link.handle(revents: await thread.park(id, descriptor: descriptor, events: events, until: deadline))
                 }
                 for problem in link.takeProblems() where problem != lastProblem {
                     // The same one again (each reconnection) is not news.
@@ -144,13 +151,13 @@ final class WorkerSession: Sendable {
                             try link.send(MDP.reply(client: from, body: handle(body)))
                         case .async(let handle):
                             client = from
-                            Task(executorPreference: executor) { [self] in
+                            // Runs on this thread as soon as this session parks;
+                            // its reply then wakes the session.
+                            Task(executorPreference: thread) { [self] in
                                 let reply = await handle(body)
                                 mailbox.withLock { $0.append((generation, reply)) }
+                                wake()
                             }
-                            // Runs the handler here and now, as far as it goes
-                            // without waiting; if it is done, its reply goes at once.
-                            try sendReplies(generation: generation, client: &client, on: link)
                         }
                     case .heartbeat:
                         break
@@ -182,11 +189,10 @@ final class WorkerSession: Sendable {
         }
     }
 
-    /// Runs the handlers' jobs that are ready, then sends the replies of
-    /// this connection's handlers that are done (an earlier connection's
-    /// are dropped: its broker gave that request to another worker).
+    /// Sends the replies of this connection's handlers that are done (an
+    /// earlier connection's are dropped: its broker gave that request to
+    /// another worker).
     private func sendReplies(generation: Int, client: inout Frame?, on link: any BrokerLink) throws {
-        executor.runPending()
         for reply in mailbox.withLock({ box in defer { box.removeAll() }; return box }) where reply.generation == generation {
             if let to = client { try link.send(MDP.reply(client: to, body: reply.body)) }
             client = nil
@@ -195,16 +201,12 @@ final class WorkerSession: Sendable {
 
     /// Sleeps, but wakes early for `stop()` (not for a stale wake-up from a
     /// handler of an earlier connection); handlers still running from an
-    /// earlier connection go on meanwhile.
-    private func pause(_ duration: Duration, worker: MajordomoWorker) {
+    /// earlier connection go on meanwhile, on the thread.
+    private func pause(_ duration: Duration, worker: MajordomoWorker) async {
         let clock = ContinuousClock()
         let deadline = clock.now + duration
-        var poller = Poller()
-        poller.addReadable(fileDescriptor: waker.fileDescriptor)
         while !worker.isStopping, clock.now < deadline {
-            _ = try? poller.poll(timeout: clock.now.duration(to: deadline))
-            waker.drain()
-            executor.runPending()
+            _ = await thread.park(id, descriptor: -1, events: 0, until: deadline)
         }
     }
 }

@@ -85,32 +85,41 @@ public final class StreamDealer {
     /// Reads what the peer sent (for `receive`), carries on the handshake,
     /// writes what did not fit before, and connects again when it is time.
     public func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
-        if connection == nil, clock.now >= reconnectAt { connect() }
-        var blocking = timeout
-        // poll(2) skips an item whose descriptor is negative.
-        var peer = pollfd(fd: -1, events: 0, revents: 0)
-        if let connection {
-            peer = pollfd(fd: connection.descriptor, events: Int16(POLLIN) | (connection.hasOutput ? Int16(POLLOUT) : 0), revents: 0)
-        } else {
-            blocking = min(timeout, clock.now.duration(to: reconnectAt))
-        }
+        let (descriptor, events, reconnectAt) = readiness()
+        let blocking = reconnectAt.map { min(timeout, clock.now.duration(to: $0)) } ?? timeout
         let milliseconds = Int32(Poller.milliseconds(rounding: blocking))
         // Once per request on a worker's hot path: no array allocated.
         let (woken, revents) = try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { items in
             items[0] = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            items[1] = peer
+            // poll(2) skips an item whose descriptor is negative.
+            items[1] = pollfd(fd: descriptor, events: events, revents: 0)
             while poll(items.baseAddress, 2, milliseconds) == -1 {
                 guard errno == EINTR else { throw ZMQError(code: errno, operation: "poll") }
             }
             return (items[0].revents & Int16(POLLIN) != 0, items[1].revents)
         }
-        if let connection, revents != 0 {
-            if revents & Int16(POLLOUT) != 0, !connection.write() { connection.drop(nil, for: self) }
-            if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.isClosed {
-                connection.read(into: scratch, for: self)
-            }
-        }
+        handle(revents: revents)
         return woken
+    }
+
+    /// What to wait for, for a caller that polls several links at once:
+    /// the connection's descriptor and the events it needs, or, while not
+    /// connected, -1 and when to connect again (it connects here when due).
+    public func readiness() -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?) {
+        if connection == nil, clock.now >= reconnectAt { connect() }
+        guard let connection else { return (-1, 0, reconnectAt) }
+        return (connection.descriptor, Int16(POLLIN) | (connection.hasOutput ? Int16(POLLOUT) : 0), nil)
+    }
+
+    /// Acts on what poll(2) reported for `readiness()`'s descriptor: reads
+    /// what the peer sent (for `receive`), carries on the handshake, writes
+    /// what did not fit before.
+    public func handle(revents: Int16) {
+        guard let connection, revents != 0 else { return }
+        if revents & Int16(POLLOUT) != 0, !connection.write() { connection.drop(nil, for: self) }
+        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.isClosed {
+            connection.read(into: scratch, for: self)
+        }
     }
 
     /// Writes what is queued for up to `lingering`, then closes.

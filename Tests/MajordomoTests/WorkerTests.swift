@@ -7,12 +7,16 @@ import ZeroMQ
 
 @Suite("Worker through a real broker", .serialized)
 struct WorkerTests {
-    @Test func test_whenAWorkerOpensSeveralSessions_thenItServesThatManyRequestsAtOnceAndNoMore() async throws {
+    /// Sessions share threads (one per core by default): on one thread, the
+    /// three still serve three requests at once while their handlers wait.
+    @Test(arguments: [nil, 1, 3])
+    func test_whenAWorkerOpensSeveralSessions_thenItServesThatManyRequestsAtOnceAndNoMore_onAnyNumberOfThreads(threads: Int?) async throws {
         try await withBroker { context, endpoint in
             let inFlight = Atomic<Int>(0)
             let most = Atomic<Int>(0)
             var configuration = workerConfiguration()
             configuration.sessions = 3
+            configuration.threads = threads
             let worker = MajordomoWorker(endpoint: endpoint, service: "pool", configuration: configuration, context: context, logger: quiet)
             let serving = Task {
                 try await worker.run { body in
