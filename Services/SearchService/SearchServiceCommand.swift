@@ -26,6 +26,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
           --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
           --sync-interval       POSTS_SEARCH_SYNC_INTERVAL default 1s (the most a lost notice costs)
           --sessions            POSTS_SESSIONS             default 2
+          --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
           --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
           --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
           --log-level           POSTS_LOG_LEVEL            default info

@@ -2,13 +2,16 @@ import Majordomo
 
 extension Settings {
     /// A worker's settings, as every worker executable reads them: sessions
-    /// (`POSTS_SESSIONS`), heartbeat interval (`POSTS_HEARTBEAT_INTERVAL`) and
-    /// liveness (`POSTS_HEARTBEAT_LIVENESS`), a flag winning over its variable.
+    /// (`POSTS_SESSIONS`), the threads they share (`POSTS_WORKER_THREADS`,
+    /// default one per core), heartbeat interval (`POSTS_HEARTBEAT_INTERVAL`)
+    /// and liveness (`POSTS_HEARTBEAT_LIVENESS`), a flag winning over its variable.
     public func workerConfiguration(
-        sessions flagSessions: Int?, defaultSessions: Int, heartbeatInterval flagInterval: String?
+        sessions flagSessions: Int?, defaultSessions: Int, threads flagThreads: Int? = nil, heartbeatInterval flagInterval: String?
     ) throws -> MajordomoWorker.Configuration {
         var configuration = MajordomoWorker.Configuration()
         configuration.sessions = try integer(flagSessions, env: "POSTS_SESSIONS", default: defaultSessions)
+        let threads = try integer(flagThreads, env: "POSTS_WORKER_THREADS", default: 0, minimum: 1)
+        configuration.threads = threads == 0 ? nil : threads
         configuration.heartbeatInterval = try duration(flagInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
         configuration.heartbeatLiveness = try integer(nil, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
         return configuration

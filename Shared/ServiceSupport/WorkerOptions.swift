@@ -9,6 +9,8 @@ import ZeroMQ
 public struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gateway endpoint to connect to.", valueName: "endpoint")) public var gateway: String?
     @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) public var sessions: Int?
+    @Option(help: ArgumentHelp("Threads the sessions share (default: one per core, at most one per session).", valueName: "count"))
+    public var threads: Int?
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) public var heartbeatInterval: String?
     @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) public var maxFrameSize: Int?
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) public var logLevel: String?
@@ -36,7 +38,7 @@ public struct WorkerOptions: ParsableArguments {
             if let warning = security.warning { Logger(label: "security").warning("\(warning)") }
             return Resolved(endpoint: endpoint,
                             configuration: try settings.workerConfiguration(sessions: sessions, defaultSessions: defaultSessions,
-                                                                            heartbeatInterval: heartbeatInterval),
+                                                                            threads: threads, heartbeatInterval: heartbeatInterval),
                             maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
                             security: security.security)
         } catch let error as ConfigurationError {

@@ -34,6 +34,17 @@ struct SettingsTests {
         #expect(throws: ConfigurationError.self) { try settings.integer(0, env: "X", default: 1, minimum: 1) }
         #expect(throws: ConfigurationError.self) { try settings.logLevel("loud") }
     }
+
+    @Test func test_workerThreadsDefaultToNone_comeFromTheFlagOrVariable_andZeroIsRefusedByName() throws {
+        #expect(try Settings(environment: [:]).workerConfiguration(sessions: 16, defaultSessions: 1, heartbeatInterval: nil).threads == nil)
+        let settings = Settings(environment: ["POSTS_WORKER_THREADS": "3"])
+        #expect(try settings.workerConfiguration(sessions: 16, defaultSessions: 1, heartbeatInterval: nil).threads == 3)
+        #expect(try settings.workerConfiguration(sessions: 16, defaultSessions: 1, threads: 1, heartbeatInterval: nil).threads == 1)
+        let error = #expect(throws: ConfigurationError.self) {
+            try Settings(environment: ["POSTS_WORKER_THREADS": "0"]).workerConfiguration(sessions: 4, defaultSessions: 1, heartbeatInterval: nil)
+        }
+        #expect(error?.description.contains("POSTS_WORKER_THREADS") == true)
+    }
 }
 
 @Suite("Runtime directory and endpoints")

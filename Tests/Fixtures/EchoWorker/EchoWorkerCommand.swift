@@ -23,6 +23,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     @Option(help: "Time to spend on each request, e.g. 2s.") var delay: String?
     @Option(help: "Heartbeat interval.") var heartbeatInterval: String?
     @Option(help: "MDP connections to open; each serves one request at a time.") var sessions = 1
+    @Option(help: "Threads the sessions share (default: one per core, at most one per session).") var threads: Int?
     @Flag(help: "Reply with the request body unchanged.") var raw = false
     @Flag(help: "Answer on the session thread (a synchronous handler); ignores --delay.") var inline = false
 
@@ -32,7 +33,8 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         LogSetup.bootstrap(level: try settings.logLevel(nil))
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, not \(sessions)") }
         let logger = Logger(label: "echo-worker")
-        let configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 1, heartbeatInterval: heartbeatInterval)
+        let configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 1, threads: threads,
+                                                               heartbeatInterval: heartbeatInterval)
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let worker = MajordomoWorker(
             endpoint: gateway ?? Endpoints.gateway(environment: settings.environment),
