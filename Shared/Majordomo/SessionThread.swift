@@ -27,8 +27,9 @@ final class SessionThread: TaskExecutor, Sendable {
         var closed = false
         /// The thread, once it has called `serve`.
         var owner: pthread_t?
-        /// Sessions to resume at once (a reply is ready, or stop): kept
-        /// until the session parks, so a kick never misses it.
+        /// Sessions to resume at once (a reply is ready, or stop). A kick
+        /// that comes while its session runs waits for it to park, so it
+        /// is never missed; the poll loop drops one whose session has ended.
         var kicked: Set<Int> = []
     }
 
