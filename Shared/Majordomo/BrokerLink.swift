@@ -14,14 +14,10 @@ protocol BrokerLink: AnyObject {
     func send(_ frames: [Frame], wait: Bool) throws -> Bool
     /// The next message received, without blocking; nil when none is here.
     func receiveIfAny() throws -> [Frame]?
-    /// Blocks until a message may be here, `fileDescriptor` is readable, or
-    /// `timeout` passes; returns whether `fileDescriptor` was readable. Call
-    /// it only when the last call on the link was a `receive` that found nothing.
-    func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool
-    /// For a thread that waits on several links at once (`SessionThread`):
-    /// the descriptor to poll (-1 for none) with its events, and when to
-    /// look again regardless. The same rule as `wait`: only after a
-    /// `receive` found nothing.
+    /// For the thread that waits on its sessions' links at once
+    /// (`SessionThread`): the descriptor to poll (-1 for none) with its
+    /// events, and when to look again regardless. Call it only when the
+    /// last call on the link was a `receive` that found nothing.
     func readiness() throws -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?)
     /// Acts on what poll(2) reported for `readiness()`'s descriptor.
     func handle(revents: Int16)
@@ -64,12 +60,8 @@ extension Socket: BrokerLink {
     /// libzmq reports nothing of the kind; `HandshakeWatch` covers CURVE.
     func takeProblems() -> [PeerProblem] { [] }
 
-    func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
-        try Poller.waitAfterDraining(self, orFileDescriptor: fileDescriptor, timeout: timeout)
-    }
-
     /// libzmq's own descriptor: readable when something may have arrived
-    /// (after a receive found nothing, as `waitAfterDraining` relies on).
+    /// after a receive found nothing (what `Poller.waitAfterDraining` relies on too).
     func readiness() throws -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?) {
         (try get(.fileDescriptor), Int16(POLLIN), nil)
     }

@@ -31,6 +31,9 @@ final class SessionThread: TaskExecutor, Sendable {
         /// that comes while its session runs waits for it to park, so it
         /// is never missed; the poll loop drops one whose session has ended.
         var kicked: Set<Int> = []
+
+        /// Whether the calling thread is this executor's.
+        var isOwnerCalling: Bool { owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     private struct Parked {
@@ -50,7 +53,7 @@ final class SessionThread: TaskExecutor, Sendable {
         let job = UnownedJob(job)
         let (closed, fromOwner) = state.withLock { state in
             if !state.closed { state.jobs.append(job) }
-            return (state.closed, state.owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
+            return (state.closed, state.isOwnerCalling)
         }
         if closed {
             DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
@@ -65,7 +68,7 @@ final class SessionThread: TaskExecutor, Sendable {
     /// thread; on this one (a handler's reply) the session goes on within
     /// the same run of jobs, without a turn of the poll loop.
     func kick(_ id: Int) {
-        let onThread = state.withLock { $0.owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let onThread = state.withLock { $0.isOwnerCalling }
         if onThread, let session = parked.withLock({ $0.removeValue(forKey: id) }) {
             session.continuation.resume(returning: 0)
             return

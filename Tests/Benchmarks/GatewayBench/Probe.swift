@@ -9,11 +9,9 @@ enum Probe {
         let p50: Duration
         let p99: Duration
 
-        init(p50: Duration, p99: Duration) { (self.p50, self.p99) = (p50, p99) }
-
         init(sorting times: [Duration]) {
             let times = times.sorted()
-            self.init(p50: times[times.count / 2], p99: times[min(times.count - 1, times.count * 99 / 100)])
+            (p50, p99) = (times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)])
         }
     }
 

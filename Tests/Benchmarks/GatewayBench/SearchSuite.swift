@@ -127,8 +127,7 @@ struct SearchSuite {
             }
             times.append(acknowledged.duration(to: clock.now))
         }
-        times.sort()
-        return Probe.Latency(p50: times[times.count / 2], p99: times[times.count * 99 / 100])
+        return Probe.Latency(sorting: times)
     }
 
     private func residentMB(_ pid: Int32) -> Double {
@@ -146,8 +145,7 @@ struct SearchSuite {
             try body(index)
             times.append(start.duration(to: clock.now))
         }
-        times.sort()
-        return Probe.Latency(p50: times[times.count / 2], p99: times[times.count * 99 / 100])
+        return Probe.Latency(sorting: times)
     }
 }
 
