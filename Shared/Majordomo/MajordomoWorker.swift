@@ -93,7 +93,7 @@ public final class MajordomoWorker: Sendable {
             let mine: [@Sendable () async -> Void] = sessions.indices.filter { sessions[$0].thread === thread }.map { index in
                 { [self] in await sessions[index].run(worker: self, handler: handler, started: started[index]) }
             }
-            startSocketThread(named: "mdp-worker") { thread.serve(mine) }
+            startSocketThread(named: "mdp-worker") { [logger] in thread.serve(mine, logger: logger) }
         }
         for ready in started {
             if let error = await ready.value {

@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 import Synchronization
 import ZeroMQ
 #if canImport(Glibc)
@@ -48,6 +49,7 @@ final class SessionThread: TaskExecutor, Sendable {
     private let parked = Mutex<[Int: Parked]>([:])
     private let waker = Waker()
     private let running = Atomic<Int>(0)
+    private let pollFailures = LogLimiter(interval: .seconds(5))
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -92,7 +94,7 @@ final class SessionThread: TaskExecutor, Sendable {
 
     /// Runs `sessions` (each made into a task here) until every one has
     /// returned. The calling thread becomes this executor's thread.
-    func serve(_ sessions: [@Sendable () async -> Void]) {
+    func serve(_ sessions: [@Sendable () async -> Void], logger: Logger) {
         state.withLock { $0.owner = pthread_self() }
         running.store(sessions.count, ordering: .relaxed)
         for session in sessions {
@@ -141,9 +143,17 @@ final class SessionThread: TaskExecutor, Sendable {
             // No session parked: only a job from another thread can come.
             let milliseconds = earliest.map { Int32(Poller.milliseconds(rounding: now.duration(to: $0))) } ?? -1
             while poll(&items, nfds_t(items.count), milliseconds) == -1 {
-                // Nothing the thread can do without poll: a session's own
-                // checks (its heartbeats) end it, as they would a lost socket.
-                guard errno == EINTR else { break }
+                guard errno != EINTR else { continue }
+                // Said, and tried again shortly: meanwhile the sessions' own
+                // deadlines still come (their heartbeats end a link whose
+                // broker goes unheard, as for a lost socket).
+                let reason = String(cString: strerror(errno))
+                if pollFailures.admit(reason).log {
+                    logger.error("worker thread cannot wait for its sessions' sockets; retrying",
+                                 metadata: ["error": "poll: \(reason)", "descriptors": "\(items.count)"])
+                }
+                sleepThread(seconds: 0.01)
+                break
             }
             if items[0].revents != 0 { waker.drain() }
             let ready = parked.withLock { parked in
