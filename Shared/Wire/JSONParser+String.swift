@@ -7,15 +7,19 @@ extension JSONParser {
         index += 1
         let start = index
         // Most strings have no escapes: their bytes are the text, unchanged.
+        var bits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
             index += 1
         }
         guard index < bytes.count else { throw syntax("unterminated string") }
         if bytes[index] == UInt8(ascii: "\"") {
             defer { index += 1 }
-            return text(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            // ASCII is UTF-8 as it stands.
+            return bits < 0x80 ? String(decoding: utf8, as: UTF8.self) : text(utf8)
         }
         var utf8: [UInt8] = []
         utf8.reserveCapacity(index - start + 16)
@@ -33,10 +37,16 @@ extension JSONParser {
         throw syntax("unterminated string")
     }
 
+    /// Decoding repairs what is not UTF-8 (U+FFFD stands for it), so the
+    /// text is the bytes unchanged exactly when they were UTF-8. (Not
+    /// `String(validating:as:)`: it is generic, and looked up the runtime's
+    /// type metadata for every string of every request.)
     private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
-        if let text = String(validating: utf8, as: UTF8.self) { return text }
-        note(.notText("it holds bytes that are not UTF-8"))
-        return String(decoding: utf8, as: UTF8.self)
+        var text = String(decoding: utf8, as: UTF8.self)
+        if !text.withUTF8({ $0.count == utf8.count && $0.elementsEqual(utf8) }) {
+            note(.notText("it holds bytes that are not UTF-8"))
+        }
+        return text
     }
 
     /// `index` is just past the backslash.

@@ -47,12 +47,12 @@ public enum JSONRPC {
     }
 
     public static func encodeResult<Result: Encodable>(id: JSONRPCID, _ result: Result) throws -> Data {
-        try JSONWriter.encode(ResultEnvelope(jsonrpc: version, id: id, result: result))
+        try JSONWriter.encodeEnvelope(id: id, member: .result, result)
     }
 
     /// Never fails: an error reply must always be possible.
     public static func encodeError(id: JSONRPCID, _ error: JSONRPCError) -> Data {
-        (try? JSONWriter.encode(ErrorEnvelope(jsonrpc: version, id: id, error: error)))
+        (try? JSONWriter.encodeEnvelope(id: id, member: .error, error))
             ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: the error reply could not be written"}}"#.utf8)
     }
 }
@@ -64,12 +64,15 @@ struct RequestEnvelope<Params: Encodable>: Encodable {
     let params: Params?
 }
 
+/// What a reply is, as `JSONWriter.encodeEnvelope` writes it (the tests
+/// hold the two to the same bytes).
 struct ResultEnvelope<Result: Encodable>: Encodable {
     let jsonrpc: String
     let id: JSONRPCID
     let result: Result
 }
 
+/// What an error reply is, as `JSONWriter.encodeEnvelope` writes it.
 struct ErrorEnvelope: Encodable {
     let jsonrpc: String
     let id: JSONRPCID

@@ -34,9 +34,7 @@ struct JSONKeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let codingPath: [any CodingKey]
 
     private func member(_ key: Key) {
-        output.beginElement(depth: depth)
-        output.writeString(key.stringValue)
-        output.bytes.append(UInt8(ascii: ":"))
+        output.beginMember(key.stringValue, depth: depth)
     }
 
     mutating func encodeNil(forKey key: Key) throws {

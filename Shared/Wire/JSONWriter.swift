@@ -27,34 +27,55 @@ public enum JSONWriter {
         output.close(deeperThan: 0)
         return Data(output.bytes)
     }
+
+    /// The two members a reply may carry beside `jsonrpc` and `id`.
+    enum EnvelopeMember: String, CodingKey { case result, error }
+
+    /// `{"jsonrpc":"2.0","id":…,"result":…}` (or `"error"`): what the
+    /// synthesized conformances of `ResultEnvelope` and `ErrorEnvelope`
+    /// write, without their keyed container. Every reply is one; the
+    /// container's box and the runtime's look-ups of its generic types were
+    /// a tenth of what a posts.get reply cost to write.
+    static func encodeEnvelope<T: Encodable>(id: JSONRPCID, member: EnvelopeMember, _ value: T) throws -> Data {
+        let output = JSONOutput()
+        output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: 0)
+        output.beginMember("jsonrpc", depth: 1)
+        output.writeString(JSONRPC.version)
+        output.beginMember("id", depth: 1)
+        switch id {
+        case .string(let text): output.writeString(text)
+        case .number(let number): output.writeInteger(number)
+        case .null: output.writeNull()
+        }
+        output.beginMember(member.stringValue, depth: 1)
+        try output.write(value, depth: 1, path: [], key: member)
+        output.close(deeperThan: 0)
+        return Data(output.bytes)
+    }
 }
 
-/// The bytes written so far, and the containers still open, innermost last.
+/// Where an encode writes: the `Encoder`'s containers share it.
+///
+/// Its state is one struct, `JSONText`, changed by one call per value: each
+/// access to a class's stored property is checked for exclusivity at run
+/// time, and with the bytes and the open containers as properties of their
+/// own a reply paid about ninety of those checks.
 final class JSONOutput {
-    var bytes: [UInt8] = []
-    private var open: [(close: UInt8, hasElement: Bool)] = []
+    private var text = JSONText()
 
-    init() { bytes.reserveCapacity(512) }
+    var bytes: [UInt8] { text.bytes }
 
     /// Closes every container opened at `depth` or deeper.
-    func close(deeperThan depth: Int) {
-        while open.count > depth { bytes.append(open.removeLast().close) }
-    }
+    func close(deeperThan depth: Int) { text.close(deeperThan: depth) }
 
-    func openContainer(_ start: UInt8, _ end: UInt8, depth: Int) {
-        close(deeperThan: depth)
-        bytes.append(start)
-        open.append((end, false))
-    }
+    func openContainer(_ start: UInt8, _ end: UInt8, depth: Int) { text.openContainer(start, end, depth: depth) }
 
     /// Ends what was written beside this element at `depth` (1 is inside the
     /// outermost container) and writes the comma that separates them.
-    func beginElement(depth: Int) {
-        close(deeperThan: depth)
-        guard depth > 0, depth <= open.count else { return }
-        if open[depth - 1].hasElement { bytes.append(UInt8(ascii: ",")) }
-        open[depth - 1].hasElement = true
-    }
+    func beginElement(depth: Int) { text.beginElement(depth: depth) }
+
+    /// An object member's key and its colon, at `depth`.
+    func beginMember(_ key: String, depth: Int) { text.beginMember(key, depth: depth) }
 
     /// `value` at `key` of the container at `path` (the key's own path is
     /// made only when a value needs it: an error, or an encoder of its own).
@@ -76,37 +97,71 @@ final class JSONOutput {
         } else if T.self == Data.self {
             writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
         } else {
-            let before = bytes.count
+            let before = text.bytes.count
             try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: key.map { path + [$0] } ?? path))
-            if bytes.count == before { bytes += Self.emptyObject }  // as JSONEncoder writes a value that wrote nothing
+            if text.bytes.count == before { text.append(JSONText.emptyObject) }  // as JSONEncoder writes a value that wrote nothing
         }
     }
 
-    func writeNull() { bytes += Self.null }
+    func writeNull() { text.append(JSONText.null) }
 
-    func writeBool(_ value: Bool) { bytes += value ? Self.true : Self.false }
+    func writeBool(_ value: Bool) { text.append(value ? JSONText.true : JSONText.false) }
 
     func writeInteger<T: BinaryInteger>(_ value: T) {
-        bytes += String(value).utf8
+        text.append(String(value).utf8)
     }
 
     func writeDouble<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, _ codingPath: [any CodingKey]) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is not a JSON number"))
         }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes += text.utf8
+        var number = value.description
+        if number.hasSuffix(".0") { number.removeLast(2) }
+        text.append(number.utf8)
     }
 
-    func writeString(_ string: String) {
+    func writeString(_ string: String) { text.writeString(string) }
+}
+
+/// The bytes written so far, and the containers still open, innermost last.
+struct JSONText {
+    private(set) var bytes: [UInt8] = []
+    private var open: [(close: UInt8, hasElement: Bool)] = []
+
+    init() { bytes.reserveCapacity(512) }
+
+    mutating func append(_ more: some Sequence<UInt8>) { bytes.append(contentsOf: more) }
+
+    mutating func close(deeperThan depth: Int) {
+        while open.count > depth { bytes.append(open.removeLast().close) }
+    }
+
+    mutating func openContainer(_ start: UInt8, _ end: UInt8, depth: Int) {
+        close(deeperThan: depth)
+        bytes.append(start)
+        open.append((end, false))
+    }
+
+    mutating func beginElement(depth: Int) {
+        close(deeperThan: depth)
+        guard depth > 0, depth <= open.count else { return }
+        if open[depth - 1].hasElement { bytes.append(UInt8(ascii: ",")) }
+        open[depth - 1].hasElement = true
+    }
+
+    mutating func beginMember(_ key: String, depth: Int) {
+        beginElement(depth: depth)
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func writeString(_ string: String) {
         var string = string
         string.withUTF8 { writeEscaped($0) }
     }
 
-    /// Runs of bytes that need no escape go in whole: byte by byte, each
-    /// append paid the exclusivity check of a class's property.
-    private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// Runs of bytes that need no escape go in whole.
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.reserveCapacity(bytes.count + utf8.count + 2)
         bytes.append(UInt8(ascii: "\""))
         var run = 0
@@ -133,8 +188,8 @@ final class JSONOutput {
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
-    private static let null = Array("null".utf8)
-    private static let `true` = Array("true".utf8)
-    private static let `false` = Array("false".utf8)
-    private static let emptyObject = Array("{}".utf8)
+    static let null = Array("null".utf8)
+    static let `true` = Array("true".utf8)
+    static let `false` = Array("false".utf8)
+    static let emptyObject = Array("{}".utf8)
 }

@@ -85,6 +85,26 @@ struct BadRequestTests {
         #expect(failure.error.code == .invalidParams && failure.error.data?["field"] == "params.posts[1].title")
     }
 
+    /// Overlong forms, encoded surrogates, past U+10FFFF, cut short, a lone
+    /// continuation byte: each is refused, wherever it stands in the text.
+    @Test(arguments: [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]] as [[UInt8]])
+    func test_everyKindOfBytesThatAreNotUTF8_isRefused(_ bad: [UInt8]) throws {
+        for (before, after) in [("", ""), ("ab", ""), ("", "cd"), ("é", "😀")] {
+            var data = Data(request(#"{"post":{"uid":"u","content":"","title":"\#(before)"#).utf8)
+            data.append(contentsOf: bad)
+            data.append(contentsOf: Array(#"\#(after)"}}}"#.utf8))  // request(_:) closed the text early: its "}" is in the title
+            guard case .failure(let failure) = JSONRPC.decodeRequest(data) else { Issue.record("accepted \(bad) after '\(before)'"); continue }
+            #expect(failure.error.data?["field"] == "params.post.title" && failure.error.data?["reason"] == "notText")
+        }
+    }
+
+    @Test func test_textThatIsUTF8_isReadAsItIs_evenU_FFFDItself() throws {
+        for text in ["plain", "é", "😀 ✓ \u{FFFD}", "\u{10FFFF}", "\u{7F}"] {
+            let request = try JSONRPC.decodeRequest(Data(request(#"{"uid":"\#(text)"}"#).utf8)).get()
+            #expect(try request.params(UIDParams.self).uid == text)
+        }
+    }
+
     @Test func test_aLoneSurrogateOutsideParams_isAnInvalidRequest() throws {
         let inMethod = try #require(refusal(#"{"jsonrpc":"2.0","id":"a","method":"m\udfff"}"#))
         #expect(inMethod.error.code == .invalidRequest && inMethod.id == .string("a"))

@@ -55,6 +55,19 @@ struct JSONWriterTests {
         try expectSame(["k": [1.0, 1e-06, -2.5, 1e20, Double.leastNonzeroMagnitude]], "doubles")
     }
 
+    @Test func test_everyReplyIsWrittenByteForByteAsItsEnvelopeTypeWritesIt() throws {
+        let post = PostDTO(uid: "u", title: "t \"1\"", content: "line\nline", createDate: "2026-11-23T00:00:00.000Z")
+        let error = JSONRPCError(.invalidParams, "bad", data: .object(["field": .string("q")]))
+        for id in [JSONRPCID.number(7), .number(-1), .string("x\"y"), .null] {
+            #expect(try JSONRPC.encodeResult(id: id, post) == JSONWriter.encode(ResultEnvelope(jsonrpc: JSONRPC.version, id: id, result: post)))
+            #expect(try JSONRPC.encodeResult(id: id, [1, 2]) == JSONWriter.encode(ResultEnvelope(jsonrpc: JSONRPC.version, id: id, result: [1, 2])))
+            #expect(try JSONRPC.encodeError(id: id, error) == JSONWriter.encode(ErrorEnvelope(jsonrpc: JSONRPC.version, id: id, error: error)))
+        }
+        #expect(JSONRPC.encodeError(id: .number(3), error).utf8Text.hasPrefix(#"{"jsonrpc":"2.0","id":3,"error":{"#))
+        // A result that cannot be written fails as it did inside the envelope, naming where.
+        #expect(throws: EncodingError.self) { try JSONRPC.encodeResult(id: .number(1), ["x": Double.nan]) }
+    }
+
     @Test func test_stringsAreEscaped_andNumbersWrittenShortest() throws {
         let text = try JSONWriter.encode(["q\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}/é"]).utf8Text
         #expect(text == #"["q\"\\\n\r\t\b\f\u0001\u001f/é"]"#)
