@@ -53,12 +53,37 @@ public struct Frame: @unchecked Sendable {
     init(storage: Storage) { self.storage = storage }
 
     /// An empty frame (the MDP delimiter, for instance).
-    public init() { storage = Storage() }
+    public init() { self = Self.empty }
 
     public init(_ buffer: UnsafeRawBufferPointer) {
+        if buffer.count <= 6, let common = Self.common(buffer) {
+            self = common
+        } else {
+            self.init(copying: buffer)
+        }
+    }
+
+    private init(copying buffer: UnsafeRawBufferPointer) {
         storage = Storage(count: buffer.count)
         if let base = buffer.baseAddress, buffer.count > 0 {
             storage.withMessage { zmq_msg_data($0).copyMemory(from: base, byteCount: buffer.count) }
+        }
+    }
+
+    // Frames that recur in nearly every message are shared, not made anew:
+    // the empty delimiter, one-byte commands and the 7/MDP headers. A frame
+    // never changes, and each new one cost an object, libzmq's init and
+    // close, and a lock (a worker received four of them with each request).
+    private static let empty = Frame(storage: Storage())
+    private static let bytes = (0...255).map { byte in Swift.withUnsafeBytes(of: UInt8(byte)) { Frame(copying: $0) } }
+    private static let headers = ["MDPC01", "MDPW01"].map { header in Array(header.utf8).withUnsafeBytes { Frame(copying: $0) } }
+
+    private static func common(_ buffer: UnsafeRawBufferPointer) -> Frame? {
+        switch buffer.count {
+        case 0: return empty
+        case 1: return bytes[Int(buffer[0])]
+        case 6: return headers.first { header in header.withUnsafeBytes { $0.elementsEqual(buffer) } }
+        default: return nil
         }
     }
 

@@ -12,6 +12,24 @@ struct FrameTests {
         #expect(Frame("ab").singleByte == nil)
     }
 
+    /// The empty frame, one-byte frames and the 7/MDP headers are shared
+    /// between messages; each must still be exactly its own bytes.
+    @Test func test_framesThatAreShared_holdExactlyTheirBytes() throws {
+        for byte in UInt8.min...UInt8.max {
+            #expect(Frame([byte]).bytes == [byte])
+            #expect(Frame(byte: byte).singleByte == byte)
+        }
+        for text in ["MDPC01", "MDPW01", "MDPC02", "MDPW0", "MDPW011", "mdpw01", ""] {
+            #expect(Frame(text).bytes == Array(text.utf8))
+        }
+        // Shared frames still travel whole, however often they are sent.
+        let context = try Context()
+        let (a, b) = try pair(context, .pair, .pair)
+        let message = [Frame(), Frame("MDPW01"), Frame(byte: 2), Frame(), Frame("body")]
+        for _ in 0..<3 { try a.send(message) }
+        for _ in 0..<3 { #expect(try b.receive()?.map(\.bytes) == message.map(\.bytes)) }
+    }
+
     @Test func test_framesCompareAndHashByContent() {
         #expect(Frame("abc") == Frame(Array("abc".utf8)))
         #expect(Frame("abc") != Frame("abd"))
