@@ -56,7 +56,10 @@ struct SQLiteRow {
 /// taking it back after the read.
 final class SQLiteReader: @unchecked Sendable {
     private let connection: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    /// By their text, looked through in order: a reader holds a statement
+    /// or two, and the same text compares equal at once (hashing it cost
+    /// more than the lookup of the post).
+    private var statements: [(sql: String, statement: OpaquePointer)] = []
 
     init(path: String, busyTimeout: TimeInterval) throws(PostsError) {
         var handle: OpaquePointer?
@@ -76,7 +79,7 @@ final class SQLiteReader: @unchecked Sendable {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for (_, statement) in statements { sqlite3_finalize(statement) }
         sqlite3_close_v2(connection)
     }
 
@@ -96,11 +99,11 @@ final class SQLiteReader: @unchecked Sendable {
     }
 
     private func prepared(_ sql: String) throws(PostsError) -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+        if let known = statements.first(where: { $0.sql == sql }) { return known.statement }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else { throw failure(code, sql) }
-        statements[sql] = statement
+        statements.append((sql, statement))
         return statement
     }
 

@@ -43,7 +43,10 @@ struct JSONParser {
     var path: [PathComponent] = []
     var issue: Issue?
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        path.reserveCapacity(8)  // a request's depth, without growing on the way down
+    }
 
     /// Runs `body` over the bytes of `data`.
     static func with<T>(_ data: Data, _ body: (inout JSONParser) throws(Failure) -> T) throws(Failure) -> T {
@@ -118,7 +121,8 @@ struct JSONParser {
     /// `index` is at `{`; `depth` counts it. The member walk is the one
     /// `member(_:in:)` and `skipValue` use too.
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
-        var members: [String: JSONValue] = [:]
+        // Room for a request's or a post's members without growing.
+        var members = [String: JSONValue](minimumCapacity: 6)
         try self.members(depth: depth) { parser, key throws(Failure) in
             parser.path.append(.key(key))
             members[key] = try parser.value(depth: depth)

@@ -8,6 +8,9 @@
 #
 #   Tests/Benchmarks/posts-callgrind.sh [REQUESTS]     (default 2,000)
 #
+# With ANNOTATE=N it also prints the N functions that executed the most
+# instructions of their own (callgrind_annotate), per request.
+#
 # valgrind cannot read the debug information of a release build linked
 # with a static Swift runtime, so it runs a copy without it (symbols kept).
 set -euo pipefail
@@ -57,4 +60,11 @@ for file in "$dir"/callgrind.out*; do
     count=$(awk '/^(summary|totals):/ {print $2; exit}' "$file")
     total=$((total + ${count:-0}))
 done
+if [ -n "${ANNOTATE:-}" ]; then
+    for file in "$dir"/callgrind.out*; do
+        grep -q '^events:' "$file" && callgrind_annotate --threshold=100 "$file"
+    done \
+        | awk -v n="$requests" '/^ *[0-9,]+ +\(/ { count = $1; gsub(",", "", count); $1 = ""; sub(/^ *\([^)]*\) */, ""); if (count / n >= 50) printf "%8d  %s\n", count / n, $0 }' \
+        | grep -v 'PROGRAM TOTALS' | sort -rn | head -n "$ANNOTATE"
+fi
 echo "posts-service: $total instructions for $requests posts.get after the warm-up: $((total / requests)) per request"
