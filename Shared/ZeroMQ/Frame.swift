@@ -75,13 +75,13 @@ public struct Frame: @unchecked Sendable {
     // never changes, and each new one cost an object, libzmq's init and
     // close, and a lock (a worker received four of them with each request).
     private static let empty = Frame(storage: Storage())
-    private static let bytes = (0...255).map { byte in Swift.withUnsafeBytes(of: UInt8(byte)) { Frame(copying: $0) } }
+    private static let singleBytes = (0...255).map { byte in Swift.withUnsafeBytes(of: UInt8(byte)) { Frame(copying: $0) } }
     private static let headers = ["MDPC01", "MDPW01"].map { header in Array(header.utf8).withUnsafeBytes { Frame(copying: $0) } }
 
     private static func common(_ buffer: UnsafeRawBufferPointer) -> Frame? {
         switch buffer.count {
         case 0: return empty
-        case 1: return bytes[Int(buffer[0])]
+        case 1: return singleBytes[Int(buffer[0])]
         case 6: return headers.first { header in header.withUnsafeBytes { $0.elementsEqual(buffer) } }
         default: return nil
         }
