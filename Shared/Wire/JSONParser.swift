@@ -43,10 +43,7 @@ struct JSONParser {
     var path: [PathComponent] = []
     var issue: Issue?
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-        path.reserveCapacity(8)  // a request's depth, without growing on the way down
-    }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Runs `body` over the bytes of `data`.
     static func with<T>(_ data: Data, _ body: (inout JSONParser) throws(Failure) -> T) throws(Failure) -> T {
@@ -121,8 +118,10 @@ struct JSONParser {
     /// `index` is at `{`; `depth` counts it. The member walk is the one
     /// `member(_:in:)` and `skipValue` use too.
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
-        // Room for a request's or a post's members without growing.
+        // Room for a request's or a post's members, and a request's depth,
+        // without growing on the way down.
         var members = [String: JSONValue](minimumCapacity: 6)
+        if path.capacity == 0 { path.reserveCapacity(8) }
         try self.members(depth: depth) { parser, key throws(Failure) in
             parser.path.append(.key(key))
             members[key] = try parser.value(depth: depth)
