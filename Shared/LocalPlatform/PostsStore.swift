@@ -49,7 +49,9 @@ final class PostsStore: Sendable {
         do { return try await pool.write(body) } catch { throw Self.map(error) }
     }
 
-    private static func map(_ error: any Error) -> PostsError {
+    /// What every read and write of the posts database answers for a failure:
+    /// busy is the store's, anything else a fault named by SQLite's words.
+    static func map(_ error: any Error) -> PostsError {
         if let error = error as? PostsError { return error }
         if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY {
             return .busy(.store)

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import GRDB
 import GRDBSQLite
 import Synchronization
 
@@ -63,18 +64,19 @@ final class SQLiteReader: @unchecked Sendable {
 
     init(path: String, busyTimeout: TimeInterval) throws(PostsError) {
         var handle: OpaquePointer?
+        /// Closes what was opened, and says why it cannot be used.
+        func unusable(_ reason: String) -> PostsError {
+            sqlite3_close_v2(handle)
+            return .failed("cannot open the posts database at \(path) to read: \(reason)")
+        }
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
-            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-            sqlite3_close_v2(handle)
-            throw .failed("cannot open the posts database at \(path) to read: \(reason)")
+            throw unusable(handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code)))
         }
         connection = handle
         sqlite3_busy_timeout(handle, Int32(min(busyTimeout * 1000, Double(Int32.max))))
         guard sqlite3_exec(handle, "PRAGMA query_only = 1", nil, nil, nil) == SQLITE_OK else {
-            let reason = String(cString: sqlite3_errmsg(handle))
-            sqlite3_close_v2(handle)
-            throw .failed("cannot open the posts database at \(path) to read: \(reason)")
+            throw unusable(String(cString: sqlite3_errmsg(handle)))
         }
     }
 
@@ -107,9 +109,9 @@ final class SQLiteReader: @unchecked Sendable {
         return statement
     }
 
-    /// What `PostsStore` makes of GRDB's errors, from SQLite's own.
+    /// SQLite's own error, as GRDB reports it, mapped as every other read
+    /// of the store maps it (`PostsStore.map`).
     private func failure(_ code: Int32, _ sql: String) -> PostsError {
-        if code & 0xFF == SQLITE_BUSY { return .busy(.store) }
-        return .failed("database error: SQLite error \(code): \(String(cString: sqlite3_errmsg(connection))) - while executing `\(sql)`")
+        PostsStore.map(DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql))
     }
 }

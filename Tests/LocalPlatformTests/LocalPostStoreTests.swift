@@ -78,6 +78,22 @@ struct LocalPostStoreTests {
         }
     }
 
+    @Test func test_aReadThatSQLiteRefuses_failsNamingSQLitesReasonAndTheStatement() async throws {
+        try await withDatabase { path in
+            let posts = try openLocal(path).makePostsUseCase()
+            let saved = try await posts.save(.stub(title: "here"))
+            try await DatabaseQueue(path: path).write { try $0.execute(sql: "DROP TABLE post") }
+            do {
+                _ = try await posts.post(uid: saved.uid)
+                Issue.record("a read of a dropped table answered")
+            } catch let error as PostsError {
+                guard case .failed(let reason) = error else { Issue.record("not a failure: \(error)"); return }
+                #expect(reason.hasPrefix("database error: SQLite error 1: no such table: post"), "\(reason)")
+                #expect(reason.contains("FROM post WHERE uid = ?"), "\(reason)")
+            }
+        }
+    }
+
     @Test func test_manyReadsAtOnce_eachGetTheirOwnPost() async throws {
         try await withDatabase { path in
             let posts = try openLocal(path).makePostsUseCase()
