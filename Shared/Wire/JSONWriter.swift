@@ -42,11 +42,7 @@ public enum JSONWriter {
         output.beginMember("jsonrpc", depth: 1)
         output.writeString(JSONRPC.version)
         output.beginMember("id", depth: 1)
-        switch id {
-        case .string(let text): output.writeString(text)
-        case .number(let number): output.writeInteger(number)
-        case .null: output.writeNull()
-        }
+        try output.write(id, depth: 1, path: [], key: nil)
         output.beginMember(member.stringValue, depth: 1)
         try output.write(value, depth: 1, path: [], key: member)
         output.close(deeperThan: 0)
