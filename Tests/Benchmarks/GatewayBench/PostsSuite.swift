@@ -85,18 +85,25 @@ struct PostsSuite {
     private func latency(of uids: [String]) throws -> Probe.Latency {
         let socket = try Socket(context, .dealer)
         try socket.connect(lab.gatewayEndpoint)
-        let clock = ContinuousClock()
         var times: [Duration] = []
         for index in 0..<(samples + 500) {
-            let message = request("posts.get", #"{"uid":"\#(uids[index % uids.count])"}"#, id: index)
-            let start = clock.now
-            try socket.send(message)
-            let reply = try socket.receive()
-            let end = clock.now  // the round trip, not the check below
-            guard reply?.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.get failed") }
-            if index >= 500 { times.append(start.duration(to: end)) }
+            let time = try timedGet(on: socket, uid: uids[index % uids.count], id: index)
+            if index >= 500 { times.append(time) }
         }
         return Probe.Latency(sorting: times)
+    }
+
+    /// One posts.get round trip, timed from the send until its reply
+    /// arrives (not the check of the reply that follows).
+    private func timedGet(on socket: Socket, uid: String, id: Int) throws -> Duration {
+        let message = request("posts.get", #"{"uid":"\#(uid)"}"#, id: id)
+        let clock = ContinuousClock()
+        let start = clock.now
+        try socket.send(message)
+        let reply = try socket.receive()
+        let time = start.duration(to: clock.now)
+        guard reply?.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.get failed") }
+        return time
     }
 
     /// The raw round trip and posts.get in turns of `turn` round trips
@@ -122,13 +129,8 @@ struct PostsSuite {
                 if index >= 500 { rawTimes.append(start.duration(to: end)) }
             }
             for _ in 0..<turn {
-                let message = request("posts.get", #"{"uid":"\#(uids[index % uids.count])"}"#, id: index)
-                let start = clock.now
-                try gateway.send(message)
-                let reply = try gateway.receive()
-                let end = clock.now  // the round trip, not the check below
-                guard reply?.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.get failed") }
-                if index >= 500 { getTimes.append(start.duration(to: end)) }
+                let time = try timedGet(on: gateway, uid: uids[index % uids.count], id: index)
+                if index >= 500 { getTimes.append(time) }
                 index += 1
             }
         }
