@@ -12,6 +12,9 @@ import ZeroMQ
 final class WorkerSession: Sendable {
     let finished = Completion<Void>()
     private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
+    /// Set while a handler starts on the session's own turn: its reply, if
+    /// it comes before the handler first waits, needs no wake-up.
+    private let starting = Atomic<Bool>(false)
     /// Where this session and its async handlers run.
     let thread: SessionThread
     /// This session's number on its thread.
@@ -151,13 +154,19 @@ final class WorkerSession: Sendable {
                             try link.send(MDP.reply(client: from, body: handle(body)))
                         case .async(let handle):
                             client = from
-                            // Runs on this thread as soon as this session parks;
-                            // its reply then wakes the session.
-                            Task(executorPreference: thread) { [self] in
+                            // Starts here and now: a handler that never waits
+                            // (a posts.get) is done when this returns, and its
+                            // reply goes out at once, without this session
+                            // parking and being woken for it. One that waits
+                            // resumes on this thread, and its reply wakes the session.
+                            starting.store(true, ordering: .relaxed)
+                            Task.immediate(executorPreference: thread) { [self] in
                                 let reply = await handle(body)
                                 mailbox.withLock { $0.append((generation, reply)) }
-                                wake()
+                                if !starting.load(ordering: .relaxed) { wake() }
                             }
+                            starting.store(false, ordering: .relaxed)
+                            try sendReplies(generation: generation, client: &client, on: link)
                         }
                     case .heartbeat:
                         break

@@ -51,6 +51,33 @@ struct WorkerTests {
         }
     }
 
+    /// A handler that never waits answers on the session's own turn; one
+    /// that waits answers when it resumes. One session, both kinds in turn:
+    /// every request gets its own reply, none is lost or held back. (Slow
+    /// heartbeats: a reply that missed its wake-up would wait for the
+    /// session's next heartbeat, past the client's timeout.)
+    @Test func test_handlersThatWaitAndHandlersThatDoNot_eachAnswerTheirOwnRequest_onOneSession() async throws {
+        try await withBroker(heartbeat: .seconds(5)) { context, endpoint in
+            var configuration = workerConfiguration(heartbeat: .seconds(5))
+            configuration.sessions = 1
+            let worker = MajordomoWorker(endpoint: endpoint, service: "mixed", configuration: configuration, context: context, logger: quiet)
+            let serving = Task {
+                try await worker.run { body in
+                    if let text = body.first?.string, text.hasSuffix("wait") { try? await Task.sleep(for: .milliseconds(5)) }
+                    return body.map { Frame("re: " + ($0.string ?? "")) }
+                }
+            }
+            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: { _ in nil })
+            for index in 0..<20 {
+                let text = index % 3 == 0 ? "\(index) wait" : "\(index) now"
+                let reply = try await client.request(service: "mixed", body: [Frame(text)], correlationID: nil, timeout: .seconds(2))
+                #expect(reply == [Frame("re: " + text)])
+            }
+            worker.stop()
+            try await serving.value
+        }
+    }
+
     @Test func test_whenAHandlerRunsLongerThanTheLiveness_thenHeartbeatsKeepTheWorkerAlive() async throws {
         try await withBroker { context, endpoint in
             let calls = Atomic<Int>(0)
