@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import Majordomo
+import Synchronization
 import ZeroMQ
 
 /// Issue #4's figures on a corpus of Debian's manual pages: query latency end
@@ -81,12 +82,27 @@ struct SearchSuite {
         }
     }
 
+    /// Each round trip timed from the send until its reply arrives: the
+    /// request is written before, and the reply read and checked after
+    /// (Foundation's JSONSerialization on a page of hits costs more than
+    /// some hops).
     private func latency() throws -> Probe.Latency {
         let socket = try Socket(context, .dealer)
         try socket.connect(lab.gatewayEndpoint)
-        return try Self.measure(samples) { index in
-            _ = try request("search", query(Self.queries[index % Self.queries.count], id: index), socket: socket)
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for index in -100..<samples {  // 100 warm-up round trips
+            let message = MDP.clientRequest(service: "search", body: [Frame(query(Self.queries[(index + 100) % Self.queries.count], id: index))])
+            let start = clock.now
+            try socket.send(message)
+            let reply = try socket.receive()
+            let time = start.duration(to: clock.now)
+            guard let data = reply?.last.map({ Data($0.bytes) }),
+                  let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] != nil
+            else { throw BenchError("search.query failed: \(reply?.last?.string ?? "no reply")") }
+            if index >= 0 { times.append(time) }
         }
+        return Probe.Latency(sorting: times)
     }
 
     private func baselineLatency(_ corpus: String) throws -> Probe.Latency {
@@ -104,9 +120,22 @@ struct SearchSuite {
             try await index.apply(all, position: IndexPosition(applied: Int64(all.count), database: nil))
             try await index.compact()  // as a search worker does after building its index
         }
-        return try Self.measure(samples) { position in
-            try blocking { _ = try await index.search(Self.queries[position % Self.queries.count], limit: 10, offset: 0) }
+        // Timed inside one task: a hop from this thread into a task and
+        // back for every query would add two wake-ups to the reference.
+        let samples = samples
+        let times = Mutex<[Duration]>([])
+        try blocking {
+            let clock = ContinuousClock()
+            var measured: [Duration] = []
+            for position in -100..<samples {  // 100 warm-up queries
+                let query = Self.queries[(position + 100) % Self.queries.count]
+                let start = clock.now
+                _ = try await index.search(query, limit: 10, offset: 0)
+                if position >= 0 { measured.append(start.duration(to: clock.now)) }
+            }
+            times.withLock { $0 = measured }
         }
+        return Probe.Latency(sorting: times.withLock { $0 })
     }
 
     private func freshness(workers: [Int32]) throws -> Probe.Latency {
@@ -134,18 +163,6 @@ struct SearchSuite {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
-
-    static func measure(_ samples: Int, _ body: (Int) throws -> Void) throws -> Probe.Latency {
-        let clock = ContinuousClock()
-        for index in 0..<100 { try body(index) }  // warm-up
-        var times: [Duration] = []
-        for index in 0..<samples {
-            let start = clock.now
-            try body(index)
-            times.append(start.duration(to: clock.now))
-        }
-        return Probe.Latency(sorting: times)
     }
 }
 
