@@ -1,3 +1,4 @@
+import Domain
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -92,6 +93,14 @@ final class JSONOutput {
             writeString(unsafeBitCast(value, to: URL.self).absoluteString)
         } else if T.self == Data.self {
             writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
+        } else if T.self == UUID.self {
+            // `uuidString`, as its conformance writes it, without a
+            // single-value container and Foundation's snprintf.
+            writeString(unsafeBitCast(value, to: UUID.self).text)
+        } else if T.self == [Range<Int>].self {
+            // A search hit's highlights: each range as its conformance
+            // writes it, [lower, upper], without two containers per range.
+            text.writeRanges(unsafeBitCast(value, to: [Range<Int>].self))
         } else {
             let before = text.bytes.count
             try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: key.map { path + [$0] } ?? path))
@@ -149,6 +158,19 @@ struct JSONText {
         beginElement(depth: depth)
         writeString(key)
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func writeRanges(_ ranges: [Range<Int>]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, range) in ranges.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            append(String(range.lowerBound).utf8)
+            bytes.append(UInt8(ascii: ","))
+            append(String(range.upperBound).utf8)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     mutating func writeString(_ string: String) {

@@ -53,6 +53,11 @@ struct JSONWriterTests {
         let value: JSONValue = .object(["a": .array([.integer(Int64.max), .number(0.1), .bool(false), .null]), "b": .object([:]), "c": .string("d")])
         try expectSame(value, "any JSON value")
         try expectSame(["k": [1.0, 1e-06, -2.5, 1e20, Double.leastNonzeroMagnitude]], "doubles")
+        // UUIDs and lists of ranges have paths of their own in the writer.
+        let noHighlights = SearchHit(uid: UUID(), title: "", snippet: "", highlights: [], score: 0)
+        try expectSame(SearchResultDTO(domain: SearchResults(hits: [noHighlights], total: 1, sequence: 1), pid: 1), "a hit without highlights")
+        try expectSame(["ranges": [-3..<0, 0..<0, 7..<Int.max], "none": []], "lists of ranges")
+        try expectSame([UUID(), UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255))], "uuids")
     }
 
     @Test func test_everyReplyIsWrittenByteForByteAsItsEnvelopeTypeWritesIt() throws {
