@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Instructions a service executes per request, under callgrind: a count that
+# stays put on a noisy machine where times do not.
+#
+#   Tests/Benchmarks/callgrind.sh posts  [REQUESTS]   (default 2,000)
+#       posts-service, posts.get of one post.
+#   Tests/Benchmarks/callgrind.sh search [REQUESTS]   (default 600)
+#       search-service over 3,000 man-page paragraphs (corpus/manpages.py),
+#       search.query with six queries in turn: a common word, two words, a
+#       phrase, an unfinished word, a rare word, a word found nowhere.
+#
+# A gateway and the service (under callgrind) on a fresh database in a
+# 0700 directory; requests one at a time from pyzmq. The count covers the
+# requests after a warm-up (callgrind's counters are zeroed, then dumped),
+# divided by their number, libraries included. BIN=DIR measures another
+# build. With ANNOTATE=N it also prints the N functions that executed the
+# most instructions of their own (callgrind_annotate), per request.
+#
+# valgrind cannot read the debug information of a release build linked
+# with a static Swift runtime, so it runs a copy without it (symbols kept).
+set -euo pipefail
+kind=${1:-}
+case $kind in
+    posts) requests=${2:-2000} warm=200 executable=posts-service method=posts.get ;;
+    search) requests=${2:-600} warm=60 executable=search-service method=search.query ;;
+    *) echo "usage: $0 posts|search [REQUESTS]" >&2; exit 2 ;;
+esac
+here=$(cd "$(dirname "$0")" && pwd)
+BIN=${BIN:-$(cd "$here/../.." && pwd)/.build/release}
+for tool in valgrind callgrind_control objcopy python3; do
+    command -v "$tool" >/dev/null || { echo "callgrind.sh: $tool is not installed" >&2; exit 1; }
+done
+dir=$(mktemp -d /tmp/callgrind-XXXXXX); chmod 700 "$dir"
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT
+export POSTS_RUNTIME_DIR=$dir POSTS_LOG_LEVEL=error
+objcopy --strip-debug "$BIN/$executable" "$dir/$executable"
+"$BIN/gateway" >/dev/null 2>&1 & pids+=($!)
+sleep 0.5
+under_valgrind() {
+    valgrind --tool=callgrind "--callgrind-out-file=$dir/callgrind.out" "$dir/$executable" "$@" \
+        >/dev/null 2>"$dir/valgrind.log" & pids+=($!)
+    service=$!
+}
+# ask NAME [ARGS...]: one of the request loops below, against the gateway.
+ask() {
+    python3 - "$dir/gateway.ipc" "$@" <<'PY'
+import json, sys, zmq
+endpoint, loop = sys.argv[1], sys.argv[2]
+socket = zmq.Context().socket(zmq.DEALER)
+socket.setsockopt(zmq.LINGER, 0)
+socket.connect("ipc://" + endpoint)
+def call(service, method, params, timeout=None):
+    body = {"jsonrpc": "2.0", "method": method, "id": 1}
+    if params is not None:
+        body["params"] = params
+    socket.send_multipart([b"", b"MDPC01", service.encode(), json.dumps(body).encode()])
+    if timeout is not None and not socket.poll(timeout):
+        sys.exit(1)
+    return json.loads(socket.recv_multipart()[-1])
+def check(reply):
+    if "result" not in reply:
+        sys.exit("%s failed: %r" % (loop, reply))
+if loop == "caught-up":
+    index = call("search", "search.stats", None, timeout=2000).get("result", {}).get("index", {})
+    sys.exit(0 if index.get("documents", 0) > 0 and index.get("lag") == 0 else 1)
+count = int(sys.argv[3])
+if loop == "posts.get":
+    for _ in range(count):
+        check(call("posts", "posts.get", {"uid": sys.argv[4]}))
+else:
+    queries = ["file", "network socket", "\"regular expression\"", "compre", "zeroconf", "qqqzzzxx"]
+    for index in range(count):
+        check(call("search", "search.query", {"q": queries[index % len(queries)], "limit": 10}))
+PY
+}
+if [ "$kind" = posts ]; then
+    under_valgrind --database "$dir/posts.sqlite" --sessions 4
+    uid=
+    for _ in $(seq 60); do
+        uid=$("$BIN/posts" create --title "callgrind" --content "one post, read again and again" --json 2>/dev/null \
+            | python3 -c 'import json, sys; print(json.load(sys.stdin)["uid"])' 2>/dev/null) && break
+        sleep 1
+    done
+    [ -n "$uid" ] || { echo "callgrind.sh: posts-service did not answer under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
+    args=("$uid")
+else
+    "$BIN/posts-service" --database "$dir/posts.sqlite" >/dev/null 2>&1 & pids+=($!)
+    python3 "$here/corpus/manpages.py" "$dir/corpus.jsonl" 3000 >/dev/null
+    "$BIN/posts" import --json "$dir/corpus.jsonl" >/dev/null
+    under_valgrind --sessions 1
+    ready=
+    for _ in $(seq 180); do ask caught-up && { ready=1; break; }; sleep 1; done
+    [ -n "$ready" ] || { echo "callgrind.sh: search-service did not catch up under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
+    args=()
+fi
+ask "$method" "$warm" "${args[@]}"
+callgrind_control --zero "$service" >/dev/null 2>&1
+ask "$method" "$requests" "${args[@]}"
+callgrind_control --dump "$service" >/dev/null 2>&1
+sleep 2
+total=0
+for file in "$dir"/callgrind.out*; do
+    count=$(awk '/^(summary|totals):/ {print $2; exit}' "$file")
+    total=$((total + ${count:-0}))
+done
+if [ -n "${ANNOTATE:-}" ]; then
+    for file in "$dir"/callgrind.out*; do
+        grep -q '^events:' "$file" && callgrind_annotate --threshold=100 "$file"
+    done \
+        | awk -v n="$requests" '/^ *[0-9,]+ +\(/ { count = $1; gsub(",", "", count); $1 = ""; sub(/^ *\([^)]*\) */, ""); if (count / n >= 50) printf "%8d  %s\n", count / n, $0 }' \
+        | grep -v 'PROGRAM TOTALS' | sort -rn | head -n "$ANNOTATE"
+fi
+echo "$executable: $total instructions for $requests $method after the warm-up: $((total / requests)) per request"
