@@ -14,7 +14,8 @@ struct CompletionsTests {
             let cap = SearchRules.maxCompletions
             let texts = ["running runnings",
                          "alpha " + (1...cap + 1).map { "alpha\($0)" }.joined(separator: " "),
-                         "beta " + (1...cap).map { "beta\($0)" }.joined(separator: " ")]
+                         "beta " + (1...cap).map { "beta\($0)" }.joined(separator: " "),
+                         "stra straße strb"]
             let posts = texts.map { Post(title: "t", content: $0) }
             let index = try FTS5SearchIndex(path: path)
             try await index.apply(posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) },
@@ -30,6 +31,7 @@ struct CompletionsTests {
             #expect(try candidates("alpha").isEmpty, "\(cap + 1) other words start with alpha: too many")
             #expect(try candidates("beta") == (1...cap).map { "beta\($0)" }.sorted(), "\(cap) is not too many")
             #expect(try completions("beta").isEmpty, "the prefix beta already matches each of them")
+            #expect(try candidates("stra") == ["straße"], "a word going on past ASCII, and not the prefix itself")
             #expect(try await index.search("beta", limit: 10, offset: 0).total == 1)
         }
     }
