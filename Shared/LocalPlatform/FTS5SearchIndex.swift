@@ -161,9 +161,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         // in the LIMIT, it let the first 8 of any number of words through
         // (`file` went with file1…filelist, alphabetically, of 26). And it
         // is left out by starting past it: fts5vocab counts the documents
-        // of every word it steps on, even one the query then drops, and a
-        // common word (`file`) took six times as long as the words after
-        // it. No word has U+0001 in it (unicode61 splits there), so nothing
+        // of every word it steps on, even one the query then drops: on the
+        // man-page corpus, `file` made this lookup six times as long. No
+        // word has U+0001 in it (unicode61 splits there), so nothing
         // between the prefix and prefix + U+0001 is missed.
         let words = try String.fetchAll(db.cachedStatement(sql: """
             SELECT term FROM document_vocab WHERE term > ? AND term < ? ORDER BY term LIMIT ?

@@ -160,6 +160,7 @@ struct JSONText {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// `[[lower,upper],…]`, what `Range<Int>`'s conformance writes for each.
     mutating func writeRanges(_ ranges: [Range<Int>]) {
         bytes.append(UInt8(ascii: "["))
         for (index, range) in ranges.enumerated() {
