@@ -37,6 +37,9 @@ extension ZMTPConnection {
     /// is left is the start of something not yet whole.
     private func parse(_ bytes: UnsafeRawBufferPointer, for receiver: some ZMTPReceiver) -> Int {
         var at = 0
+        // Read once, not for every frame (each read of a property is checked
+        // for exclusivity at run time); only the greeting and commands change it.
+        var stage = self.stage
         while !isClosed {
             if stage == .greeting {
                 guard bytes.count - at >= ZMTP.greetingSize else { needed = ZMTP.greetingSize; return at }
@@ -46,6 +49,7 @@ extension ZMTPConnection {
                 }
                 at += ZMTP.greetingSize
                 stage = .handshake
+                self.stage = stage
                 output.append(contentsOf: held)
                 held = []
                 if !write() {
@@ -75,6 +79,7 @@ extension ZMTPConnection {
             at = end
             if flags & ZMTP.command != 0 {
                 command(body, for: receiver)
+                stage = self.stage
             } else if stage != .traffic {
                 refuse("it sent a message before its READY", for: receiver)
             } else {
@@ -85,24 +90,15 @@ extension ZMTPConnection {
     }
 
     private func frame(_ body: UnsafeRawBufferPointer, more: Bool, for receiver: some ZMTPReceiver) {
-        if message.isEmpty, let prefix { message.append(prefix) }
-        let first = prefix == nil ? 0 : 1
-        if message.count - first < limits.maxFrames {
-            message.append(Frame(body))
-        } else {
-            excessFrames += 1
-        }
-        guard !more else { return }
-        defer {
-            message.removeAll(keepingCapacity: true)
-            excessFrames = 0
-        }
-        if excessFrames > 0 {
-            let frames = message.count - first + excessFrames
-            receiver.report(self, PeerProblem(.tooManyFrames, "a message of \(frames) frames (at most \(limits.maxFrames))"))
+        guard let (count, tooMany) = incoming.add(body, more: more, prefix: prefix, maxFrames: limits.maxFrames) else { return }
+        // Once the receiver is done with the frames: reset while it still
+        // held them, the room would be made anew for every message.
+        defer { incoming.reset() }
+        if tooMany {
+            receiver.report(self, PeerProblem(.tooManyFrames, "a message of \(count) frames (at most \(limits.maxFrames))"))
             return
         }
-        receiver.message(self, message)
+        receiver.message(self, incoming.frames)
     }
 
     private func command(_ body: UnsafeRawBufferPointer, for receiver: some ZMTPReceiver) {

@@ -40,10 +40,8 @@ final class ZMTPConnection {
     var input = PartialInput()
     /// How many bytes `input` must hold before it can be parsed further.
     var needed = 0
-    /// The message being received: `prefix` first, then its frames.
-    var message: [Frame] = []
-    /// Frames of the current message beyond the limit, counted, not kept.
-    var excessFrames = 0
+    /// The message being received.
+    var incoming = IncomingMessage()
     var output: [UInt8]
     /// What waits for the peer's greeting: our READY, then any messages.
     /// libzmq closes a connection whose READY came before it had sent its
@@ -117,6 +115,37 @@ final class ZMTPConnection {
         input.release()
         output = []
         held = []
-        message = []
+        incoming = IncomingMessage()
+    }
+}
+
+/// The message a connection is receiving: `prefix` first, then its frames,
+/// and how many went past the limit (counted, not kept). One struct, so
+/// that a frame costs the connection one access to it, not six: each is
+/// checked for exclusivity at run time.
+struct IncomingMessage {
+    private(set) var frames: [Frame] = []
+    private var excess = 0
+
+    /// Adds a frame (copied only when within the limit). After the last
+    /// one (`more` false), returns how many frames the message had past
+    /// `prefix` and whether they were too many; `frames` then holds the
+    /// message until `reset()`.
+    mutating func add(_ body: UnsafeRawBufferPointer, more: Bool, prefix: Frame?, maxFrames: Int) -> (count: Int, tooMany: Bool)? {
+        if frames.isEmpty, let prefix { frames.append(prefix) }
+        let first = prefix == nil ? 0 : 1
+        if frames.count - first < maxFrames {
+            frames.append(Frame(body))
+        } else {
+            excess += 1
+        }
+        guard !more else { return nil }
+        return (frames.count - first + excess, excess > 0)
+    }
+
+    /// Ready for the next message, keeping the room.
+    mutating func reset() {
+        frames.removeAll(keepingCapacity: true)
+        excess = 0
     }
 }
