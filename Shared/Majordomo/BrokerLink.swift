@@ -38,7 +38,7 @@ extension BrokerLink {
 func connectBrokerLink(to endpoint: String, identity: [UInt8], context: Context,
                        handshake: @escaping @Sendable (HandshakeEvent) -> Void) throws -> any BrokerLink {
     if StreamRouter.serves(endpoint), !context.security.usesCurve(endpoint) {
-        return StreamDealer(endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024))
+        return StreamDealer(endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers))
     }
     let socket = try Socket(context, .dealer)
     try socket.set(.routingID, identity)

@@ -32,7 +32,8 @@ final class BrokerTransport {
         var stream: StreamRouter?
         var socket: Socket?
         if own.contains(true) {
-            stream = try StreamRouter(limits: ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames))
+            stream = try StreamRouter(limits: ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
+                                                    sharedFrames: MDP.headers))
         }
         if own.contains(false) {
             let made = try Socket(context, .router)

@@ -6,6 +6,9 @@ public enum MDP {
     public static let clientHeader: Frame = "MDPC01"
     /// Protocol header of worker messages (7/MDP "MDPW01").
     public static let workerHeader: Frame = "MDPW01"
+    /// Both headers: a connection that receives them hands them on shared
+    /// (`ZMTP.Limits.sharedFrames`) rather than copying each.
+    public static let headers = SharedFrames([clientHeader, workerHeader])
     /// The empty delimiter frame.
     public static let empty = Frame()
 

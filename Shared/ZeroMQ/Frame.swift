@@ -56,11 +56,18 @@ public struct Frame: @unchecked Sendable {
     public init() { self = Self.empty }
 
     public init(_ buffer: UnsafeRawBufferPointer) {
-        if buffer.count <= 6, let common = Self.common(buffer) {
-            self = common
+        if buffer.count <= 1 {
+            self = buffer.isEmpty ? Self.empty : Self.singleBytes[Int(buffer[0])]
         } else {
             self.init(copying: buffer)
         }
+    }
+
+    /// `buffer` as a frame: the one of `shared` with the same bytes, if
+    /// any (a protocol's headers, which come in nearly every message), else
+    /// as `init(_:)` makes it.
+    public init(_ buffer: UnsafeRawBufferPointer, sharing shared: SharedFrames) {
+        self = shared.frame(matching: buffer) ?? Frame(buffer)
     }
 
     private init(copying buffer: UnsafeRawBufferPointer) {
@@ -71,21 +78,12 @@ public struct Frame: @unchecked Sendable {
     }
 
     // Frames that recur in nearly every message are shared, not made anew:
-    // the empty delimiter, one-byte commands and the 7/MDP headers. A frame
-    // never changes, and each new one cost an object, libzmq's init and
-    // close, and a lock (a worker received four of them with each request).
+    // the empty delimiter and one-byte commands here, a protocol's headers
+    // by `init(_:sharing:)`. A frame never changes, and each new one cost
+    // an object, libzmq's init and close, and a lock (a worker received
+    // four of them with each request).
     private static let empty = Frame(storage: Storage())
     private static let singleBytes = (0...255).map { byte in Swift.withUnsafeBytes(of: UInt8(byte)) { Frame(copying: $0) } }
-    private static let headers = ["MDPC01", "MDPW01"].map { header in Array(header.utf8).withUnsafeBytes { Frame(copying: $0) } }
-
-    private static func common(_ buffer: UnsafeRawBufferPointer) -> Frame? {
-        switch buffer.count {
-        case 0: return empty
-        case 1: return singleBytes[Int(buffer[0])]
-        case 6: return headers.first { header in header.withUnsafeBytes { $0.elementsEqual(buffer) } }
-        default: return nil
-        }
-    }
 
     public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if let frame = bytes.withContiguousStorageIfAvailable({ Frame(UnsafeRawBufferPointer($0)) }) {
@@ -156,5 +154,19 @@ extension Frame: CustomStringConvertible {
 extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+/// Frames to hand on shared rather than copied when the same bytes arrive
+/// (a protocol's headers). Their bytes are kept beside them, so telling a
+/// frame that is not one of them costs no call into libzmq.
+public struct SharedFrames: Sendable {
+    private let entries: [(bytes: [UInt8], frame: Frame)]
+
+    public init(_ frames: [Frame]) { entries = frames.map { ($0.bytes, $0) } }
+
+    func frame(matching buffer: UnsafeRawBufferPointer) -> Frame? {
+        for entry in entries where entry.bytes.count == buffer.count && entry.bytes.elementsEqual(buffer) { return entry.frame }
+        return nil
     }
 }

@@ -90,7 +90,7 @@ extension ZMTPConnection {
     }
 
     private func frame(_ body: UnsafeRawBufferPointer, more: Bool, for receiver: some ZMTPReceiver) {
-        guard let (count, tooMany) = incoming.add(body, more: more, prefix: prefix, maxFrames: limits.maxFrames) else { return }
+        guard let (count, tooMany) = incoming.add(body, more: more, prefix: prefix, limits: limits) else { return }
         // Once the receiver is done with the frames: reset while it still
         // held them, the room would be made anew for every message.
         defer { incoming.reset() }

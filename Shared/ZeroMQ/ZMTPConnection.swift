@@ -131,11 +131,11 @@ struct IncomingMessage {
     /// one (`more` false), returns how many frames the message had past
     /// `prefix` and whether they were too many; `frames` then holds the
     /// message until `reset()`.
-    mutating func add(_ body: UnsafeRawBufferPointer, more: Bool, prefix: Frame?, maxFrames: Int) -> (count: Int, tooMany: Bool)? {
+    mutating func add(_ body: UnsafeRawBufferPointer, more: Bool, prefix: Frame?, limits: ZMTP.Limits) -> (count: Int, tooMany: Bool)? {
         if frames.isEmpty, let prefix { frames.append(prefix) }
         let first = prefix == nil ? 0 : 1
-        if frames.count - first < maxFrames {
-            frames.append(Frame(body))
+        if frames.count - first < limits.maxFrames {
+            frames.append(Frame(body, sharing: limits.sharedFrames))
         } else {
             excess += 1
         }

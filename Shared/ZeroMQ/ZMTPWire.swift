@@ -10,11 +10,15 @@ public enum ZMTP {
         /// How long a peer that connected may take to finish its
         /// handshake (libzmq's ZMQ_HANDSHAKE_IVL is 30 s too).
         public var handshakeTimeout: Duration
+        /// Frames of the protocol on top (its headers): one that arrives
+        /// with the same bytes is handed on shared, not copied.
+        public var sharedFrames: SharedFrames
 
-        public init(maxFrameSize: Int, maxFrames: Int, handshakeTimeout: Duration = .seconds(30)) {
+        public init(maxFrameSize: Int, maxFrames: Int, handshakeTimeout: Duration = .seconds(30), sharedFrames: SharedFrames = SharedFrames([])) {
             self.maxFrameSize = maxFrameSize
             self.maxFrames = maxFrames
             self.handshakeTimeout = handshakeTimeout
+            self.sharedFrames = sharedFrames
         }
     }
 

@@ -1,5 +1,5 @@
 import Testing
-import ZeroMQ
+@testable import ZeroMQ
 
 @Suite("Frame")
 struct FrameTests {
@@ -12,14 +12,21 @@ struct FrameTests {
         #expect(Frame("ab").singleByte == nil)
     }
 
-    /// The empty frame, one-byte frames and the 7/MDP headers are shared
-    /// between messages; each must still be exactly its own bytes.
+    /// The empty frame and one-byte frames are shared between messages, and
+    /// so are a protocol's headers where it asks; each must still be exactly
+    /// its own bytes.
     @Test func test_framesThatAreShared_holdExactlyTheirBytes() throws {
         for byte in UInt8.min...UInt8.max {
             #expect(Frame([byte]).bytes == [byte])
             #expect(Frame(byte: byte).singleByte == byte)
         }
-        for text in ["MDPC01", "MDPW01", "MDPC02", "MDPW0", "MDPW011", "mdpw01", ""] {
+        let headers: [Frame] = ["MDPC01", "MDPW01"]
+        let shared = SharedFrames(headers)
+        for text in ["MDPC01", "MDPW01", "MDPC02", "MDPW0", "MDPW011", "mdpw01", "", "M"] {
+            let frame = Array(text.utf8).withUnsafeBytes { Frame($0, sharing: shared) }
+            #expect(frame.bytes == Array(text.utf8))
+            let header = headers.first { $0.bytes == Array(text.utf8) }
+            #expect((header.map { $0.storage === frame.storage }) ?? true, "\(text) is handed on shared")
             #expect(Frame(text).bytes == Array(text.utf8))
         }
         // Shared frames still travel whole, however often they are sent.
