@@ -1,0 +1,84 @@
+/// The bytes written so far, and the containers still open, innermost last.
+struct JSONText {
+    private(set) var bytes: [UInt8] = []
+    private var open: [(close: UInt8, hasElement: Bool)] = []
+
+    init() { bytes.reserveCapacity(512) }
+
+    mutating func append(_ more: some Sequence<UInt8>) { bytes.append(contentsOf: more) }
+
+    mutating func close(deeperThan depth: Int) {
+        while open.count > depth { bytes.append(open.removeLast().close) }
+    }
+
+    mutating func openContainer(_ start: UInt8, _ end: UInt8, depth: Int) {
+        close(deeperThan: depth)
+        bytes.append(start)
+        open.append((end, false))
+    }
+
+    mutating func beginElement(depth: Int) {
+        close(deeperThan: depth)
+        guard depth > 0, depth <= open.count else { return }
+        if open[depth - 1].hasElement { bytes.append(UInt8(ascii: ",")) }
+        open[depth - 1].hasElement = true
+    }
+
+    mutating func beginMember(_ key: String, depth: Int) {
+        beginElement(depth: depth)
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// `[[lower,upper],…]`, what `Range<Int>`'s conformance writes for each.
+    mutating func writeRanges(_ ranges: [Range<Int>]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, range) in ranges.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            append(String(range.lowerBound).utf8)
+            bytes.append(UInt8(ascii: ","))
+            append(String(range.upperBound).utf8)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    mutating func writeString(_ string: String) {
+        var string = string
+        string.withUTF8 { writeEscaped($0) }
+    }
+
+    /// Runs of bytes that need no escape go in whole.
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.reserveCapacity(bytes.count + utf8.count + 2)
+        bytes.append(UInt8(ascii: "\""))
+        var run = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+            run = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            default:
+                bytes += Array("\\u00".utf8)
+                bytes += [Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]]
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+    static let null = Array("null".utf8)
+    static let `true` = Array("true".utf8)
+    static let `false` = Array("false".utf8)
+    static let emptyObject = Array("{}".utf8)
+}
