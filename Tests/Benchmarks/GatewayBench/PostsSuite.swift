@@ -96,13 +96,8 @@ struct PostsSuite {
     /// One posts.get round trip, timed from the send until its reply
     /// arrives (not the check of the reply that follows).
     private func timedGet(on socket: Socket, uid: String, id: Int) throws -> Duration {
-        let message = request("posts.get", #"{"uid":"\#(uid)"}"#, id: id)
-        let clock = ContinuousClock()
-        let start = clock.now
-        try socket.send(message)
-        let reply = try socket.receive()
-        let time = start.duration(to: clock.now)
-        guard reply?.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.get failed") }
+        let (time, reply) = try Probe.roundTrip(socket, request("posts.get", #"{"uid":"\#(uid)"}"#, id: id))
+        guard reply.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.get failed") }
         return time
     }
 
@@ -116,17 +111,12 @@ struct PostsSuite {
         let raw = try Socket(context, .dealer)
         try raw.connect(rawEndpoint)
         let rawRequest = [Frame(), Frame(String(repeating: "x", count: 100))]
-        let clock = ContinuousClock()
         var rawTimes: [Duration] = [], getTimes: [Duration] = []
         var index = 0
         while getTimes.count < samples {
             for _ in 0..<turn {
-                let start = clock.now
-                try raw.send(rawRequest)
-                let reply = try raw.receive()
-                let end = clock.now
-                guard reply != nil else { throw BenchError("no raw reply") }
-                if index >= 500 { rawTimes.append(start.duration(to: end)) }
+                let (time, _) = try Probe.roundTrip(raw, rawRequest)
+                if index >= 500 { rawTimes.append(time) }
             }
             for _ in 0..<turn {
                 let time = try timedGet(on: gateway, uid: uids[index % uids.count], id: index)

@@ -27,18 +27,27 @@ enum Probe {
         return socket
     }
 
+    /// One round trip, timed from the send until the reply arrives: what
+    /// the caller checks in the reply comes after the clock.
+    static func roundTrip(_ socket: Socket, _ request: [Frame]) throws -> (time: Duration, reply: [Frame]) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try socket.send(request)
+        let reply = try socket.receive()
+        let time = start.duration(to: clock.now)
+        guard let reply else { throw BenchError("no reply") }
+        return (time, reply)
+    }
+
     /// Sequential round trips, after a warm-up.
     static func latency(_ context: Context, _ endpoint: String, body: Frame, samples: Int, gateway: Bool) throws -> Latency {
         let socket = try connect(context, endpoint)
         let request = message(body, gateway: gateway)
-        let clock = ContinuousClock()
         var times: [Duration] = []
         times.reserveCapacity(samples)
         for index in 0..<(samples + 1000) {
-            let start = clock.now
-            try socket.send(request)
-            guard try socket.receive() != nil else { throw BenchError("no reply") }
-            if index >= 1000 { times.append(start.duration(to: clock.now)) }
+            let (time, _) = try roundTrip(socket, request)
+            if index >= 1000 { times.append(time) }
         }
         return Latency(sorting: times)
     }

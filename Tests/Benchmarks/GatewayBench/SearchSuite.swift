@@ -89,17 +89,13 @@ struct SearchSuite {
     private func latency() throws -> Probe.Latency {
         let socket = try Socket(context, .dealer)
         try socket.connect(lab.gatewayEndpoint)
-        let clock = ContinuousClock()
         var times: [Duration] = []
         for index in -100..<samples {  // 100 warm-up round trips
             let message = MDP.clientRequest(service: "search", body: [Frame(query(Self.queries[(index + 100) % Self.queries.count], id: index))])
-            let start = clock.now
-            try socket.send(message)
-            let reply = try socket.receive()
-            let time = start.duration(to: clock.now)
-            guard let data = reply?.last.map({ Data($0.bytes) }),
+            let (time, reply) = try Probe.roundTrip(socket, message)
+            guard let data = reply.last.map({ Data($0.bytes) }),
                   let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] != nil
-            else { throw BenchError("search.query failed: \(reply?.last?.string ?? "no reply")") }
+            else { throw BenchError("search.query failed: \(reply.last?.string ?? "an empty reply")") }
             if index >= 0 { times.append(time) }
         }
         return Probe.Latency(sorting: times)
