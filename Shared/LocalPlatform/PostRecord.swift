@@ -24,16 +24,15 @@ struct PostRecord: Codable, FetchableRecord, PersistableRecord {
         self.sequence = sequence
     }
 
-    /// The columns `init(row:)` reads, in its order.
-    static let columns = "uid, title, content, createDate, updateDate, sequence"
+    /// The statement that reads one post by its uid, and the post it gives
+    /// (`post(uid:_:)`). The uid is not read back: `uid = ?` compares text
+    /// exactly, so a row found holds the very text asked for.
+    static let selectByUID = "SELECT title, content, createDate, updateDate FROM post WHERE uid = ?"
 
-    init(row: SQLiteRow) {
-        uid = row.text(0)
-        title = row.text(1)
-        content = row.text(2)
-        createDate = row.double(3)
-        updateDate = row.double(4)
-        sequence = row.int64(5)
+    /// The post `selectByUID` found for `uid`, from its row.
+    static func post(uid: UUID, _ row: SQLiteRow) -> Post {
+        Post(uid: uid, title: row.text(0), content: row.text(1),
+             createDate: Date(timeIntervalSince1970: row.double(2)), updateDate: Date(timeIntervalSince1970: row.double(3)))
     }
 
     /// The post, or nil (logged) when its stored uid is not a UUID: only a

@@ -28,7 +28,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
-        try store.first("SELECT \(PostRecord.columns) FROM post WHERE uid = ?", uid.text, PostRecord.init(row:))?.toDomain()
+        try store.first(PostRecord.selectByUID, uid.text) { PostRecord.post(uid: uid, $0) }
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {

@@ -48,7 +48,6 @@ struct SQLiteRow {
     }
 
     func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 }
 
 /// One connection, opened read-only in effect (`query_only`) and without

@@ -44,6 +44,25 @@ struct JSONText {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// `{"key":"value",…}` for an object whose members are all strings, a
+    /// nil one left out (as a synthesized conformance's `encodeIfPresent`
+    /// leaves it). Keys are written as they are: plain ASCII names.
+    mutating func writeObject(strings members: KeyValuePairs<StaticString, String?>) {
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for (key, value) in members {
+            guard let value else { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            bytes.append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(UInt8(ascii: ":"))
+            writeString(value)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     mutating func writeString(_ string: String) {
         var string = string
         string.withUTF8 { writeEscaped($0) }

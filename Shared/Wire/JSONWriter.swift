@@ -101,6 +101,10 @@ final class JSONOutput {
             // A search hit's highlights: each range as its conformance
             // writes it, [lower, upper], without two containers per range.
             text.writeRanges(unsafeBitCast(value, to: [Range<Int>].self))
+        } else if T.self == PostDTO.self {
+            // A post, in every posts.get, save and list reply: its members
+            // as its conformance writes them, without a keyed container.
+            text.writeObject(strings: unsafeBitCast(value, to: PostDTO.self).members)
         } else {
             let before = text.bytes.count
             try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: key.map { path + [$0] } ?? path))

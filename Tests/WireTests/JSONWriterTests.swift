@@ -73,6 +73,34 @@ struct JSONWriterTests {
         #expect(throws: EncodingError.self) { try JSONRPC.encodeResult(id: .number(1), ["x": Double.nan]) }
     }
 
+    /// A value written through its own `encode(to:)`: for a post, the
+    /// writer's generic path, which its path of its own must match.
+    struct Conformance<T: Encodable>: Encodable {
+        let value: T
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+
+    /// A post has a path of its own in the writer: byte for byte what its
+    /// synthesized conformance writes (keys in order, a date it does not
+    /// have left out), and what JSONEncoder writes, read back.
+    @Test func test_aPostIsWrittenByteForByteAsItsConformanceWritesIt() throws {
+        let posts = [
+            PostDTO(uid: "C0FFEE00-0000-4000-8000-000000000001", title: "t \"1\" / 2", content: "line\nline\r\n\ttab \\ \u{1} é 🎉",
+                    createDate: "2026-11-23T00:00:00.000Z", updateDate: "2026-11-24T01:02:03.004Z"),
+            PostDTO(uid: "u", title: "", content: "", createDate: nil, updateDate: nil),
+            PostDTO(uid: "u", title: "only updated", content: "x", createDate: nil, updateDate: "2026-11-24T01:02:03.004Z"),
+            PostDTO(uid: "u", title: "only created", content: "x", createDate: "2026-11-23T00:00:00.000Z", updateDate: nil),
+        ]
+        for post in posts {
+            #expect(try JSONWriter.encode(post).utf8Text == JSONWriter.encode(Conformance(value: post)).utf8Text)
+            try expectSame(post, "post \(post.title)")
+        }
+        let page = PageResult(posts: posts, nextCursor: nil)
+        #expect(try JSONWriter.encode(page).utf8Text
+            == #"{"posts":[\#(try posts.map { try JSONWriter.encode(Conformance(value: $0)).utf8Text }.joined(separator: ","))],"nextCursor":null}"#)
+        try expectSame(page, "a page of posts")
+    }
+
     @Test func test_stringsAreEscaped_andNumbersWrittenShortest() throws {
         let text = try JSONWriter.encode(["q\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}/é"]).utf8Text
         #expect(text == #"["q\"\\\n\r\t\b\f\u0001\u001f/é"]"#)
