@@ -5,6 +5,31 @@ import Foundation
 #endif
 
 extension JSONParser {
+    /// The whole document, as `parse` reads it, except that an object at
+    /// the top is not built: each of its members goes to `member` as it is
+    /// read (a repeated name goes again, and the last one stands). A
+    /// request's envelope is read so, without a dictionary of its own.
+    /// `value` is the document when it is not an object.
+    static func parse(_ data: Data, members member: (String, JSONValue) -> Void) throws(Failure) -> (value: JSONValue?, issue: Issue?) {
+        try with(data) { parser throws(Failure) in
+            parser.skipSpace()
+            guard parser.peek == UInt8(ascii: "{") else {
+                let value = try parser.value(depth: 0)
+                try parser.expectEnd()
+                return (value, parser.issue)
+            }
+            parser.path.reserveCapacity(8)
+            try parser.members(depth: 1) { parser, key throws(Failure) in
+                parser.path.append(.key(key))
+                member(key, try parser.value(depth: 1))
+                parser.path.removeLast()
+                return true
+            }
+            try parser.expectEnd()
+            return (nil, parser.issue)
+        }
+    }
+
     /// One member of a top-level object, without building the rest: the
     /// gateway and the client read every message's `id` to route or match
     /// it, and a reply may hold megabytes of posts. Values before it are

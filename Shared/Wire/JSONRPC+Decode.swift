@@ -13,27 +13,39 @@ extension JSONRPC {
         func refuse(_ id: JSONRPCID, _ error: JSONRPCError) -> Result<IncomingRequest, RequestFailure> {
             .failure(RequestFailure(id: id, error: error))
         }
-        let document: JSONValue, issue: JSONParser.Issue?
-        switch Result(catching: { () throws(JSONParser.Failure) in try JSONParser.parse(data) }) {
-        case .success(let parsed): (document, issue) = parsed
+        // The envelope's members as they are read; any other is parsed and dropped.
+        var members: (jsonrpc: JSONValue?, id: JSONValue?, method: JSONValue?, params: JSONValue?) = (nil, nil, nil, nil)
+        let parsed = Result { () throws(JSONParser.Failure) in
+            try JSONParser.parse(data) { key, value in
+                switch key {
+                case "jsonrpc": members.jsonrpc = value
+                case "id": members.id = value
+                case "method": members.method = value
+                case "params": members.params = value
+                default: break
+                }
+            }
+        }
+        let issue: JSONParser.Issue?
+        switch parsed {
+        case .success((let document?, _)):
+            return refuse(.null, .invalidRequest("the request must be an object (got \(document.shortDescription))"))
+        case .success((nil, let found)): issue = found
         case .failure(.tooDeep): return refuse(.null, JSONRPCError(.parseError, "the request has arrays and objects nested more than \(JSONParser.maxDepth) deep"))
         case .failure(let failure): return refuse(.null, .parseError(JSONParseError(failure, bytes: data.count).description))
         }
-        guard case .object(let members) = document else {
-            return refuse(.null, .invalidRequest("the request must be an object (got \(document.shortDescription))"))
-        }
-        guard let readID = JSONRPCID(members["id"] ?? .null) else {
-            return refuse(.null, .invalidRequest("id must be a string, an integer or null (got \(shown(members["id"])))"))
+        guard let readID = JSONRPCID(members.id ?? .null) else {
+            return refuse(.null, .invalidRequest("id must be a string, an integer or null (got \(shown(members.id)))"))
         }
         // An id that is not text cannot be answered under: null instead.
         let id = issue?.path == "id" ? .null : readID
-        guard members["jsonrpc"] == .string(version) else {
-            return refuse(id, .invalidRequest("jsonrpc must be '\(version)' (got \(shown(members["jsonrpc"])))"))
+        guard members.jsonrpc == .string(version) else {
+            return refuse(id, .invalidRequest("jsonrpc must be '\(version)' (got \(shown(members.jsonrpc)))"))
         }
-        guard case .string(let method)? = members["method"], !method.isEmpty else {
-            return refuse(id, .invalidRequest("method must be a non-empty string (got \(shown(members["method"])))"))
+        guard case .string(let method)? = members.method, !method.isEmpty else {
+            return refuse(id, .invalidRequest("method must be a non-empty string (got \(shown(members.method)))"))
         }
-        switch members["params"] {
+        switch members.params {
         case nil, .null?, .object?, .array?: break
         case let other?: return refuse(id, .invalidRequest("params must be an object or an array (got \(other.shortDescription))"))
         }
@@ -44,7 +56,7 @@ extension JSONRPC {
             let place = issue.path.isEmpty ? "the request" : issue.path
             return refuse(id, .invalidRequest(InvalidField(place, issue.reason).description))
         }
-        return .success(IncomingRequest(id: id, method: method, params: members["params"]))
+        return .success(IncomingRequest(id: id, method: method, params: members.params))
     }
 
     /// Reads a response: the result, or the error it carries. A reply that

@@ -187,6 +187,22 @@ struct BadRequestTests {
         #expect(failure.error.message == "not a JSON-RPC 2.0 request: \(detail)")
     }
 
+    @Test(arguments: [("[1]", "an array"), (#""posts.get""#, "a string"), ("5", "5"), ("null", "null")])
+    func test_aRequestThatIsNotAnObject_isAnInvalidRequest_answeredToNull(_ body: String, _ shown: String) throws {
+        let failure = try #require(refusal(body))
+        #expect(failure.error.code == .invalidRequest && failure.id == .null)
+        #expect(failure.error.message == "not a JSON-RPC 2.0 request: the request must be an object (got \(shown))")
+    }
+
+    /// A member named twice counts once, as written last (as a JSON
+    /// object read into a dictionary would have it).
+    @Test func test_aMemberNamedTwice_isReadAsWrittenLast_andOthersAreIgnored() throws {
+        let request = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"1.0","id":1,"method":"a","x":[{}],"params":{"q":1},"jsonrpc":"2.0","id":"b","method":"m","params":[2]}"#.utf8)).get()
+        #expect(request.id == .string("b") && request.method == "m" && request.params == [2])
+        let failure = try #require(refusal(#"{"jsonrpc":"2.0","id":1,"method":"m","method":7}"#))
+        #expect(failure.error.message == "not a JSON-RPC 2.0 request: method must be a non-empty string (got 7)")
+    }
+
     @Test(arguments: ["{not json", "", #"{"jsonrpc":"2.0","id":1,"method":"m"} x"#])
     func test_aBodyThatIsNotJSON_isAParseError_answeredToNull(_ body: String) throws {
         let failure = try #require(refusal(body))
