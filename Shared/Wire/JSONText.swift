@@ -68,34 +68,55 @@ struct JSONText {
         string.withUTF8 { writeEscaped($0) }
     }
 
-    /// Runs of bytes that need no escape go in whole.
+    /// Runs of bytes that need no escape go in whole; eight bytes are
+    /// looked at a time (`needsEscape`) while none of them needs one.
     private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.reserveCapacity(bytes.count + utf8.count + 2)
         bytes.append(UInt8(ascii: "\""))
-        var run = 0
-        for index in utf8.indices {
+        guard let base = utf8.baseAddress else { bytes.append(UInt8(ascii: "\"")); return }
+        let raw = UnsafeRawPointer(base)
+        var run = 0, index = 0
+        while index < utf8.count {
+            if index + 8 <= utf8.count, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
+            index += 1
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
-            run = index + 1
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<(index - 1)]))
+            run = index
+            bytes.append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
             default:
-                bytes += Array("\\u00".utf8)
-                bytes += [Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]]
+                bytes.append(contentsOf: Self.unicodeEscape)
+                bytes.append(Self.hex[Int(byte >> 4)])
+                bytes.append(Self.hex[Int(byte & 0xF)])
             }
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Whether any of the eight bytes in `word` is below 0x20, a quote or a backslash
+    /// (each test is exact for the word as a whole: it may mark the wrong
+    /// byte, never a word that has none).
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
+        return below0x20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
     private static let hex = Array("0123456789abcdef".utf8)
+    /// What follows the backslash of `\u00XX`.
+    private static let unicodeEscape = Array("u00".utf8)
     static let null = Array("null".utf8)
     static let `true` = Array("true".utf8)
     static let `false` = Array("false".utf8)

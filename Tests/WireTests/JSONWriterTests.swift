@@ -101,6 +101,27 @@ struct JSONWriterTests {
         try expectSame(page, "a page of posts")
     }
 
+    /// Strings are looked at eight bytes at a time: a character to escape
+    /// at any place in or across those words, beside text that is not
+    /// ASCII, is escaped as when written alone.
+    @Test func test_everyCharacterToEscape_isEscapedWhereverItStands() throws {
+        let escaped: [Character: String] = ["\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\u{1}": #"\u0001"#, "\u{1F}": #"\u001f"#]
+        for (special, escape) in escaped {
+            for filler in ["a", "é", "🎉"] {
+                for length in [7, 8, 9, 16, 17, 24] {
+                    for place in 0..<length {
+                        var text = Array(repeating: Character(filler), count: length)
+                        text[place] = special
+                        let expected = "[\"" + text.map { $0 == special ? escape : String($0) }.joined() + "\"]"
+                        #expect(try JSONWriter.encode([String(text)]).utf8Text == expected, "\(escape) at \(place) of \(length) among \(filler)")
+                    }
+                }
+            }
+        }
+        let clean = String(repeating: "plain text é 🎉 ", count: 9)
+        #expect(try JSONWriter.encode([clean]).utf8Text == "[\"\(clean)\"]")
+    }
+
     @Test func test_stringsAreEscaped_andNumbersWrittenShortest() throws {
         let text = try JSONWriter.encode(["q\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}/é"]).utf8Text
         #expect(text == #"["q\"\\\n\r\t\b\f\u0001\u001f/é"]"#)
