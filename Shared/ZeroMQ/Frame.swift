@@ -25,15 +25,33 @@ public struct Frame: @unchecked Sendable {
         /// not outlive the call; the object never moves, so libzmq's inline
         /// data (payloads up to 33 bytes) stays where `zmq_msg_data` said.
         @exclusivity(unchecked) private var message = zmq_msg_t()
+        /// Where the message's bytes are, and how many: asked of libzmq
+        /// once (`seal`), not at every look. A gateway looked some forty
+        /// times per request (routing ids hashed and compared, frames
+        /// written out), two calls into libzmq each time.
+        @exclusivity(unchecked) private(set) var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
         private let copyLock = Mutex(())
 
-        init() { zmq_msg_init(&message) }
+        init() {
+            zmq_msg_init(&message)
+            seal()
+        }
 
         init(count: Int) {
             if zmq_msg_init_size(&message, count) != 0 {
                 // Only fails when malloc fails; there is nothing sensible left to do.
                 preconditionFailure("zmq_msg_init_size(\(count)) failed: out of memory")
             }
+            seal()
+        }
+
+        /// Notes where the bytes are, once the message holds them (at once,
+        /// or after a receive into it) and before the frame is shared. They
+        /// stay put: a small message's bytes are inside `message`, inside
+        /// this object, which never moves; a large one's are libzmq's, and
+        /// `zmq_msg_copy` shares them without moving them.
+        func seal() {
+            bytes = withMessage { UnsafeRawBufferPointer(start: zmq_msg_data($0), count: zmq_msg_size($0)) }
         }
 
         deinit { zmq_msg_close(&message) }
@@ -73,7 +91,7 @@ public struct Frame: @unchecked Sendable {
     private init(copying buffer: UnsafeRawBufferPointer) {
         storage = Storage(count: buffer.count)
         if let base = buffer.baseAddress, buffer.count > 0 {
-            storage.withMessage { zmq_msg_data($0).copyMemory(from: base, byteCount: buffer.count) }
+            UnsafeMutableRawPointer(mutating: storage.bytes.baseAddress!).copyMemory(from: base, byteCount: buffer.count)
         }
     }
 
@@ -103,11 +121,11 @@ public struct Frame: @unchecked Sendable {
         self = Swift.withUnsafeBytes(of: byte) { Frame($0) }
     }
 
-    public var count: Int { storage.withMessage { zmq_msg_size($0) } }
+    public var count: Int { storage.bytes.count }
     public var isEmpty: Bool { count == 0 }
 
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try storage.withMessage { try body(UnsafeRawBufferPointer(start: zmq_msg_data($0), count: zmq_msg_size($0))) }
+        try body(storage.bytes)
     }
 
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
@@ -131,8 +149,15 @@ extension Frame: Equatable, Hashable {
         }
     }
 
+    /// A frame of up to eight bytes (a routing id, a header) goes to the
+    /// hasher as one word and its length, not as a buffer to walk.
     public func hash(into hasher: inout Hasher) {
-        withUnsafeBytes { hasher.combine(bytes: $0) }
+        let bytes = storage.bytes
+        guard bytes.count <= 8 else { return hasher.combine(bytes: bytes) }
+        var word: UInt64 = 0
+        Swift.withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: bytes) }
+        hasher.combine(word)
+        hasher.combine(bytes.count)
     }
 }
 

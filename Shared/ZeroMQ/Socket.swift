@@ -117,6 +117,7 @@ public final class Socket {
                 if frames.isEmpty && error.isWouldBlock && !wait { return nil }
                 throw error
             }
+            storage.seal()
             frames.append(Frame(storage: storage))
             if storage.withMessage({ zmq_msg_more($0) }) == 0 { return frames }
         }

@@ -37,10 +37,27 @@ struct FrameTests {
         for _ in 0..<3 { #expect(try b.receive()?.map(\.bytes) == message.map(\.bytes)) }
     }
 
-    @Test func test_framesCompareAndHashByContent() {
+    @Test func test_framesCompareAndHashByContent() throws {
         #expect(Frame("abc") == Frame(Array("abc".utf8)))
         #expect(Frame("abc") != Frame("abd"))
         #expect(Set<Frame>(["a", "a", "b"]).count == 2)
+        // Short frames hash as a word and a length: trailing zero bytes,
+        // and lengths either side of eight, still tell frames apart.
+        let distinct: [[UInt8]] = [[], [0], [0, 0], [1], [1, 0], [0, 1], [1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, 0],
+                                   [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]
+        var table: [Frame: Int] = [:]
+        for (index, bytes) in distinct.enumerated() { table[Frame(bytes)] = index }
+        #expect(table.count == distinct.count)
+        // A frame that arrived on a socket equals, and finds, one made here.
+        let context = try Context()
+        let (a, b) = try pair(context, .pair, .pair)
+        try a.send(distinct.map { Frame($0) })
+        let received = try #require(try b.receive())
+        #expect(received.map(\.bytes) == distinct)
+        for (index, frame) in received.enumerated() {
+            #expect(table[frame] == index)
+            #expect(frame.count == distinct[index].count)
+        }
     }
 
     @Test func test_invalidUTF8HasNoString_andPrintsAsHex() {
