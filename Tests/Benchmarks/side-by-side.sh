@@ -13,7 +13,9 @@
 # flight, 100-byte bodies), then sequential round trips (2 x 16, 20,000),
 # with the CPU time of the broker (user and system, 10 ms ticks), of the two
 # workers (ticks) and of the client (seconds): what the machine spent per
-# request, and so the most a broker that cost nothing could reach.
+# request, and so the most a broker that cost nothing could reach. Last,
+# each round's ratios (ours against the reference run just before it) and
+# their median.
 # callgrind: instructions per request of each broker process, libzmq
 # included: the difference between runs of 5,000 and 25,000 requests,
 # divided by 20,000. Ours runs as `gateway-bench broker ENDPOINT` (the same
@@ -85,12 +87,34 @@ instructions() { # which requests
 
 case $mode in
 series)
+    log=$(mktemp /tmp/side-by-side-XXXXXX.log)
     for round in $(seq "${4:-3}"); do
         for sessions in 1 16; do
             for which in reference ours; do echo "round $round: $(one_run $which $sessions 200000 500)"; done
         done
         for which in reference ours; do echo "round $round: $(one_run $which 16 20000 1)"; done
-    done ;;
+    done | tee "$log"
+    # Each round's ratio (ours against the reference run just before it),
+    # and their median: the machine moves between rounds more than the
+    # brokers differ within one.
+    awk '
+        / pipelined / { match($0, /rps=[0-9]+/); rate = substr($0, RSTART + 4, RLENGTH - 4) + 0
+                        match($0, /sessions=2x[0-9]+/); kind = "throughput at 2 x " substr($0, RSTART + 11, RLENGTH - 11) ", ours / the reference"
+                        if ($3 == "reference") ref[kind] = rate; else add(kind, rate / ref[kind]) }
+        / seq / { match($0, /p50_us=[0-9.]+/); p50 = substr($0, RSTART + 7, RLENGTH - 7) + 0
+                  if ($3 == "reference") ref["seq"] = p50; else add("sequential p50 at 2 x 16, the reference / ours", ref["seq"] / p50) }
+        function add(kind, ratio) { if (!(kind in count)) order[++kinds] = kind; values[kind, ++count[kind]] = ratio }
+        END {
+            for (k = 1; k <= kinds; k++) {
+                kind = order[k]; n = count[kind]; line = ""
+                for (i = 1; i <= n; i++) sorted[i] = values[kind, i]
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+                for (i = 1; i <= n; i++) line = line sprintf(" %.3f", values[kind, i])
+                median = n % 2 ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
+                printf "%s: rounds%s; median %.3f\n", kind, line, median
+            }
+        }' "$log"
+    rm -f "$log" ;;
 callgrind)
     for which in reference ours; do
         small=$(instructions $which 5000); large=$(instructions $which 25000)
