@@ -104,9 +104,9 @@ struct JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Whether any of the eight bytes in `word` is below 0x20, a quote or a backslash
-    /// (each test is exact for the word as a whole: it may mark the wrong
-    /// byte, never a word that has none).
+    /// Whether any of the eight bytes in `word` is below 0x20, a quote or
+    /// a backslash (each test is exact for the word as a whole: it may
+    /// mark the wrong byte, never a word that has none).
     private static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
