@@ -31,8 +31,13 @@ struct PostRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// The post `selectByUID` found for `uid`, from its row.
     static func post(uid: UUID, _ row: SQLiteRow) -> Post {
-        Post(uid: uid, title: row.text(0), content: row.text(1),
-             createDate: Date(timeIntervalSince1970: row.double(2)), updateDate: Date(timeIntervalSince1970: row.double(3)))
+        post(uid: uid, title: row.text(0), content: row.text(1), createDate: row.double(2), updateDate: row.double(3))
+    }
+
+    /// Domain's post from what is stored, however it was read.
+    private static func post(uid: UUID, title: String, content: String, createDate: Double, updateDate: Double) -> Post {
+        Post(uid: uid, title: title, content: content,
+             createDate: Date(timeIntervalSince1970: createDate), updateDate: Date(timeIntervalSince1970: updateDate))
     }
 
     /// The post, or nil (logged) when its stored uid is not a UUID: only a
@@ -40,8 +45,7 @@ struct PostRecord: Codable, FetchableRecord, PersistableRecord {
     /// be neither read nor changed by uid, so it is left out.
     func toDomain() -> Post? {
         guard let uid = StoredUID.parse(uid, sequence: sequence) else { return nil }
-        return Post(uid: uid, title: title, content: content,
-                    createDate: Date(timeIntervalSince1970: createDate), updateDate: Date(timeIntervalSince1970: updateDate))
+        return Self.post(uid: uid, title: title, content: content, createDate: createDate, updateDate: updateDate)
     }
 }
 
