@@ -91,7 +91,7 @@ public struct Frame: @unchecked Sendable {
     private init(copying buffer: UnsafeRawBufferPointer) {
         storage = Storage(count: buffer.count)
         if let base = buffer.baseAddress, buffer.count > 0 {
-            UnsafeMutableRawPointer(mutating: storage.bytes.baseAddress!).copyMemory(from: base, byteCount: buffer.count)
+            storage.withMessage { zmq_msg_data($0).copyMemory(from: base, byteCount: buffer.count) }
         }
     }
 
