@@ -18,13 +18,7 @@ extension JSONParser {
                 try parser.expectEnd()
                 return (value, parser.issue)
             }
-            parser.path.reserveCapacity(8)
-            try parser.members(depth: 1) { parser, key throws(Failure) in
-                parser.path.append(.key(key))
-                member(key, try parser.value(depth: 1))
-                parser.path.removeLast()
-                return true
-            }
+            try parser.memberValues(depth: 1, member)
             try parser.expectEnd()
             return (nil, parser.issue)
         }

@@ -118,17 +118,25 @@ struct JSONParser {
     /// `index` is at `{`; `depth` counts it. The member walk is the one
     /// `member(_:in:)` and `skipValue` use too.
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
-        // Room for a request's or a post's members, and a request's depth,
-        // without growing on the way down.
+        // Room for a request's or a post's members without growing.
         var members = [String: JSONValue](minimumCapacity: 6)
+        try memberValues(depth: depth) { members[$0] = $1 }
+        return .object(members)
+    }
+
+    /// Reads each member's value of the object at `index` (at `{`; `depth`
+    /// counts it), its key on the path while it is read, and hands both to
+    /// `each`.
+    mutating func memberValues(depth: Int, _ each: (String, JSONValue) -> Void) throws(Failure) {
+        // Room for a request's depth, made when the first object opens, so
+        // a walk that builds nothing (`member(_:in:)`) allocates nothing.
         if path.capacity == 0 { path.reserveCapacity(8) }
-        try self.members(depth: depth) { parser, key throws(Failure) in
+        try members(depth: depth) { parser, key throws(Failure) in
             parser.path.append(.key(key))
-            members[key] = try parser.value(depth: depth)
+            each(key, try parser.value(depth: depth))
             parser.path.removeLast()
             return true
         }
-        return .object(members)
     }
 
     /// `index` is at `[`; `depth` counts it.
