@@ -30,6 +30,16 @@ struct JSONText {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// As `beginMember(_:depth:)`, for a key named in the code: plain
+    /// ASCII that needs no escape, so it goes in as it is.
+    mutating func beginMember(plain key: StaticString, depth: Int) {
+        beginElement(depth: depth)
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     /// `[[lower,upper],…]`, what `Range<Int>`'s conformance writes for each.
     mutating func writeRanges(_ ranges: [Range<Int>]) {
         bytes.append(UInt8(ascii: "["))
@@ -44,23 +54,16 @@ struct JSONText {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// `{"key":"value",…}` for an object whose members are all strings, a
-    /// nil one left out (as a synthesized conformance's `encodeIfPresent`
-    /// leaves it). Keys are written as they are: plain ASCII names.
-    mutating func writeObject(strings members: KeyValuePairs<StaticString, String?>) {
-        bytes.append(UInt8(ascii: "{"))
-        var first = true
-        for (key, value) in members {
-            guard let value else { continue }
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            bytes.append(UInt8(ascii: "\""))
-            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(UInt8(ascii: ":"))
+    /// An object whose members are all strings, at `depth`, written as a
+    /// keyed container writes it: a nil member is left out, as a
+    /// synthesized conformance's `encodeIfPresent` leaves it.
+    mutating func writeObject(strings members: KeyValuePairs<StaticString, String?>, depth: Int) {
+        openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth)
+        for case let (key, value?) in members {
+            beginMember(plain: key, depth: depth + 1)
             writeString(value)
         }
-        bytes.append(UInt8(ascii: "}"))
+        close(deeperThan: depth)
     }
 
     mutating func writeString(_ string: String) {

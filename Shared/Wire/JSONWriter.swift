@@ -40,9 +40,9 @@ public enum JSONWriter {
     static func encodeEnvelope<T: Encodable>(id: JSONRPCID, member: EnvelopeMember, _ value: T) throws -> Data {
         let output = JSONOutput()
         output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: 0)
-        output.beginMember("jsonrpc", depth: 1)
+        output.beginMember(plain: "jsonrpc", depth: 1)
         output.writeString(JSONRPC.version)
-        output.beginMember("id", depth: 1)
+        output.beginMember(plain: "id", depth: 1)
         try output.write(id, depth: 1, path: [], key: nil)
         output.beginMember(member.stringValue, depth: 1)
         try output.write(value, depth: 1, path: [], key: member)
@@ -74,6 +74,9 @@ final class JSONOutput {
     /// An object member's key and its colon, at `depth`.
     func beginMember(_ key: String, depth: Int) { text.beginMember(key, depth: depth) }
 
+    /// A key named in the code, which needs no escape.
+    func beginMember(plain key: StaticString, depth: Int) { text.beginMember(plain: key, depth: depth) }
+
     /// `value` at `key` of the container at `path` (the key's own path is
     /// made only when a value needs it: an error, or an encoder of its own).
     func write<T: Encodable>(_ value: T, depth: Int, path: [any CodingKey], key: (any CodingKey)?) throws {
@@ -104,7 +107,7 @@ final class JSONOutput {
         } else if T.self == PostDTO.self {
             // A post, in every posts.get, save and list reply: its members
             // as its conformance writes them, without a keyed container.
-            text.writeObject(strings: unsafeBitCast(value, to: PostDTO.self).members)
+            text.writeObject(strings: unsafeBitCast(value, to: PostDTO.self).members, depth: depth)
         } else {
             let before = text.bytes.count
             try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: key.map { path + [$0] } ?? path))
