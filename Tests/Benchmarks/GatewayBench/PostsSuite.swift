@@ -85,12 +85,7 @@ struct PostsSuite {
     private func latency(of uids: [String]) throws -> Probe.Latency {
         let socket = try Socket(context, .dealer)
         try socket.connect(lab.gatewayEndpoint)
-        var times: [Duration] = []
-        for index in 0..<(samples + 500) {
-            let time = try timedGet(on: socket, uid: uids[index % uids.count], id: index)
-            if index >= 500 { times.append(time) }
-        }
-        return Probe.Latency(sorting: times)
+        return try Probe.sample(samples, warmUp: 500) { index in try timedGet(on: socket, uid: uids[index % uids.count], id: index) }
     }
 
     /// One posts.get round trip, timed from the send until its reply

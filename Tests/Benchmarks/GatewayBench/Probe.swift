@@ -39,17 +39,23 @@ enum Probe {
         return (time, reply)
     }
 
+    /// `samples` times that `timed` takes, after `warmUp` calls not kept;
+    /// it is given the call's number, warm-up included.
+    static func sample(_ samples: Int, warmUp: Int, _ timed: (Int) throws -> Duration) throws -> Latency {
+        var times: [Duration] = []
+        times.reserveCapacity(samples)
+        for index in 0..<(warmUp + samples) {
+            let time = try timed(index)
+            if index >= warmUp { times.append(time) }
+        }
+        return Latency(sorting: times)
+    }
+
     /// Sequential round trips, after a warm-up.
     static func latency(_ context: Context, _ endpoint: String, body: Frame, samples: Int, gateway: Bool) throws -> Latency {
         let socket = try connect(context, endpoint)
         let request = message(body, gateway: gateway)
-        var times: [Duration] = []
-        times.reserveCapacity(samples)
-        for index in 0..<(samples + 1000) {
-            let (time, _) = try roundTrip(socket, request)
-            if index >= 1000 { times.append(time) }
-        }
-        return Latency(sorting: times)
+        return try sample(samples, warmUp: 1000) { _ in try roundTrip(socket, request).time }
     }
 
     /// Requests per second with `window` requests kept in flight.

@@ -89,16 +89,14 @@ struct SearchSuite {
     private func latency() throws -> Probe.Latency {
         let socket = try Socket(context, .dealer)
         try socket.connect(lab.gatewayEndpoint)
-        var times: [Duration] = []
-        for index in -100..<samples {  // 100 warm-up round trips
-            let message = MDP.clientRequest(service: "search", body: [Frame(query(Self.queries[(index + 100) % Self.queries.count], id: index))])
+        return try Probe.sample(samples, warmUp: 100) { index in
+            let message = MDP.clientRequest(service: "search", body: [Frame(query(Self.queries[index % Self.queries.count], id: index))])
             let (time, reply) = try Probe.roundTrip(socket, message)
             guard let data = reply.last.map({ Data($0.bytes) }),
                   let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] != nil
             else { throw BenchError("search.query failed: \(reply.last?.string ?? "an empty reply")") }
-            if index >= 0 { times.append(time) }
+            return time
         }
-        return Probe.Latency(sorting: times)
     }
 
     private func baselineLatency(_ corpus: String) throws -> Probe.Latency {
