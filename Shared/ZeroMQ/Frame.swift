@@ -37,10 +37,14 @@ public struct Frame: @unchecked Sendable {
             seal()
         }
 
-        init(count: Int) {
-            if zmq_msg_init_size(&message, count) != 0 {
+        /// A message holding a copy of `buffer`.
+        init(copying buffer: UnsafeRawBufferPointer) {
+            if zmq_msg_init_size(&message, buffer.count) != 0 {
                 // Only fails when malloc fails; there is nothing sensible left to do.
-                preconditionFailure("zmq_msg_init_size(\(count)) failed: out of memory")
+                preconditionFailure("zmq_msg_init_size(\(buffer.count)) failed: out of memory")
+            }
+            if let base = buffer.baseAddress, buffer.count > 0 {
+                zmq_msg_data(&message).copyMemory(from: base, byteCount: buffer.count)
             }
             seal()
         }
@@ -89,10 +93,7 @@ public struct Frame: @unchecked Sendable {
     }
 
     private init(copying buffer: UnsafeRawBufferPointer) {
-        storage = Storage(count: buffer.count)
-        if let base = buffer.baseAddress, buffer.count > 0 {
-            storage.withMessage { zmq_msg_data($0).copyMemory(from: base, byteCount: buffer.count) }
-        }
+        storage = Storage(copying: buffer)
     }
 
     // Frames that recur in nearly every message are shared, not made anew:
