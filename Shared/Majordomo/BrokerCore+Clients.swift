@@ -21,12 +21,12 @@ extension BrokerCore {
             services[name] = Service(name: name)
             slot = services.index(forKey: name)!
         }
-        services.values[slot].requests += 1
         let held = outstanding.index(forKey: client)
+        let queueLength = services.values[slot].countRequest()
         let refusal: BrokerRefusal? =
             if draining { .shuttingDown(service: name) }
             else if let held, outstanding.values[held] >= configuration.clientLimit { .clientLimit(service: name, limit: configuration.clientLimit) }
-            else if services.values[slot].queue.count >= configuration.queueLimit { .queueFull(service: name, limit: configuration.queueLimit) }
+            else if queueLength >= configuration.queueLimit { .queueFull(service: name, limit: configuration.queueLimit) }
             else { nil }
         if let refusal {
             services.values[slot].refused += 1
@@ -47,7 +47,6 @@ extension BrokerCore {
 
     mutating func dispatch(at slot: ServiceSlot) {
         while let (identity, request) = services.values[slot].nextAssignment() {
-            if let worker = workers.index(forKey: identity) { workers.values[worker].current = request }
             var message: [Frame] = []
             message.reserveCapacity(6 + request.body.count)
             message.append(identity)
@@ -58,6 +57,7 @@ extension BrokerCore {
             message.append(MDP.empty)
             message.append(contentsOf: request.body)
             outbox.append(message)
+            if let worker = workers.index(forKey: identity) { workers.values[worker].current = consume request }
         }
     }
 
@@ -68,13 +68,11 @@ extension BrokerCore {
         message.append(client)
         message.append(MDP.empty)
         message.append(MDP.clientHeader)
-        message.append(services.values[slot].nameFrame)
+        message.append(services.values[slot].countReply(after: request.received.duration(to: now)))
         message.append(contentsOf: body)
         outbox.append(message)
         finish(client: client)
         totals.replies += 1
-        services.values[slot].replies += 1
-        services.values[slot].latency.record(request.received.duration(to: now))
     }
 
     /// Answers a request the broker accepted but cannot complete.

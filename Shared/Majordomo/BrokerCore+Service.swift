@@ -1,8 +1,24 @@
 import ZeroMQ
 
 /// A service's state, changed only in place through these (see
-/// `handleClientRequest`): never taken out of `services` and put back.
+/// `handleClientRequest`): never taken out of `services` and put back, and
+/// on the hot paths not read through `services.values[slot]` either: that
+/// getter copies the whole service, queue and all, to read one part.
 extension BrokerCore.Service {
+    /// Counts a request; returns how many wait already.
+    mutating func countRequest() -> Int {
+        requests += 1
+        return queue.count
+    }
+
+    /// Counts a reply and how long its request took; returns the name frame
+    /// the reply carries.
+    mutating func countReply(after latency: Duration) -> Frame {
+        replies += 1
+        self.latency.record(latency)
+        return nameFrame
+    }
+
     /// The next request to hand out and the idle worker to take it, if both exist.
     mutating func nextAssignment() -> (Frame, BrokerCore.Request)? {
         guard !queue.isEmpty, let identity = idle.popFirst() else { return nil }

@@ -26,14 +26,12 @@ extension BrokerCore {
                 outbox.append([identity] + MDP.disconnect)
                 return
             }
-            guard workers.values[known].current?.client == client,
-                  let slot = services.index(forKey: workers.values[known].service),
-                  let request = workers.values[known].current.take()
-            else {
+            guard let (service, request) = workers.values[known].takeRequest(answeredFor: client) else {
                 disconnectWorker(identity, reason: "REPLY without a matching REQUEST", now: now)
                 return
             }
-            workers.values[known].handled += 1
+            // A worker's service is kept while it has workers, so this finds it.
+            let slot = services.index(forKey: service)!
             // The worker's next request goes out before this reply: with one
             // session per worker, the worker's idle time is the throughput.
             services.values[slot].idle.append(identity)
@@ -99,5 +97,19 @@ extension BrokerCore {
             lowerDeadline(to: request.deadline)
             events.append(.requestRequeued(service: worker.service))
         }
+    }
+}
+
+/// A worker's state, changed in place through `workers.values[index]`:
+/// reading a part of it there instead (`workers.values[index].service`)
+/// copies the whole worker first, its request and frames included.
+extension BrokerCore.Worker {
+    /// The request a reply from `client` answers, taken out and counted as
+    /// handled, with the worker's service; nil when the worker holds none
+    /// or holds another client's.
+    mutating func takeRequest(answeredFor client: Frame) -> (service: String, request: BrokerCore.Request)? {
+        guard current?.client == client, let request = current.take() else { return nil }
+        handled += 1
+        return (service, request)
     }
 }
