@@ -15,14 +15,17 @@ extension Frame: Equatable, Hashable {
     }
 
     /// A frame of up to eight bytes (a routing id, a header) goes to the
-    /// hasher as one word and its length, not as a buffer to walk.
+    /// hasher as one word, not as a buffer to walk. Below eight bytes the
+    /// word's last byte is free and holds the length, so frames that differ
+    /// only in trailing zero bytes hash apart; an eight-byte frame fills the
+    /// word and may share a hash with a shorter one, which equality sorts out.
     public func hash(into hasher: inout Hasher) {
         let bytes = storage.bytes
         guard bytes.count <= 8 else { return hasher.combine(bytes: bytes) }
         var word: UInt64 = 0
         Swift.withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: bytes) }
+        if bytes.count < 8 { word |= UInt64(bytes.count) << 56 }
         hasher.combine(word)
-        hasher.combine(bytes.count)
     }
 }
 

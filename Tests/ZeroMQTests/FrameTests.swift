@@ -63,6 +63,12 @@ struct FrameTests {
     @Test func test_invalidUTF8HasNoString_andPrintsAsHex() {
         let frame = Frame([0xFF, 0x00])
         #expect(frame.string == nil)
+        // ASCII takes a path of its own; a frame that starts as ASCII is
+        // still checked to its end.
+        #expect(Frame("echo.v2-a_b").string == "echo.v2-a_b")
+        #expect(Frame().string == "")
+        #expect(Frame(Array("echo".utf8) + [0xC3]).string == nil)
+        #expect(Frame(Array("echo".utf8) + [0xC3, 0xA9]).string == "echoé")
         #expect(frame.description == "0xff00")
         #expect(Frame("MDPC01").description == "MDPC01")
     }
