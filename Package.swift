@@ -4,6 +4,15 @@ import PackageDescription
 // One target per layer (see docs/ARCHITECTURE.md). The dependency rule is
 // enforced here: ZeroMQ knows nothing of Majordomo, Majordomo nothing of JSON,
 // and executables are the only composition roots.
+// The transport (ZeroMQ, Majordomo) is built without run-time exclusivity
+// checks in release builds only. Every message touches a dozen properties of
+// its connection, router and broker, and each checked access costs about 100
+// instructions: a tenth of the gateway's work per request (docs/BENCHMARKS.md,
+// "Copies, checks and hashes"). Those checks only ever catch two overlapping
+// accesses on one thread, a bug the tests would meet: debug builds, and so
+// every test, keep them, and the compiler's build-time checks stay on.
+let unchecked: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "posts",
     platforms: [.macOS(.v15)],
@@ -31,7 +40,7 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]
         ),
-        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ"),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: unchecked),
         .target(
             name: "Majordomo",
             dependencies: [
@@ -39,7 +48,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
-            path: "Shared/Majordomo"
+            path: "Shared/Majordomo",
+            swiftSettings: unchecked
         ),
         .target(
             name: "EventBus",
