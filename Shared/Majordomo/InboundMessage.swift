@@ -32,38 +32,41 @@ enum MalformedMessage: Error, Equatable, CustomStringConvertible {
 }
 
 extension InboundMessage {
-    /// Parses `frames` (routing id already removed) per 7/MDP.
+    /// Parses `frames` (routing id already removed) per 7/MDP. Frames are
+    /// read by position: taking them off a slice one by one retained and
+    /// released each twice.
     static func parse(_ frames: ArraySlice<Frame>, maxFrames: Int) -> Result<InboundMessage, MalformedMessage> {
         guard frames.count <= maxFrames else { return .failure(.tooManyFrames(frames.count)) }
-        var rest = frames
-        guard let delimiter = rest.popFirst(), delimiter.isEmpty else { return .failure(.missingDelimiter) }
-        guard let header = rest.popFirst() else { return .failure(.truncated(expected: "protocol header")) }
+        let at = frames.startIndex, end = frames.endIndex
+        guard at < end, frames[at].isEmpty else { return .failure(.missingDelimiter) }
+        guard at + 1 < end else { return .failure(.truncated(expected: "protocol header")) }
+        let header = frames[at + 1]
         if header == MDP.clientHeader {
-            guard let service = rest.popFirst() else { return .failure(.truncated(expected: "service name")) }
-            guard let name = serviceName(service) else { return .failure(.invalidServiceName(service)) }
-            return .success(.clientRequest(service: name, body: Array(rest)))
+            guard at + 2 < end else { return .failure(.truncated(expected: "service name")) }
+            guard let name = serviceName(frames[at + 2]) else { return .failure(.invalidServiceName(frames[at + 2])) }
+            return .success(.clientRequest(service: name, body: Array(frames[(at + 3)...])))
         }
         guard header == MDP.workerHeader else { return .failure(.unknownHeader(header)) }
-        guard let commandFrame = rest.popFirst() else { return .failure(.truncated(expected: "worker command")) }
-        guard let byte = commandFrame.singleByte, let command = MDP.Command(rawValue: byte) else {
-            return .failure(.unknownCommand(commandFrame))
+        guard at + 2 < end else { return .failure(.truncated(expected: "worker command")) }
+        guard let byte = frames[at + 2].singleByte, let command = MDP.Command(rawValue: byte) else {
+            return .failure(.unknownCommand(frames[at + 2]))
         }
         switch command {
         case .ready:
-            guard let service = rest.popFirst() else { return .failure(.truncated(expected: "service name")) }
-            guard let name = serviceName(service) else { return .failure(.invalidServiceName(service)) }
+            guard at + 3 < end else { return .failure(.truncated(expected: "service name")) }
+            guard let name = serviceName(frames[at + 3]) else { return .failure(.invalidServiceName(frames[at + 3])) }
             return .success(.ready(service: name))
         case .reply:
-            guard let client = rest.popFirst(), !client.isEmpty else { return .failure(.truncated(expected: "client address")) }
-            guard let empty = rest.popFirst(), empty.isEmpty else { return .failure(.missingDelimiter) }
-            return .success(.reply(client: client, body: Array(rest)))
+            guard at + 3 < end, !frames[at + 3].isEmpty else { return .failure(.truncated(expected: "client address")) }
+            guard at + 4 < end, frames[at + 4].isEmpty else { return .failure(.missingDelimiter) }
+            return .success(.reply(client: frames[at + 3], body: Array(frames[(at + 5)...])))
         case .heartbeat:
             return .success(.heartbeat)
         case .disconnect:
             return .success(.disconnect)
         case .request:
             // Only the broker sends REQUEST; from a worker it is a violation.
-            return .failure(.unknownCommand(commandFrame))
+            return .failure(.unknownCommand(frames[at + 2]))
         }
     }
 

@@ -37,8 +37,7 @@ extension ZMTPConnection {
     /// is left is the start of something not yet whole.
     private func parse(_ bytes: UnsafeRawBufferPointer, for receiver: some ZMTPReceiver) -> Int {
         var at = 0
-        // Read once, not for every frame (each read of a property is checked
-        // for exclusivity at run time); only the greeting and commands change it.
+        // Read once, not for every frame; only the greeting and commands change it.
         var stage = self.stage
         while !isClosed {
             if stage == .greeting {

@@ -121,8 +121,7 @@ final class ZMTPConnection {
 
 /// The message a connection is receiving: `prefix` first, then its frames,
 /// and how many went past the limit (counted, not kept). One struct, so
-/// that a frame costs the connection one access to it, not six: each is
-/// checked for exclusivity at run time.
+/// that a frame costs the connection one access to it, not six.
 struct IncomingMessage {
     private(set) var frames: [Frame] = []
     private var excess = 0
