@@ -41,7 +41,10 @@ final class SessionThread: TaskExecutor, Sendable {
         var descriptor: Int32
         var events: Int16
         var deadline: ContinuousClock.Instant
-        var continuation: CheckedContinuation<Int16, Never>
+        /// Resumed exactly once, by whoever takes it out of `parked`. Not a
+        /// checked one: that allocated an object on every park, that is
+        /// for every request.
+        var continuation: UnsafeContinuation<Int16, Never>
     }
 
     private let state = Mutex(State())
@@ -83,7 +86,7 @@ final class SessionThread: TaskExecutor, Sendable {
     /// `deadline`, or until the session is kicked; returns what poll(2)
     /// reported for the descriptor (0 for the other two). Session tasks only.
     func park(_ id: Int, descriptor: Int32, events: Int16, until deadline: ContinuousClock.Instant) async -> Int16 {
-        await withCheckedContinuation { continuation in
+        await withUnsafeContinuation { continuation in
             if state.withLock({ $0.kicked.remove(id) }) != nil {
                 continuation.resume(returning: 0)
             } else {
@@ -157,7 +160,7 @@ final class SessionThread: TaskExecutor, Sendable {
             }
             if items[0].revents != 0 { waker.drain() }
             let ready = parked.withLock { parked in
-                ids.indices.compactMap { index -> (CheckedContinuation<Int16, Never>, Int16)? in
+                ids.indices.compactMap { index -> (UnsafeContinuation<Int16, Never>, Int16)? in
                     let revents = items[index + 1].revents
                     guard revents != 0, let session = parked.removeValue(forKey: ids[index]) else { return nil }
                     return (session.continuation, revents)
