@@ -28,6 +28,25 @@ struct StreamTransportTests {
         }
     }
 
+    /// Frame headers are two bytes up to 255 bytes of body and nine past
+    /// it; a message's frames are written into room made for all of them.
+    @Test func test_framesEitherSideOfTheLongHeader_arriveWhole_inOneMessage() throws {
+        try withDirectory { directory in
+            let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+            let dealer = try Socket(try Context(), .dealer)
+            try dealer.set(.routingID, Array("w".utf8))
+            try dealer.connect(pump.endpoint)
+            try dealer.send(["hello"])
+            #expect(pump.run { pump.received.count == 1 })
+            let frames = [0, 1, 254, 255, 256, 257, 70_000].map { size in Frame((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ size) }) }
+            #expect(pump.router.send(["w"] + frames))
+            #expect(pump.router.send(["w", "after"]))
+            pump.router.flush()
+            #expect(try receive(dealer) == frames)
+            #expect(try receive(dealer) == ["after"])
+        }
+    }
+
     @Test func test_aDealerWithoutIdentity_isGivenOne_thatItsRepliesFollow() throws {
         try withDirectory { directory in
             let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
