@@ -45,7 +45,10 @@ extension BrokerCore {
         if let slot = services.index(forKey: name) { dispatch(at: slot) }
     }
 
-    mutating func dispatch(at slot: ServiceSlot) {
+    /// `known`: a worker whose place in `workers` is in hand (the one that
+    /// just replied, and under load the one to take the next request), so
+    /// it is not looked up again.
+    mutating func dispatch(at slot: ServiceSlot, known: (identity: Frame, index: Dictionary<Frame, Worker>.Index)? = nil) {
         while let (identity, request) = services.values[slot].nextAssignment() {
             var message: [Frame] = []
             message.reserveCapacity(6 + request.body.count)
@@ -57,7 +60,8 @@ extension BrokerCore {
             message.append(MDP.empty)
             message.append(contentsOf: request.body)
             outbox.append(message)
-            if let worker = workers.index(forKey: identity) { workers.values[worker].current = consume request }
+            let worker = if let known, known.identity == identity { known.index } else { workers.index(forKey: identity) }
+            if let worker { workers.values[worker].current = consume request }
         }
     }
 

@@ -35,7 +35,7 @@ extension BrokerCore {
             // The worker's next request goes out before this reply: with one
             // session per worker, the worker's idle time is the throughput.
             services.values[slot].idle.append(identity)
-            dispatch(at: slot)
+            dispatch(at: slot, known: (identity, known))
             deliver(reply: body, to: client, at: slot, request: request, now: now)
         case .heartbeat:
             if known == nil { outbox.append([identity] + MDP.disconnect) }

@@ -107,9 +107,8 @@ final class BrokerTransport {
     }
 
     func send(_ message: [Frame]) throws -> Sent {
-        if let stream, stream.owns(message[0]) {
-            return stream.send(message) ? .sent : .unreachable
-        }
+        // The stream router looks the routing id up once: false is no peer of its.
+        if let stream, stream.send(message) { return .sent }
         guard let socket else { return .unreachable }
         socketDrained = false
         do {
