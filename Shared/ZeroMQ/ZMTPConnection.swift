@@ -98,22 +98,12 @@ final class ZMTPConnection {
         }
     }
 
-    /// Makes room for the whole message once, then writes into it: an
-    /// append per header byte and per body checked the array's capacity
-    /// and uniqueness a dozen times a message.
     private static func append(_ frames: [Frame], from first: Int, to output: inout [UInt8]) {
         let last = frames.count - 1
-        var size = 0
-        for index in first...last { size += ZMTP.headerSize(frames[index].count) + frames[index].count }
-        var at = output.count
-        output.append(contentsOf: repeatElement(0, count: size))
-        output.withUnsafeMutableBytes { out in
-            for index in first...last {
-                frames[index].withUnsafeBytes { body in
-                    at += ZMTP.writeHeader(into: out, at: at, size: body.count, flags: index < last ? ZMTP.more : 0)
-                    if let base = body.baseAddress, !body.isEmpty { (out.baseAddress! + at).copyMemory(from: base, byteCount: body.count) }
-                    at += body.count
-                }
+        for index in first...last {
+            frames[index].withUnsafeBytes { body in
+                ZMTP.appendHeader(to: &output, size: body.count, flags: index < last ? ZMTP.more : 0)
+                output.append(contentsOf: body)
             }
         }
     }

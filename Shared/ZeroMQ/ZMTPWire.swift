@@ -79,22 +79,6 @@ public enum ZMTP {
         }
     }
 
-    /// The bytes of a frame header for a body of `size` bytes.
-    static func headerSize(_ size: Int) -> Int { size <= 255 ? 2 : 9 }
-
-    /// Writes a frame header at `at` (room for `headerSize(size)` bytes);
-    /// returns its length. The same bytes as `appendHeader`.
-    static func writeHeader(into output: UnsafeMutableRawBufferPointer, at: Int, size: Int, flags: UInt8) -> Int {
-        if size <= 255 {
-            output[at] = flags
-            output[at + 1] = UInt8(size)
-            return 2
-        }
-        output[at] = flags | long
-        output.storeBytes(of: UInt64(size).bigEndian, toByteOffset: at + 1, as: UInt64.self)
-        return 9
-    }
-
     /// A whole command frame: the name (length-prefixed), then `data`.
     static func appendCommand(to output: inout [UInt8], name: String, data: [UInt8]) {
         appendHeader(to: &output, size: 1 + name.utf8.count + data.count, flags: command)
