@@ -30,8 +30,14 @@ extension BrokerCore {
                 disconnectWorker(identity, reason: "REPLY without a matching REQUEST", now: now)
                 return
             }
-            // A worker's service is kept while it has workers, so this finds it.
-            let slot = services.index(forKey: service)!
+            guard let slot = services.index(forKey: service) else {
+                // Not expected: a service is kept while it has workers. The
+                // request goes back to the worker, so that forgetting the
+                // worker gives it to another.
+                workers.values[known].current = request
+                disconnectWorker(identity, reason: "its service \(service) is gone", now: now)
+                return
+            }
             // The worker's next request goes out before this reply: with one
             // session per worker, the worker's idle time is the throughput.
             services.values[slot].idle.append(identity)
