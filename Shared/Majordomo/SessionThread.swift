@@ -172,14 +172,16 @@ final class SessionThread: TaskExecutor, Sendable {
     }
 
     /// Runs every job enqueued so far, and those they enqueue. The thread only.
+    /// The queue is swapped with an emptied one rather than copied: a
+    /// copy left the queue's buffer shared, and emptying it made a new one,
+    /// twice for every request.
     private func runPending() {
+        var jobs: [UnownedJob] = []
         while true {
-            let jobs = state.withLock { state in
-                defer { state.jobs.removeAll(keepingCapacity: true) }
-                return state.jobs
-            }
+            state.withLock { swap(&jobs, &$0.jobs) }
             if jobs.isEmpty { return }
             for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            jobs.removeAll(keepingCapacity: true)
         }
     }
 
