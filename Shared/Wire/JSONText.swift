@@ -72,9 +72,12 @@ struct JSONText {
     }
 
     /// Runs of bytes that need no escape go in whole; eight bytes are
-    /// looked at a time (`needsEscape`) while none of them needs one.
+    /// looked at a time (`needsEscape`) while none of them needs one. No
+    /// room is reserved for the string: `reserveCapacity` grows an array to
+    /// exactly what is asked, so doing it for every string of a long reply
+    /// copied the reply again and again (the same appends alone, 20,000
+    /// strings of 2,000 bytes: 24 s, against 0.07 s growing as appends do).
     private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.reserveCapacity(bytes.count + utf8.count + 2)
         bytes.append(UInt8(ascii: "\""))
         guard let base = utf8.baseAddress else { bytes.append(UInt8(ascii: "\"")); return }
         let raw = UnsafeRawPointer(base)
