@@ -6,12 +6,13 @@ import Darwin
 
 extension Frame: Equatable, Hashable {
     public static func == (lhs: Frame, rhs: Frame) -> Bool {
-        if lhs.storage === rhs.storage { return true }
-        return lhs.withUnsafeBytes { a in
-            rhs.withUnsafeBytes { b in
-                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
-            }
-        }
+        lhs.storage === rhs.storage || lhs.holds(rhs.storage.bytes)
+    }
+
+    /// Whether the frame's bytes are exactly `buffer`'s.
+    func holds(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        let bytes = storage.bytes
+        return bytes.count == buffer.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, buffer.baseAddress!, bytes.count) == 0)
     }
 
     /// A frame of up to eight bytes (a routing id, a header) goes to the
