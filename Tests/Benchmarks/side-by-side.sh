@@ -118,7 +118,7 @@ series)
     rm -f "$log" ;;
 callgrind)
     # Pipelined, how many messages a wake-up finds varies from run to run,
-    # and with it the count (by about 2%); one request at a time it does not.
+    # and with it the count (by up to 3%); one request at a time, by up to 1.5%.
     for run in "1 500 5000 25000 2 x 1 pipelined" "16 500 5000 25000 2 x 16 pipelined" "16 1 2000 10000 2 x 16 one at a time"; do
         set -- $run; sessions=$1 window=$2 small=$3 large=$4; shift 4
         for which in reference ours; do
