@@ -47,6 +47,7 @@ let package = Package(
                 "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Shared/Majordomo",
             swiftSettings: unchecked

@@ -2,6 +2,7 @@ import ArgumentParser
 import Domain
 import Foundation
 import ServiceSupport
+import ZeroMQ
 
 @main
 struct PostsCommand: AsyncParsableCommand {
@@ -40,6 +41,8 @@ struct PostsCommand: AsyncParsableCommand {
             let arguments = Array(CommandLine.arguments.dropFirst())
             var command = try parseAsRoot(arguments.isEmpty && Terminal.isInteractive ? ["ui"] : arguments)
             if command is UICommand { LogSetup.silence() } else { LogSetup.bootstrap(level: level) }
+            // Not logged: a command-line tool's stderr is its own messages.
+            DescriptorLimit.raise()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -32,6 +32,8 @@ struct GatewayCommand: AsyncParsableCommand {
           --client-limit        POSTS_CLIENT_LIMIT         default 1000
           --service-limit       POSTS_SERVICE_LIMIT        default 1000
           --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216 (at least 1024)
+          --max-connections     POSTS_MAX_CONNECTIONS      default: the descriptor limit less an eighth (at least 64 kept)
+          --max-peer-output     POSTS_MAX_PEER_OUTPUT      default 1048576 (at least 65536)
           --shutdown-grace      POSTS_SHUTDOWN_GRACE       default 2s
           --log-level           POSTS_LOG_LEVEL            default info
           --curve-key           POSTS_CURVE_KEY            the gateway's secret-key file (0600)
@@ -46,6 +48,13 @@ struct GatewayCommand: AsyncParsableCommand {
         allow-list again without a restart. ipc:// is guarded by its 0700 directory.
         A service with no worker and nothing waiting is forgotten after the queue
         wait; past the service limit, READY for a new service gets DISCONNECT.
+
+        Bounds (docs/OPERATIONS.md, "Bounds"): on plaintext ipc:// a peer with more
+        than --max-peer-output bytes waiting for it is not read until half are
+        written; a message may hold --max-frame-size plus 64 KiB in all, and must
+        arrive whole within 30 s of its first byte; past --max-connections a new
+        connection is closed at once and accepting rests for 100 ms. At start the
+        soft file descriptor limit is raised to the hard one and logged.
 
         The event bus: services publish to --events-publish (an XSUB socket),
         subscribers connect to --events-subscribe (an XPUB socket).
@@ -100,6 +109,12 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Largest frame accepted, in bytes; a sender of a larger one is disconnected.", valueName: "bytes"))
     var maxFrameSize: Int?
 
+    @Option(help: ArgumentHelp("Connections held at once on plaintext ipc://; past it new ones are closed.", valueName: "count"))
+    var maxConnections: Int?
+
+    @Option(help: ArgumentHelp("Bytes waiting for one peer past which it is not read (plaintext ipc://).", valueName: "bytes"))
+    var maxPeerOutput: Int?
+
     @Option(help: ArgumentHelp("On SIGTERM, how long to wait for requests already with workers.", valueName: "duration"))
     var shutdownGrace: String?
 
@@ -109,7 +124,7 @@ struct GatewayCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
-        let options: Broker.Options
+        var options: Broker.Options
         let busOptions: EventBus.Options
         let security: SecuritySettings
         let allowList: AllowList?
@@ -117,6 +132,10 @@ struct GatewayCommand: AsyncParsableCommand {
             options = try brokerOptions(settings)
             busOptions = try eventBusOptions(settings)
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
+            let descriptors = DescriptorLimit.raise(logging: Logger(label: "gateway"))
+            if options.maxConnections == nil { options.maxConnections = descriptors.connections }
+            Logger(label: "gateway").info("connection limit", metadata: ["maxConnections": "\(options.maxConnections!)",
+                                                                         "maxPeerOutput": "\(options.maxPeerOutput)"])
             security = try SecuritySettings.gateway(
                 settings, curveKey: curveKey, allow: curveAllow, insecure: insecure, curveOnIPC: curveIpc,
                 endpoints: options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints)
@@ -182,6 +201,11 @@ struct GatewayCommand: AsyncParsableCommand {
         configuration.shutdownGrace = try settings.duration(shutdownGrace, env: "POSTS_SHUTDOWN_GRACE", default: configuration.shutdownGrace)
         options.configuration = configuration
         options.maxFrameSize = Int64(try settings.maxFrameSize(maxFrameSize))
+        if maxConnections != nil || environment["POSTS_MAX_CONNECTIONS"] != nil {
+            options.maxConnections = try settings.integer(maxConnections, env: "POSTS_MAX_CONNECTIONS", default: 1)
+        }
+        options.maxPeerOutput = try settings.integer(maxPeerOutput, env: "POSTS_MAX_PEER_OUTPUT", default: options.maxPeerOutput,
+                                                     minimum: 1 << 16)
         return options
     }
 }

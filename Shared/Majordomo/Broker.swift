@@ -21,6 +21,12 @@ public final class Broker: Sendable {
         /// Largest frame accepted, in bytes (on libzmq, its ZMQ_MAXMSGSIZE, which
         /// applies to each frame); a larger one costs the sender its connection.
         public var maxFrameSize: Int64 = 16 << 20
+        /// Bytes waiting for one peer past which it is no longer read (our
+        /// own ZMTP on plaintext ipc://): `ZMTP.Limits.maxOutput`.
+        public var maxPeerOutput = ZMTP.Limits.defaultMaxOutput
+        /// Connections at once on plaintext ipc://; nil: the descriptor
+        /// limit less a reserve (`DescriptorLimit.connections`).
+        public var maxConnections: Int?
 
         public init(endpoints: [String]) { self.endpoints = endpoints }
     }

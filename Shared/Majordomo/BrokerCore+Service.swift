@@ -40,12 +40,6 @@ extension BrokerCore.Service {
 
     /// Takes out the requests that waited past their deadline.
     mutating func removeExpired(now: ContinuousClock.Instant) -> [BrokerCore.Request] {
-        guard queue.contains(where: { $0.deadline <= now }) else { return [] }
-        var expired: [BrokerCore.Request] = []
-        queue.removeAll { request in
-            if request.deadline <= now { expired.append(request) }
-            return request.deadline <= now
-        }
-        return expired
+        queue.removeAll { $0.deadline <= now }
     }
 }

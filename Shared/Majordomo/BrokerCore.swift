@@ -30,7 +30,7 @@ struct BrokerCore {
     struct Service {
         /// The name as a frame, made once: every reply carries it.
         let nameFrame: Frame
-        var queue = Deque<Request>()
+        var queue = FairQueue()
         /// Idle workers, longest idle first (least recently used).
         var idle = Deque<Frame>()
         var workers = 0
@@ -127,7 +127,7 @@ struct BrokerCore {
         var earliest = nextHeartbeat
         for worker in workers.values where worker.expiry < earliest { earliest = worker.expiry }
         for service in services.values {
-            for request in service.queue where request.deadline < earliest { earliest = request.deadline }
+            for request in service.queue.requests where request.deadline < earliest { earliest = request.deadline }
         }
         nextDeadline = max(earliest, now + Self.tickGranularity)
     }
@@ -136,9 +136,10 @@ struct BrokerCore {
     /// replies to requests already with workers are still delivered.
     mutating func beginDrain() {
         draining = true
-        for (name, service) in services {
-            for request in service.queue { reject(request, of: name, .shuttingDown(service: name)) }
-            services[name]?.queue.removeAll()
+        for name in services.keys {
+            for request in services[name]?.queue.removeAll(where: { _ in true }) ?? [] {
+                reject(request, of: name, .shuttingDown(service: name))
+            }
         }
     }
 

@@ -32,8 +32,9 @@ final class BrokerTransport {
         var stream: StreamRouter?
         var socket: Socket?
         if own.contains(true) {
-            stream = try StreamRouter(limits: ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
-                                                    sharedFrames: MDP.headers))
+            let limits = ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
+                                     maxOutput: options.maxPeerOutput, sharedFrames: MDP.headers)
+            stream = try StreamRouter(limits: limits, maxConnections: options.maxConnections ?? DescriptorLimit.current.connections)
         }
         if own.contains(false) {
             let made = try Socket(context, .router)

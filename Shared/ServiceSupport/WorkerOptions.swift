@@ -33,6 +33,7 @@ public struct WorkerOptions: ParsableArguments {
         let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
         do {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
+            DescriptorLimit.raise(logging: Logger(label: "limits"))
             for each in [endpoint, events] { try Endpoints.validate(each) }
             let security = try curve.resolve(settings, endpoints: [endpoint, events])
             if let warning = security.warning { Logger(label: "security").warning("\(warning)") }

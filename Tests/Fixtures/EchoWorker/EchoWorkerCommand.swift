@@ -31,6 +31,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
         LogSetup.bootstrap(level: try settings.logLevel(nil))
+        DescriptorLimit.raise(logging: Logger(label: "echo-worker"))
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, not \(sessions)") }
         let logger = Logger(label: "echo-worker")
         let configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 1, threads: threads,

@@ -13,8 +13,11 @@ import CZeroMQ
 final class EventPoll {
     struct Ready {
         let key: UInt64
+        /// Input, or the peer hung up (a read then finds the end).
         let readable: Bool
         let writable: Bool
+        /// The connection is gone: reported even while input is not watched.
+        let hungUp: Bool
     }
 
     private let descriptor: Int32
@@ -31,16 +34,18 @@ final class EventPoll {
     /// `output`; `key` comes back with its events. Closing the descriptor
     /// removes it.
     func add(_ fileDescriptor: Int32, key: UInt64, output: Bool = false) throws {
-        try control(EPOLL_CTL_ADD, fileDescriptor, key: key, output: output)
+        try control(EPOLL_CTL_ADD, fileDescriptor, key: key, input: true, output: output)
     }
 
-    func change(_ fileDescriptor: Int32, key: UInt64, output: Bool) throws {
-        try control(EPOLL_CTL_MOD, fileDescriptor, key: key, output: output)
+    /// What `fileDescriptor` is watched for: with neither, only its hang-up
+    /// and errors are reported.
+    func change(_ fileDescriptor: Int32, key: UInt64, input: Bool = true, output: Bool) throws {
+        try control(EPOLL_CTL_MOD, fileDescriptor, key: key, input: input, output: output)
     }
 
-    private func control(_ operation: Int32, _ fileDescriptor: Int32, key: UInt64, output: Bool) throws {
+    private func control(_ operation: Int32, _ fileDescriptor: Int32, key: UInt64, input: Bool, output: Bool) throws {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue | (output ? EPOLLOUT.rawValue : 0)
+        event.events = (input ? EPOLLIN.rawValue : 0) | (output ? EPOLLOUT.rawValue : 0)
         event.data.u64 = key
         guard epoll_ctl(descriptor, operation, fileDescriptor, &event) == 0 else {
             throw ZMQError(code: errno, operation: "epoll_ctl on descriptor \(fileDescriptor)")
@@ -56,10 +61,12 @@ final class EventPoll {
             count = epoll_wait(descriptor, &events, Int32(events.count), milliseconds)
         } while count == -1 && errno == EINTR
         guard count >= 0 else { throw ZMQError(code: errno, operation: "epoll_wait") }
-        let hangUp = EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
+        let gone = EPOLLHUP.rawValue | EPOLLERR.rawValue
+        let input = EPOLLIN.rawValue | gone | EPOLLRDHUP.rawValue
         for index in 0..<Int(count) {
             let event = events[index]
-            body(Ready(key: event.data.u64, readable: event.events & hangUp != 0, writable: event.events & EPOLLOUT.rawValue != 0))
+            body(Ready(key: event.data.u64, readable: event.events & input != 0, writable: event.events & EPOLLOUT.rawValue != 0,
+                       hungUp: event.events & gone != 0))
         }
     }
 }

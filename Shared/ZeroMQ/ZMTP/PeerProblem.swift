@@ -4,6 +4,11 @@ public struct PeerProblem: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case refused = "connection refused"
         case oversizedFrame = "frame over the size limit; connection closed"
+        case oversizedMessage = "message over the size limit; connection closed"
+        case malformed = "malformed ZMTP; connection closed"
+        case stalled = "message left unfinished; connection closed"
+        case connectionLimit = "connection over the limit closed"
+        case descriptors = "out of file descriptors; connection closed"
         case tooManyFrames = "message of too many frames dropped"
         case peerError = "the peer closed the connection with an error"
         case borrowedRoutingID = "message under another connection's routing id dropped"

@@ -2,7 +2,7 @@
 /// problems, and closing.
 extension StreamRouter: ZMTPReceiver {
     /// Gives the peer its routing id: its Identity, or one made here.
-    func ready(_ peer: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String? {
+    func ready(_ peer: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission {
         let identity = ZMTP.property("Identity", in: metadata) ?? []
         var routingID: Frame
         if identity.isEmpty {
@@ -14,13 +14,13 @@ extension StreamRouter: ZMTPReceiver {
             // As libzmq: a routing id starting with a zero byte is reserved
             // for those made here, and one already connected is refused.
             routingID = Frame(identity)
-            if identity[0] == 0 { return "its routing id \(routingID) is reserved (it starts with a zero byte)" }
-            if peers[routingID] != nil { return "its routing id \(routingID) is already connected" }
+            if identity[0] == 0 { return .refused("its routing id \(routingID) is reserved (it starts with a zero byte)") }
+            if peers[routingID] != nil { return .refused("its routing id \(routingID) is already connected") }
         }
         greeting[ObjectIdentifier(peer)] = nil
         peers[routingID] = peer
         peer.prefix = routingID
-        return nil
+        return .admitted(prefix: routingID)
     }
 
     func message(_ peer: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }

@@ -1,28 +1,16 @@
 /// ZMTP 3.1, ZeroMQ's wire protocol (rfc.zeromq.org/spec/23), as far as a
-/// ROUTER with the NULL mechanism needs it: the greeting, the READY, ERROR
-/// and PING/PONG commands, and frame headers. libzmq peers speak it as is.
+/// ROUTER or DEALER with the NULL mechanism needs it: the greeting, the
+/// READY, ERROR and PING/PONG commands, and frame headers. libzmq peers
+/// speak it as is. Its parts, none of which makes a system call:
+/// `ZMTPDecoder` (bytes to greeting, commands and messages),
+/// `ZMTPEncoder` (frames and commands to bytes) and `ZMTPSession` (the
+/// handshake and what each command asks for); `ZMTPConnection` only reads
+/// and writes.
 public enum ZMTP {
-    /// What a peer may send: larger frames cost it the connection, longer
-    /// messages are dropped.
-    public struct Limits: Sendable {
-        public var maxFrameSize: Int
-        public var maxFrames: Int
-        /// How long a peer that connected may take to finish its
-        /// handshake (libzmq's ZMQ_HANDSHAKE_IVL is 30 s too).
-        public var handshakeTimeout: Duration
-        /// Frames of the protocol on top (its headers): one that arrives
-        /// with the same bytes is handed on shared, not copied.
-        public var sharedFrames: SharedFrames
-
-        public init(maxFrameSize: Int, maxFrames: Int, handshakeTimeout: Duration = .seconds(30), sharedFrames: SharedFrames = SharedFrames([])) {
-            self.maxFrameSize = maxFrameSize
-            self.maxFrames = maxFrames
-            self.handshakeTimeout = handshakeTimeout
-            self.sharedFrames = sharedFrames
-        }
-    }
-
     static let greetingSize = 64
+    /// Largest command taken (READY with its metadata, PING, ERROR): commands
+    /// are small, and one this large is not a command but a flood.
+    static let maxCommandSize = 1 << 16
 
     /// Frame flags: the first byte of every frame.
     static let more: UInt8 = 0x01
@@ -65,52 +53,6 @@ public enum ZMTP {
             return .mechanism(String(decoding: mechanism.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self))
         }
         return nil
-    }
-
-    /// Appends a frame header: flags, then the size in one byte or eight.
-    static func appendHeader(to output: inout [UInt8], size: Int, flags: UInt8) {
-        if size <= 255 {
-            output.append(flags)
-            output.append(UInt8(size))
-        } else {
-            output.append(flags | long)
-            var big = UInt64(size).bigEndian
-            withUnsafeBytes(of: &big) { output.append(contentsOf: $0) }
-        }
-    }
-
-    /// A whole command frame: the name (length-prefixed), then `data`.
-    static func appendCommand(to output: inout [UInt8], name: String, data: [UInt8]) {
-        appendHeader(to: &output, size: 1 + name.utf8.count + data.count, flags: command)
-        output.append(UInt8(name.utf8.count))
-        output.append(contentsOf: name.utf8)
-        output.append(contentsOf: data)
-    }
-
-    /// READY with the metadata properties Socket-Type and, when given, Identity.
-    static func ready(socketType: String, identity: [UInt8]?) -> [UInt8] {
-        var data: [UInt8] = []
-        appendProperty(to: &data, name: "Socket-Type", value: Array(socketType.utf8))
-        if let identity { appendProperty(to: &data, name: "Identity", value: identity) }
-        var output: [UInt8] = []
-        appendCommand(to: &output, name: "READY", data: data)
-        return output
-    }
-
-    /// ERROR with a reason (at most 255 bytes); the peer closes after it.
-    static func error(reason: String) -> [UInt8] {
-        let text = Array(reason.utf8.prefix(255))
-        var output: [UInt8] = []
-        appendCommand(to: &output, name: "ERROR", data: [UInt8(text.count)] + text)
-        return output
-    }
-
-    static func appendProperty(to data: inout [UInt8], name: String, value: [UInt8]) {
-        data.append(UInt8(name.utf8.count))
-        data.append(contentsOf: name.utf8)
-        var length = UInt32(value.count).bigEndian
-        withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }
-        data.append(contentsOf: value)
     }
 
     /// A command's name and data, or nil when its name runs past its end.

@@ -17,20 +17,37 @@
 /// Like a libzmq ROUTER with ROUTER_MANDATORY: each message received starts
 /// with the sender's routing id (its Identity, or one made here); `send`
 /// reports a routing id it does not know; nothing is dropped for a
-/// high-water mark (the owner bounds what it queues).
+/// high-water mark. Instead a peer with more than `Limits.maxOutput` bytes
+/// waiting for it is not read until half of them are written, so what it
+/// sends waits in its own socket buffer (back-pressure), and at most
+/// `maxConnections` peers are connected at once (StreamRouter+Accepting.swift).
 ///
 /// Thread rules: one thread, the owner's, makes it, polls it and closes it.
 public final class StreamRouter {
     let limits: ZMTP.Limits
-    private let events: EventPoll
-    private var listeners: [UnixListener] = []
+    let maxConnections: Int
+    let events: EventPoll
+    var listeners: [UnixListener] = []
+    /// Listeners not watched until then, after the connection limit or the
+    /// descriptor limit was met (by index in `listeners`).
+    var listenersResting: ContinuousClock.Instant?
+    /// A descriptor held in reserve: freed for a moment to accept and close
+    /// a connection when the process has none left, so the peer learns it
+    /// and the listener stops being readable.
+    var reserve: Int32 = -1
+    /// Connections closed at once for the limit since last reported.
+    var turnedAway = 0
     /// Every connection by its key in `events`.
     var connections: [UInt64: ZMTPConnection] = [:]
-    private var nextKey: UInt64 = 0
+    var nextKey: UInt64 = 0
     private var externals = 0
     private var readyExternals: [UInt64] = []
-    /// When `wait` next looks for peers whose handshake is overdue.
+    /// When `wait` next looks for peers whose handshake is overdue, and
+    /// for messages left unfinished.
     private var nextSweep = ContinuousClock.now
+    private var nextStallSweep = ContinuousClock.now
+    /// When the last wait returned: what the connections' clocks use.
+    private var now = ContinuousClock.now
     var peers: [Frame: ZMTPConnection] = [:]
     /// Peers still in their handshake, which have no routing id yet.
     var greeting: [ObjectIdentifier: ZMTPConnection] = [:]
@@ -45,17 +62,22 @@ public final class StreamRouter {
     var problems: [PeerProblem] = []
     var droppedMessages = 0
 
-    public init(limits: ZMTP.Limits) throws {
+    /// `maxConnections`: peers connected at once (those in their handshake
+    /// included); past it a new connection is closed as it is accepted.
+    public init(limits: ZMTP.Limits, maxConnections: Int = .max) throws {
         self.limits = limits
+        self.maxConnections = maxConnections
         events = try EventPoll()
+        reserve = Self.openReserve()
     }
 
     /// Keys in `events`: connections count up from 1; these are apart.
-    private static let listenerKeys: UInt64 = 1 << 62
+    static let listenerKeys: UInt64 = 1 << 62
     private static let externalKeys: UInt64 = 1 << 61
 
     deinit {
         close()
+        if reserve >= 0 { _ = Glibc.close(reserve) }
         scratch.deallocate()
     }
 
@@ -93,6 +115,18 @@ public final class StreamRouter {
 
     public var peerCount: Int { peers.count }
 
+    /// Connections open, those in their handshake included.
+    public var connectionCount: Int { connections.count }
+
+    /// Bytes waiting to be written to peers, and how many peers are held
+    /// back for it, for introspection.
+    public var queuedOutput: (bytes: Int, heldBack: Int) {
+        connections.values.reduce(into: (0, 0)) { sum, peer in
+            sum.0 += peer.session.queued
+            if peer.isHeldBack { sum.1 += 1 }
+        }
+    }
+
     public func takeProblems() -> [PeerProblem] {
         defer { problems.removeAll() }
         return problems
@@ -111,58 +145,60 @@ public final class StreamRouter {
     /// watched descriptor. Accepts, writes where there is room, and notes
     /// who sent something, for `receive` to read.
     public func wait(timeout: Duration) throws {
-        defer { closeOverdueHandshakes() }
+        defer { closeOverdue() }
         readyExternals.removeAll(keepingCapacity: true)
-        try events.wait(timeout: timeout) { ready in
+        let resting = listenersResting.map { ContinuousClock.now.duration(to: $0) }
+        try events.wait(timeout: resting.map { max(.zero, min($0, timeout)) } ?? timeout) { ready in
             if ready.key >= Self.listenerKeys {
-                accept(from: listeners[Int(ready.key - Self.listenerKeys)])
+                accept(from: Int(ready.key - Self.listenerKeys))
             } else if ready.key >= Self.externalKeys {
                 readyExternals.append(ready.key)
             } else if let peer = connections[ready.key], !peer.isClosed {
                 if ready.writable {
-                    if peer.write() { watchOutput(of: peer) } else { peer.drop(nil, for: self) }
+                    if peer.write() { updateInterest(of: peer) } else { peer.drop(nil, for: self) }
                 }
-                if ready.readable, !peer.isClosed { readable.append(peer) }
+                if peer.isHeldBack {
+                    // Not read while held back; a peer that hung up meanwhile is gone.
+                    if ready.hungUp { peer.drop(nil, for: self) }
+                } else if ready.readable, !peer.isClosed {
+                    readable.append(peer)
+                }
             }
         }
+        now = ContinuousClock.now
+        wakeListeners()
     }
 
     /// A peer that connected and has not finished its handshake within
     /// the limit is closed: otherwise one that never sends a greeting would
-    /// hold a descriptor for good. Looked at about every 100 ms.
-    private func closeOverdueHandshakes() {
-        let now = ContinuousClock.now
-        guard !greeting.isEmpty, now >= nextSweep else { return }
+    /// hold a descriptor for good. Looked at about every 100 ms. So is one
+    /// that left part of a message unsent for `messageTimeout` (looked at
+    /// every second, across every connection).
+    private func closeOverdue() {
+        guard now >= nextSweep else { return }
         nextSweep = now + .milliseconds(100)
         for peer in greeting.values where peer.opened.duration(to: now) >= limits.handshakeTimeout {
             peer.drop(PeerProblem(.refused, "no ZMTP handshake within \(limits.handshakeTimeout)"), for: self)
         }
-    }
-
-    private func accept(from listener: UnixListener) {
-        while let descriptor = listener.accept() {
-            let peer = ZMTPConnection(descriptor: descriptor, socketType: "ROUTER", peerTypes: ZMTP.routerPeers, limits: limits)
-            nextKey += 1
-            peer.key = nextKey
-            do {
-                try events.add(descriptor, key: peer.key)
-            } catch {
-                problems.append(PeerProblem(.refused, "a new connection could not be watched: \(error)"))
-                peer.close()
-                continue
-            }
-            connections[peer.key] = peer
-            greeting[ObjectIdentifier(peer)] = peer
-            markDirty(peer)
+        guard now >= nextStallSweep else { return }
+        nextStallSweep = now + .seconds(1)
+        for peer in connections.values where !peer.isHeldBack {
+            guard let since = peer.stalledSince, since.duration(to: now) >= limits.messageTimeout else { continue }
+            peer.drop(PeerProblem(.stalled, "part of a message waited more than \(limits.messageTimeout) for the rest"), for: self)
         }
     }
 
     /// Watches a peer for room to write exactly while it has output that
-    /// did not fit.
-    private func watchOutput(of peer: ZMTPConnection) {
-        guard !peer.isClosed, peer.hasOutput != peer.watchesOutput else { return }
-        peer.watchesOutput = peer.hasOutput
-        try? events.change(peer.descriptor, key: peer.key, output: peer.watchesOutput)
+    /// did not fit, and for input unless it is held back.
+    func updateInterest(of peer: ZMTPConnection) {
+        guard !peer.isClosed else { return }
+        _ = peer.updateHoldBack(now: now)
+        let input = !peer.isHeldBack
+        let output = peer.hasOutput
+        guard input != peer.watchesInput || output != peer.watchesOutput else { return }
+        peer.watchesInput = input
+        peer.watchesOutput = output
+        try? events.change(peer.descriptor, key: peer.key, input: input, output: output)
     }
 
     // MARK: Receiving
@@ -173,10 +209,12 @@ public final class StreamRouter {
         while true {
             if let message = inbox.take() { return message }
             guard let peer = readable.popLast() else { return nil }
-            if !peer.isClosed {
-                peer.read(into: scratch, for: self)
-                // Reading may have written (the handshake, a PONG).
-                watchOutput(of: peer)
+            // One held back since the wait found it readable stays unread.
+            if !peer.isClosed, !peer.isHeldBack {
+                peer.read(into: scratch, for: self, now: now)
+                // Reading may have queued output (the handshake, PONGs):
+                // written by the next flush.
+                if peer.hasOutput { markDirty(peer) }
             }
         }
     }
@@ -198,12 +236,12 @@ public final class StreamRouter {
         for peer in dirty {
             peer.isDirty = false
             if peer.isClosed { continue }
-            if peer.write() { watchOutput(of: peer) } else { peer.drop(nil, for: self) }
+            if peer.write() { updateInterest(of: peer) } else { peer.drop(nil, for: self) }
         }
         dirty.removeAll(keepingCapacity: true)
     }
 
-    private func markDirty(_ peer: ZMTPConnection) {
+    func markDirty(_ peer: ZMTPConnection) {
         guard !peer.isDirty else { return }
         peer.isDirty = true
         dirty.append(peer)

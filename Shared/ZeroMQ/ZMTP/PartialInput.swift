@@ -4,8 +4,10 @@
 
 /// The bytes of a connection's greeting or frame received so far, when a
 /// read ended inside one. Holds no memory when empty, which is the usual
-/// case between messages. A large frame is read straight in here, into
-/// room reserved for all of it, so its bytes are copied once.
+/// case between messages. A large frame is read straight in here
+/// (`room`, then `grow`), so its bytes are copied once; the room grows with
+/// the bytes that came, so a header that announces a large frame holds no
+/// memory by itself.
 struct PartialInput {
     private var base: UnsafeMutableRawPointer?
     private var capacity = 0
@@ -13,10 +15,11 @@ struct PartialInput {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Valid until the next change.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Makes room for `total` bytes in all.
-    mutating func reserve(_ total: Int) {
+    private mutating func reserve(_ total: Int) {
         guard total > capacity else { return }
         guard let grown = realloc(base, total) else {
             // Only fails when memory is exhausted; nothing sensible is left to do.
@@ -32,13 +35,14 @@ struct PartialInput {
         count += bytes.count
     }
 
-    /// Reads at most `limit` bytes from `descriptor` onto the end: recv's result.
-    mutating func receive(from descriptor: Int32, atMost limit: Int) -> Int {
-        reserve(count + limit)
-        let received = recv(descriptor, base! + count, limit, 0)
-        if received > 0 { count += received }
-        return received
+    /// `size` bytes of room after what is held, to read into; `grow` then
+    /// says how many were filled.
+    mutating func room(_ size: Int) -> UnsafeMutableRawBufferPointer {
+        reserve(count + size)
+        return UnsafeMutableRawBufferPointer(start: base! + count, count: size)
     }
+
+    mutating func grow(by filled: Int) { count += filled }
 
     /// Drops the first `used` bytes; frees the memory once nothing is left.
     mutating func removeFirst(_ used: Int) {

@@ -68,17 +68,26 @@ struct UnixListener {
         self.endpoint = endpoint
     }
 
-    /// The next waiting connection, non-blocking; nil when none waits.
-    /// Errors that concern only that connection (it went away) are skipped.
-    func accept() -> Int32? {
+    enum Accepted {
+        case connection(Int32)
+        /// No connection waits.
+        case none
+        /// One waits, but there was no descriptor or memory for it (errno).
+        case exhausted(Int32)
+    }
+
+    /// The next waiting connection, non-blocking. Errors that concern only
+    /// that connection (it went away) are skipped.
+    func accept() -> Accepted {
         while true {
             // Non-blocking and close-on-exec as it is made: no window in
             // which a child could inherit it, and no two fcntl calls after.
             let peer = czmq_accept_nonblocking(descriptor)
-            if peer >= 0 { return peer }
+            if peer >= 0 { return .connection(peer) }
             switch errno {
             case EINTR, ECONNABORTED, EPROTO: continue
-            default: return nil
+            case EAGAIN, EWOULDBLOCK: return .none
+            default: return .exhausted(errno)
             }
         }
     }

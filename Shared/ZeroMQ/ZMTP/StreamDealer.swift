@@ -6,7 +6,10 @@
 /// on a Unix-domain socket: one connection, to a `StreamRouter` or any
 /// libzmq ROUTER. Like libzmq's DEALER it connects again, every 100 ms,
 /// while the endpoint cannot be reached or after the connection is lost,
-/// and holds what is sent meanwhile (up to 1,000 messages).
+/// and holds what is sent meanwhile (up to 1,000 messages). Like the
+/// router, it stops reading its peer while more than `Limits.maxOutput`
+/// bytes wait to be written to it, so a peer that sends without reading
+/// cannot grow it without bound.
 ///
 /// Why not libzmq's DEALER: there each message is handed between the
 /// caller's thread and libzmq's I/O thread, both ways; here the caller
@@ -59,7 +62,16 @@ public final class StreamDealer {
         for message in waiting { connection.append(message) }
         waiting.removeAll()
         self.connection = connection
-        if !connection.write() { connection.drop(nil, for: self) }
+        flush(connection)
+    }
+
+    /// Writes what it can; holds the peer back, or lets it go, by what is left.
+    private func flush(_ connection: ZMTPConnection) {
+        if connection.write() {
+            _ = connection.updateHoldBack(now: clock.now)
+        } else {
+            connection.drop(nil, for: self)
+        }
     }
 
     /// Queues a message and writes what it can now. False (the message is
@@ -73,7 +85,7 @@ public final class StreamDealer {
             return true
         }
         connection.append(frames)
-        if !connection.write() { connection.drop(nil, for: self) }
+        flush(connection)
         return true
     }
 
@@ -108,7 +120,8 @@ public final class StreamDealer {
     public func readiness() -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?) {
         if connection == nil, clock.now >= reconnectAt { connect() }
         guard let connection else { return (-1, 0, reconnectAt) }
-        return (connection.descriptor, Int16(POLLIN) | (connection.hasOutput ? Int16(POLLOUT) : 0), nil)
+        let input = connection.isHeldBack ? 0 : Int16(POLLIN)
+        return (connection.descriptor, input | (connection.hasOutput ? Int16(POLLOUT) : 0), nil)
     }
 
     /// Acts on what poll(2) reported for `readiness()`'s descriptor: reads
@@ -116,9 +129,17 @@ public final class StreamDealer {
     /// what did not fit before.
     public func handle(revents: Int16) {
         guard let connection, revents != 0 else { return }
-        if revents & Int16(POLLOUT) != 0, !connection.write() { connection.drop(nil, for: self) }
-        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.isClosed {
-            connection.read(into: scratch, for: self)
+        if revents & Int16(POLLOUT) != 0 { flush(connection) }
+        guard !connection.isClosed else { return }
+        if connection.isHeldBack {
+            if revents & Int16(POLLHUP | POLLERR) != 0 { connection.drop(nil, for: self) }
+        } else if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            connection.read(into: scratch, for: self, now: clock.now)
+            // Reading may have queued output (READY, PONGs).
+            if !connection.isClosed, connection.hasOutput { flush(connection) }
+            if !connection.isClosed, let since = connection.stalledSince, since.duration(to: clock.now) >= limits.messageTimeout {
+                connection.drop(PeerProblem(.stalled, "part of a message waited more than \(limits.messageTimeout) for the rest"), for: self)
+            }
         }
     }
 
@@ -136,7 +157,7 @@ public final class StreamDealer {
 }
 
 extension StreamDealer: ZMTPReceiver {
-    func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> String? { nil }
+    func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission { .admitted(prefix: nil) }
 
     func message(_ connection: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
 

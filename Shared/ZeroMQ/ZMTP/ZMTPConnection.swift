@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// One ZMTP connection over a non-blocking stream socket: the I/O alone.
+/// It reads into its session (`ZMTPSession`, which decides everything) and
+/// writes what the session queued. Both ends use it: `StreamRouter` for
+/// the peers that connect to it, `StreamDealer` for its one connection.
+///
+/// Thread rules: owned by one thread.
+final class ZMTPConnection {
+    let descriptor: Int32
+    var session: ZMTPSession
+    /// The first frame of its messages, as the owner's receiver set it at
+    /// READY (a router's routing id for the peer).
+    var prefix: Frame?
+    var isDirty = false
+    var isClosed = false
+    /// Its key in its owner's `EventPoll`.
+    var key: UInt64 = 0
+    /// What its owner's poll watches it for: input unless it is held back,
+    /// room to write while output waits.
+    var watchesInput = true
+    var watchesOutput = false
+    /// Not read while more than `Limits.maxOutput` bytes wait for it, until
+    /// half of them are written.
+    var isHeldBack = false
+    /// Since when part of a message has waited for the rest (time held
+    /// back not counted).
+    var stalledSince: ContinuousClock.Instant?
+    let opened = ContinuousClock.now
+
+    init(descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits) {
+        self.descriptor = descriptor
+        session = ZMTPSession(socketType: socketType, identity: identity, peerTypes: peerTypes, limits: limits)
+    }
+
+    deinit { close() }
+
+    var hasOutput: Bool { !session.output.isEmpty }
+
+    /// Appends the frames of a message from `first` on.
+    func append(_ frames: [Frame], from first: Int = 0) { session.append(frames, from: first) }
+
+    /// Writes what it can without blocking. False when the peer is gone.
+    func write() -> Bool {
+        while !session.output.isEmpty {
+            let count = session.output.withUnwritten { bytes in
+                send(descriptor, bytes.baseAddress!, bytes.count, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                session.output.removeFirst(count)
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+        }
+        return true
+    }
+
+    /// Whether holding the peer back changes: it starts past the limit, and
+    /// ends once half of what waited is written. Never during the handshake,
+    /// which needs the peer's greeting and READY read to go on: what waits
+    /// then is the greeting, READY, and what was sent before them.
+    func updateHoldBack(now: ContinuousClock.Instant) -> Bool {
+        let queued = session.queued
+        let limit = session.limits.maxOutput
+        let hold = session.stage == .traffic && (isHeldBack ? queued > limit / 2 : queued > limit)
+        guard hold != isHeldBack else { return false }
+        isHeldBack = hold
+        // Time held back is not the peer's: its unfinished message's clock starts again.
+        if !hold, stalledSince != nil { stalledSince = now }
+        return true
+    }
+
+    /// Reads once, without blocking, and hands `receiver` what the bytes
+    /// complete. `scratch` is where reads land first (shared by every
+    /// connection of a thread); only a part of a frame is kept here, and
+    /// while one is, the read goes straight after it.
+    func read(into scratch: UnsafeMutableRawBufferPointer, for receiver: some ZMTPReceiver, now: ContinuousClock.Instant) {
+        var sink = ConnectionSink(connection: self, receiver: receiver)
+        if let room = session.room(atLeast: scratch.count) {
+            let count = recv(descriptor, room.baseAddress, room.count, 0)
+            guard received(count, for: receiver) else { return }
+            session.received(count, delegate: &sink)
+        } else {
+            let count = recv(descriptor, scratch.baseAddress, scratch.count, 0)
+            guard received(count, for: receiver) else { return }
+            session.receive(UnsafeRawBufferPointer(rebasing: scratch[..<count]), delegate: &sink)
+        }
+        guard !isClosed else { return }
+        if let failure = session.failure {
+            _ = write()  // an ERROR the peer can read, when it was refused
+            drop(failure, for: receiver)
+        } else if session.isInsideMessage {
+            if stalledSince == nil { stalledSince = now }
+        } else {
+            stalledSince = nil
+        }
+    }
+
+    /// Whether a read got bytes; closes the connection when the peer
+    /// closed it or the read failed.
+    private func received(_ count: Int, for receiver: some ZMTPReceiver) -> Bool {
+        if count > 0 { return true }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return false }
+        drop(nil, for: receiver)
+        return false
+    }
+
+    func drop(_ problem: PeerProblem?, for receiver: some ZMTPReceiver) {
+        guard !isClosed else { return }
+        close()
+        if let problem { receiver.report(self, problem) }
+        receiver.closed(self)
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(descriptor)
+        session.release()
+    }
+}

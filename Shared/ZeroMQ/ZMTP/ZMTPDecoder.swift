@@ -1,0 +1,95 @@
+/// Turns the bytes a peer sent into ZMTP's units: first its 64-byte
+/// greeting, then commands and whole messages. Every limit is checked as a
+/// frame's header arrives, before any of its body is held. No system calls:
+/// the bytes come from whoever read them, so tests feed it byte arrays.
+struct ZMTPDecoder {
+    enum Item {
+        /// The peer's greeting, not yet checked.
+        case greeting(UnsafeRawBufferPointer)
+        /// A command's body: its name, then its data.
+        case command(UnsafeRawBufferPointer)
+        /// A whole message (`prefix` first, when set); valid until `next`
+        /// is called again.
+        case message([Frame])
+        /// A message of more than `maxFrames` frames, dropped as it arrived:
+        /// how many frames it had.
+        case tooManyFrames(count: Int)
+        /// The peer broke a limit; nothing more is decoded.
+        case failure(PeerProblem)
+    }
+
+    let limits: ZMTP.Limits
+    private var expectsGreeting = true
+    /// The first frame of every message, when set: a router sets the peer's
+    /// routing id here once its READY is read.
+    var prefix: Frame?
+    private var incoming = IncomingMessage()
+    /// A message was handed out and may still be in use.
+    private var delivered = false
+
+    init(limits: ZMTP.Limits) { self.limits = limits }
+
+    /// Whether frames of a message that has not ended are held.
+    var isInsideMessage: Bool { incoming.hasBegun }
+
+    /// The next item in `bytes` from `at` on, moving `at` past it; nil when
+    /// what is left is not whole, with `needed` set to how many bytes from
+    /// `at` it takes.
+    mutating func next(in bytes: UnsafeRawBufferPointer, at: inout Int, needed: inout Int) -> Item? {
+        if delivered {
+            // Only now: reset while the caller still held the frames, the
+            // room would be made anew for every message.
+            incoming.reset()
+            delivered = false
+        }
+        while true {
+            let available = bytes.count - at
+            if expectsGreeting {
+                guard available >= ZMTP.greetingSize else { needed = ZMTP.greetingSize; return nil }
+                defer { at += ZMTP.greetingSize }
+                expectsGreeting = false
+                return .greeting(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + ZMTP.greetingSize)]))
+            }
+            guard available >= 2 else { needed = 2; return nil }
+            let flags = bytes[at]
+            var size = UInt64(bytes[at + 1])
+            var header = 2
+            if flags & ZMTP.long != 0 {
+                guard available >= 9 else { needed = 9; return nil }
+                size = 0
+                for byte in bytes[(at + 1)..<(at + 9)] { size = size << 8 | UInt64(byte) }
+                header = 9
+            }
+            if let problem = check(size: size, flags: flags) { return .failure(problem) }
+            let end = at + header + Int(size)
+            guard bytes.count >= end else { needed = end - at; return nil }
+            let body = UnsafeRawBufferPointer(rebasing: bytes[(at + header)..<end])
+            at = end
+            if flags & ZMTP.command != 0 { return .command(body) }
+            guard let (count, tooMany) = incoming.add(body, more: flags & ZMTP.more != 0, prefix: prefix, limits: limits) else { continue }
+            delivered = true
+            return tooMany ? .tooManyFrames(count: count) : .message(incoming.frames)
+        }
+    }
+
+    /// Why a frame of `size` bytes with `flags` may not be read, if it may not.
+    private func check(size: UInt64, flags: UInt8) -> PeerProblem? {
+        if flags & ZMTP.command != 0 {
+            // A command in the middle of a message: libzmq cannot send one,
+            // and taking it would leave the message's frames behind it.
+            guard !incoming.hasBegun else { return PeerProblem(.malformed, "it sent a command inside a message") }
+            guard size <= UInt64(ZMTP.maxCommandSize) else {
+                return PeerProblem(.oversizedFrame, "a command of \(size) bytes is over the limit of \(ZMTP.maxCommandSize)")
+            }
+            return nil
+        }
+        guard size <= UInt64(limits.maxFrameSize) else {
+            return PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(limits.maxFrameSize)")
+        }
+        guard UInt64(incoming.bytes) + size <= UInt64(limits.maxMessageSize) else {
+            return PeerProblem(.oversizedMessage,
+                               "a message of more than \(incoming.bytes + Int(size)) bytes is over the limit of \(limits.maxMessageSize)")
+        }
+        return nil
+    }
+}

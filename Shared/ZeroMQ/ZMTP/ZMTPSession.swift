@@ -1,0 +1,186 @@
+/// One ZMTP 3.1 connection's protocol state, NULL mechanism, with no I/O:
+/// bytes the peer sent go in (`receive`), whole messages come out to a
+/// delegate, and what to send waits in `output` for whoever writes. The
+/// handshake's state machine lives here: greeting, READY both ways, then
+/// traffic, with PING answered and ERROR taken as the end.
+///
+/// libzmq closes a connection whose READY came before it had sent its own
+/// greeting, so the greeting goes out alone first and READY is held until
+/// the peer's greeting is in.
+struct ZMTPSession {
+    enum Stage { case greeting, handshake, traffic, ended }
+
+    enum Admission {
+        case admitted(prefix: Frame?)
+        case refused(String)
+    }
+
+    let peerTypes: Set<String>
+    private(set) var stage = Stage.greeting
+    private var decoder: ZMTPDecoder
+    /// Bytes received that do not yet make a whole greeting, command or frame.
+    private var pending = PartialInput()
+    /// How many bytes `pending` must hold before it can be decoded further.
+    private var needed = 0
+    /// What waits to be written to the peer.
+    var output = OutputBuffer()
+    /// What waits for the peer's greeting: our READY, then any messages.
+    private var held: [UInt8]
+    /// Why the session ended, once it has: the connection writes what
+    /// `output` holds (an ERROR the peer can read), then closes.
+    private(set) var failure: PeerProblem?
+
+    /// Queues the greeting; READY (with `identity`, when given) follows
+    /// once the peer's greeting is read.
+    init(socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits) {
+        self.peerTypes = peerTypes
+        decoder = ZMTPDecoder(limits: limits)
+        output.append(contentsOf: ZMTP.greeting)
+        held = ZMTPEncoder.ready(socketType: socketType, identity: identity)
+    }
+
+    var limits: ZMTP.Limits { decoder.limits }
+
+    /// Whether part of a frame, or of a message, arrived and the rest has
+    /// not, once the handshake is done (before, the handshake's own time
+    /// limit applies).
+    var isInsideMessage: Bool { stage == .traffic && (!pending.isEmpty || decoder.isInsideMessage) }
+
+    /// The first frame of every message delivered (set at READY).
+    var prefix: Frame? { decoder.prefix }
+
+    // MARK: Receiving
+
+    /// Takes bytes read into the reader's own buffer: hands on what they
+    /// complete and keeps the rest.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, delegate: inout some ZMTPSessionDelegate) {
+        guard stage != .ended else { return }
+        if pending.isEmpty {
+            let used = decode(bytes, delegate: &delegate)
+            if used < bytes.count, stage != .ended { pending.append(UnsafeRawBufferPointer(rebasing: bytes[used...])) }
+        } else {
+            pending.append(bytes)
+            decodePending(delegate: &delegate)
+        }
+    }
+
+    /// While part of something is kept: room after it for a reader to read
+    /// into directly, so that a large frame is copied once. At least
+    /// `minimum` bytes, at most what the part still lacks or as much again
+    /// as is kept, whichever is more: memory follows the bytes that came,
+    /// not the size a header announced. Nil when nothing is kept.
+    mutating func room(atLeast minimum: Int) -> UnsafeMutableRawBufferPointer? {
+        guard !pending.isEmpty, stage != .ended else { return nil }
+        let lacking = needed - pending.count
+        return pending.room(max(minimum, min(lacking, max(pending.count, minimum))))
+    }
+
+    /// Notes `count` bytes read into `room`, and decodes.
+    mutating func received(_ count: Int, delegate: inout some ZMTPSessionDelegate) {
+        pending.grow(by: count)
+        decodePending(delegate: &delegate)
+    }
+
+    private mutating func decodePending(delegate: inout some ZMTPSessionDelegate) {
+        // `pending` is not changed while its bytes are decoded.
+        let used = decode(pending.bytes, delegate: &delegate)
+        if stage == .ended { pending.release() } else { pending.removeFirst(used) }
+    }
+
+    /// Decodes what `bytes` hold; returns how many it used.
+    private mutating func decode(_ bytes: UnsafeRawBufferPointer, delegate: inout some ZMTPSessionDelegate) -> Int {
+        var at = 0
+        while stage != .ended, let item = decoder.next(in: bytes, at: &at, needed: &needed) {
+            switch item {
+            case .message(let frames):
+                // The usual case first; messages before READY are refused below.
+                if stage == .traffic { delegate.message(frames) } else { refuse("it sent a message before its READY") }
+            case .greeting(let greeting):
+                if let problem = ZMTP.check(greeting: greeting) {
+                    refuse("\(problem)")
+                } else {
+                    stage = .handshake
+                    output.append(contentsOf: held)
+                    held = []
+                }
+            case .command(let body):
+                command(body, delegate: &delegate)
+            case .tooManyFrames(let count):
+                if stage == .traffic {
+                    delegate.dropped(PeerProblem(.tooManyFrames, "a message of \(count) frames (at most \(decoder.limits.maxFrames))"))
+                } else {
+                    refuse("it sent a message before its READY")
+                }
+            case .failure(let problem):
+                end(problem)
+            }
+        }
+        return at
+    }
+
+    private mutating func command(_ body: UnsafeRawBufferPointer, delegate: inout some ZMTPSessionDelegate) {
+        guard let (name, data) = ZMTP.command(body) else {
+            refuse("it sent a malformed command")
+            return
+        }
+        switch (stage, name) {
+        case (.traffic, "PING"):
+            // PONG echoes the ping's context, which follows its 2-byte TTL.
+            output.append { ZMTPEncoder.appendCommand(to: &$0, name: "PONG", data: Array(data.dropFirst(2).prefix(16))) }
+        case (.handshake, "READY"):
+            let type = ZMTP.property("Socket-Type", in: data).map { String(decoding: $0, as: UTF8.self) } ?? "(none)"
+            guard peerTypes.contains(type) else {
+                refuse("its socket type \(type.debugDescription) cannot talk to this one (\(peerTypes.sorted().joined(separator: ", ")) can)")
+                return
+            }
+            switch delegate.ready(metadata: data) {
+            case .admitted(let prefix):
+                decoder.prefix = prefix
+                stage = .traffic
+            case .refused(let reason):
+                refuse(reason)
+            }
+        case (_, "ERROR"):
+            end(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)))
+        case (.traffic, _):
+            break  // PONG, or a command of a later minor version: nothing to do.
+        default:
+            refuse("it sent \(name.debugDescription) during the handshake")
+        }
+    }
+
+    /// Refuses the peer: an ERROR it can read, then the end.
+    private mutating func refuse(_ reason: String) {
+        output.append(contentsOf: ZMTPEncoder.error(reason: reason))
+        end(PeerProblem(.refused, reason))
+    }
+
+    private mutating func end(_ problem: PeerProblem) {
+        stage = .ended
+        failure = problem
+    }
+
+    // MARK: Sending
+
+    /// Queues the frames of a message from `first` on: held until the
+    /// peer's greeting is in, then in `output`.
+    mutating func append(_ frames: [Frame], from first: Int = 0) {
+        if stage == .greeting {
+            ZMTPEncoder.append(frames, from: first, to: &held)
+        } else {
+            output.append { ZMTPEncoder.append(frames, from: first, to: &$0) }
+        }
+    }
+
+    /// Bytes waiting to be written, those held for the greeting included.
+    var queued: Int { output.count + held.count }
+
+    /// Lets go of everything held: the connection is closed.
+    mutating func release() {
+        stage = .ended
+        pending.release()
+        output.removeAll()
+        held = []
+        decoder = ZMTPDecoder(limits: decoder.limits)
+    }
+}
