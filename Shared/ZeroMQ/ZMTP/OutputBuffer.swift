@@ -20,6 +20,8 @@ struct OutputBuffer {
     /// Bytes not yet written.
     var count: Int { storage.count - start }
     var isEmpty: Bool { start == storage.count }
+    /// Bytes held, written ones not yet let go included.
+    var capacity: Int { storage.capacity }
 
     /// Appends through the encoder, which writes into a byte array.
     mutating func append(_ body: (inout [UInt8]) -> Void) { body(&storage) }
