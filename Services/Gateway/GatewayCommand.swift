@@ -34,6 +34,7 @@ struct GatewayCommand: AsyncParsableCommand {
           --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216 (at least 1024)
           --max-connections     POSTS_MAX_CONNECTIONS      default: the descriptor limit less an eighth (at least 64 kept)
           --max-peer-output     POSTS_MAX_PEER_OUTPUT      default 1048576 (at least 65536)
+          --message-timeout     POSTS_MESSAGE_TIMEOUT      default 30s
           --shutdown-grace      POSTS_SHUTDOWN_GRACE       default 2s
           --log-level           POSTS_LOG_LEVEL            default info
           --curve-key           POSTS_CURVE_KEY            the gateway's secret-key file (0600)
@@ -52,7 +53,7 @@ struct GatewayCommand: AsyncParsableCommand {
         Bounds (docs/OPERATIONS.md, "Bounds"): on plaintext ipc:// a peer with more
         than --max-peer-output bytes waiting for it is not read until half are
         written; a message may hold --max-frame-size plus 64 KiB in all, and must
-        arrive whole within 30 s of its first byte; past --max-connections a new
+        arrive whole within --message-timeout of its first byte; past --max-connections a new
         connection is closed at once and accepting rests for 100 ms. At start the
         soft file descriptor limit is raised to the hard one and logged.
 
@@ -114,6 +115,9 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Bytes waiting for one peer past which it is not read (plaintext ipc://).", valueName: "bytes"))
     var maxPeerOutput: Int?
+
+    @Option(help: ArgumentHelp("How long a message may take to arrive whole once begun (plaintext ipc://).", valueName: "duration"))
+    var messageTimeout: String?
 
     @Option(help: ArgumentHelp("On SIGTERM, how long to wait for requests already with workers.", valueName: "duration"))
     var shutdownGrace: String?
@@ -204,6 +208,7 @@ struct GatewayCommand: AsyncParsableCommand {
         if maxConnections != nil || environment["POSTS_MAX_CONNECTIONS"] != nil {
             options.maxConnections = try settings.integer(maxConnections, env: "POSTS_MAX_CONNECTIONS", default: 1)
         }
+        options.messageTimeout = try settings.duration(messageTimeout, env: "POSTS_MESSAGE_TIMEOUT", default: options.messageTimeout)
         options.maxPeerOutput = try settings.integer(maxPeerOutput, env: "POSTS_MAX_PEER_OUTPUT", default: options.maxPeerOutput,
                                                      minimum: 1 << 16)
         return options

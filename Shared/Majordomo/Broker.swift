@@ -27,6 +27,9 @@ public final class Broker: Sendable {
         /// Connections at once on plaintext ipc://; nil: the descriptor
         /// limit less a reserve (`DescriptorLimit.connections`).
         public var maxConnections: Int?
+        /// How long a message may take to arrive whole once it has begun
+        /// (plaintext ipc://): `ZMTP.Limits.messageTimeout`.
+        public var messageTimeout = Duration.seconds(30)
 
         public init(endpoints: [String]) { self.endpoints = endpoints }
     }

@@ -33,7 +33,7 @@ final class BrokerTransport {
         var socket: Socket?
         if own.contains(true) {
             let limits = ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
-                                     maxOutput: options.maxPeerOutput, sharedFrames: MDP.headers)
+                                     messageTimeout: options.messageTimeout, maxOutput: options.maxPeerOutput, sharedFrames: MDP.headers)
             stream = try StreamRouter(limits: limits, maxConnections: options.maxConnections ?? DescriptorLimit.current.connections)
         }
         if own.contains(false) {

@@ -1,0 +1,143 @@
+import Foundation
+import Majordomo
+import Testing
+import ZeroMQ
+
+/// The real gateway under the floods a careless or hostile peer can send
+/// (issue #25's table), its memory read from /proc: whatever their length,
+/// it stays at or below 64 MB, holds the peer back instead of reading it,
+/// and keeps serving everyone else.
+@Suite("Gateway under a flood", .serialized)
+struct GatewayFloodTests {
+    static let memoryLimit = 64 << 20
+
+    private func gateway(_ harness: ProcessHarness, _ arguments: [String] = [], context: Context) async throws -> pid_t {
+        try await harness.startGateway(arguments, context: context)
+        try await harness.startEcho("echo", ["--inline"], context: context)
+        try await harness.startEcho("raw", service: "raw", ["--raw", "--inline"], context: context)
+        return try #require(harness.process("gateway")?.processIdentifier)
+    }
+
+    /// 1,000 requests to `echo`, 100-byte bodies, as one run of bytes.
+    private static let requests = StreamPeer.message(["", MDP.clientHeader, "echo", Frame([UInt8](repeating: 120, count: 100))])
+        .repeated(1000)
+
+    @Test func test_aClientThatPipelinesRequestsAndNeverReads_isHeldBack_andTheGatewayStaysSmall() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let pid = try await gateway(harness, context: context)
+        let flood = try StreamPeer(endpoint: harness.gatewayEndpoint)
+        try flood.open(identity: "flood")
+        var largest = 0
+        var writes = 0
+        let (written, stalled) = flood.push(Self.requests, upTo: 400 << 20, stallAfter: .seconds(2)) {
+            writes += 1
+            if writes % 64 == 0 { largest = max(largest, ProcStat.residentBytes(pid) ?? 0) }
+        }
+        largest = max(largest, ProcStat.residentBytes(pid) ?? 0)
+        #expect(stalled, "the gateway stopped reading the client (\(written) bytes taken)")
+        #expect(written < 100 << 20, "held back long before a million requests: \(written) bytes taken")
+        #expect(largest <= Self.memoryLimit, "gateway resident memory \(largest) bytes")
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
+        #expect(try await client.echo()["service"] == "echo", "another client is still served")
+        #expect(harness.process("gateway")?.isRunning == true)
+    }
+
+    @Test func test_aPeerThatSendsPINGsAndNeverReads_isHeldBack_andTheGatewayStaysSmall() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let pid = try await gateway(harness, context: context)
+        let flood = try StreamPeer(endpoint: harness.gatewayEndpoint)
+        try flood.open(identity: "pinger")
+        let pings = StreamPeer.command("PING", [0, 100] + Array("context-16-bytes".utf8)).repeated(10_000)
+        var largest = 0
+        var writes = 0
+        let (written, stalled) = flood.push(pings, upTo: 400 << 20, stallAfter: .seconds(2)) {
+            writes += 1
+            if writes % 64 == 0 { largest = max(largest, ProcStat.residentBytes(pid) ?? 0) }
+        }
+        largest = max(largest, ProcStat.residentBytes(pid) ?? 0)
+        #expect(stalled, "the gateway stopped reading the pinger (\(written) bytes taken)")
+        #expect(largest <= Self.memoryLimit, "gateway resident memory \(largest) bytes")
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
+        #expect(try await client.echo()["service"] == "echo")
+    }
+
+    /// A client that reads its replies steadily, but slower than it asks,
+    /// with 200 replies of 32 KiB in flight: before, every byte ever written
+    /// to it was kept until its whole buffer was written (259 MB in 30 s).
+    @Test func test_aClientThatReadsSlowly_costsWhatWaitsForIt_notEverythingSentToIt() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let pid = try await gateway(harness, context: context)
+        let reader = try StreamPeer(endpoint: harness.gatewayEndpoint)
+        try reader.open(identity: "slow")
+        let request = StreamPeer.message(["", MDP.clientHeader, "raw", Frame([UInt8](repeating: 7, count: 32 << 10))])
+        let replySize = request.count  // the raw echo sends the body back, under the same header and service
+        var sent = 0
+        var read = 0
+        var afterWarmUp: Int?
+        let start = ContinuousClock.now
+        var largest = 0
+        while start.duration(to: .now) < .seconds(8) {
+            // Top up to 200 in flight (what the gateway does not read waits
+            // here); read 64 KiB every 8 ms (about 8 MB/s).
+            while sent - read / replySize < 200 {
+                reader.queue(request)
+                sent += 1
+            }
+            guard reader.flush() != nil, let count = reader.read(atMost: 64 << 10) else { break }
+            read += count
+            try await Task.sleep(for: .milliseconds(8))
+            let resident = ProcStat.residentBytes(pid) ?? 0
+            largest = max(largest, resident)
+            if afterWarmUp == nil, start.duration(to: .now) >= .seconds(2) { afterWarmUp = resident }
+        }
+        let end = ProcStat.residentBytes(pid) ?? 0
+        #expect(read / replySize > 500, "replies kept coming: \(read / replySize)")
+        #expect(end - (afterWarmUp ?? 0) < 16 << 20, "grew from \(afterWarmUp ?? 0) to \(end) bytes while reading steadily")
+        #expect(largest <= Self.memoryLimit, "gateway resident memory \(largest) bytes")
+    }
+
+    /// One client floods `echo`, reading its replies as fast as it can;
+    /// another asks one request at a time and is answered each time
+    /// (the p50 it sees is a benchmark figure: docs/BENCHMARKS.md).
+    @Test func test_whileOneClientFloodsAService_anotherClientsRequestsAreAnswered() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        _ = try await gateway(harness, context: context)
+        let flood = try StreamPeer(endpoint: harness.gatewayEndpoint)
+        try flood.open(identity: "flood")
+        let stop = Flag()
+        let flooding = Thread {
+            while !stop.isSet {
+                _ = flood.push(Self.requests, upTo: Self.requests.count, stallAfter: .milliseconds(20))
+                while let count = flood.read(), count > 0 {}
+            }
+        }
+        flooding.start()
+        defer { stop.set() }
+        try await Task.sleep(for: .milliseconds(500))
+        let honest = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
+        for number in 0..<30 {
+            #expect(try await honest.echo(params: ["n": .integer(Int64(number))])["service"] == "echo")
+        }
+        stop.set()
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+extension Array where Element == UInt8 {
+    func repeated(_ count: Int) -> [UInt8] { Array((0..<count).map { _ in self }.joined()) }
+}
