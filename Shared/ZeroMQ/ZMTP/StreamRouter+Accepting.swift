@@ -17,6 +17,7 @@ extension StreamRouter {
 
     func accept(from index: Int) {
         let listener = listeners[index]
+        defer { if turnedAway > 0 { reportTurnedAway() } }
         while true {
             switch listener.accept() {
             case .none:
@@ -42,7 +43,6 @@ extension StreamRouter {
                 return
             }
         }
-        if turnedAway > 0 { reportTurnedAway() }
     }
 
     private func reportTurnedAway() {

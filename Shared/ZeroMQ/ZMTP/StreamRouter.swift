@@ -55,7 +55,11 @@ public final class StreamRouter {
     /// Where each read lands first; only a partial frame is kept per peer.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
     private var readable: [ZMTPConnection] = []
+    /// Messages of the peer read last (`inboxPeer`): one read's worth.
     var inbox = Inbox()
+    private var inboxPeer: ZMTPConnection?
+    /// Peers let go of since they were held back, with messages deferred.
+    private var resumed: [ZMTPConnection] = []
     private var dirty: [ZMTPConnection] = []
     /// What peers did wrong, for the owner to log: connections refused
     /// or dropped, messages dropped.
@@ -192,7 +196,7 @@ public final class StreamRouter {
     /// did not fit, and for input unless it is held back.
     func updateInterest(of peer: ZMTPConnection) {
         guard !peer.isClosed else { return }
-        _ = peer.updateHoldBack(now: now)
+        if peer.updateHoldBack(now: now), !peer.isHeldBack, !peer.deferred.isEmpty { resumed.append(peer) }
         let input = !peer.isHeldBack
         let output = peer.hasOutput
         guard input != peer.watchesInput || output != peer.watchesOutput else { return }
@@ -205,12 +209,31 @@ public final class StreamRouter {
 
     /// The next message a peer sent (routing id first), reading each peer
     /// the last poll found readable once; nil when they are all read.
+    ///
+    /// A peer held back while its messages are being taken (what it asked
+    /// for made too much wait for it: a 30-byte REPLY can bring a 256 KiB
+    /// REQUEST) gives no more: the rest of its read is deferred, bounded by
+    /// one read, and taken once it is let go.
     public func receive() -> [Frame]? {
         while true {
-            if let message = inbox.take() { return message }
+            if let message = inbox.take() {
+                guard let sender = inboxPeer, sender.isHeldBack else { return message }
+                sender.deferred = [message] + inbox.takeRemaining()
+                continue
+            }
+            if let peer = resumed.popLast() {
+                if !peer.isClosed, !peer.isHeldBack {
+                    inbox.refill(with: peer.deferred)
+                    peer.deferred = []
+                    inboxPeer = peer
+                }
+                continue
+            }
             guard let peer = readable.popLast() else { return nil }
-            // One held back since the wait found it readable stays unread.
-            if !peer.isClosed, !peer.isHeldBack {
+            // One held back since the wait found it readable stays unread,
+            // as does one whose deferred messages are not all taken.
+            if !peer.isClosed, !peer.isHeldBack, peer.deferred.isEmpty {
+                inboxPeer = peer
                 peer.read(into: scratch, for: self, now: now)
                 // Reading may have queued output (the handshake, PONGs):
                 // written by the next flush.
@@ -226,6 +249,9 @@ public final class StreamRouter {
     public func send(_ frames: [Frame]) -> Bool {
         guard frames.count >= 2, let peer = peers[frames[0]] else { return false }
         peer.append(frames, from: 1)
+        // Held back at once, not at the next flush: its messages still to
+        // be taken wait (see `receive`).
+        if !peer.isHeldBack { _ = peer.updateHoldBack(now: now) }
         markDirty(peer)
         return true
     }

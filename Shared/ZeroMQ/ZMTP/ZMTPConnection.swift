@@ -28,6 +28,9 @@ final class ZMTPConnection {
     /// Since when part of a message has waited for the rest (time held
     /// back not counted).
     var stalledSince: ContinuousClock.Instant?
+    /// Messages read but not yet taken when it was held back: taken first
+    /// once it is let go (at most one read's worth).
+    var deferred: [[Frame]] = []
     let opened = ContinuousClock.now
 
     init(descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits) {
@@ -120,5 +123,6 @@ final class ZMTPConnection {
         isClosed = true
         _ = Glibc.close(descriptor)
         session.release()
+        deferred = []
     }
 }
