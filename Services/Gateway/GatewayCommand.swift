@@ -129,7 +129,7 @@ struct GatewayCommand: AsyncParsableCommand {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
         var options: Broker.Options
-        let busOptions: EventBus.Options
+        var busOptions: EventBus.Options
         let security: SecuritySettings
         let allowList: AllowList?
         do {
@@ -137,8 +137,11 @@ struct GatewayCommand: AsyncParsableCommand {
             busOptions = try eventBusOptions(settings)
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
             let descriptors = DescriptorLimit.raise(logging: Logger(label: "gateway"))
-            if options.maxConnections == nil { options.maxConnections = descriptors.connections }
-            Logger(label: "gateway").info("connection limit", metadata: ["maxConnections": "\(options.maxConnections!)",
+            // One budget for the broker's and the event bus's connections.
+            let budget = ConnectionBudget(limit: try connectionLimit(settings) ?? descriptors.connections)
+            options.connections = budget
+            busOptions.connections = budget
+            Logger(label: "gateway").info("connection limit", metadata: ["maxConnections": "\(budget.limit)",
                                                                          "maxPeerOutput": "\(options.maxPeerOutput)"])
             security = try SecuritySettings.gateway(
                 settings, curveKey: curveKey, allow: curveAllow, insecure: insecure, curveOnIPC: curveIpc,
@@ -189,6 +192,12 @@ struct GatewayCommand: AsyncParsableCommand {
         return EventBus.Options(publishEndpoints: [publish], subscribeEndpoints: [subscribe])
     }
 
+    /// --max-connections or POSTS_MAX_CONNECTIONS, when given.
+    private func connectionLimit(_ settings: Settings) throws -> Int? {
+        guard maxConnections != nil || settings.environment["POSTS_MAX_CONNECTIONS"] != nil else { return nil }
+        return try settings.integer(maxConnections, env: "POSTS_MAX_CONNECTIONS", default: 1)
+    }
+
     private func brokerOptions(_ settings: Settings) throws -> Broker.Options {
         let environment = settings.environment
         let endpoints = bind.isEmpty ? Endpoints.gatewayBind(environment: environment) : bind
@@ -205,9 +214,6 @@ struct GatewayCommand: AsyncParsableCommand {
         configuration.shutdownGrace = try settings.duration(shutdownGrace, env: "POSTS_SHUTDOWN_GRACE", default: configuration.shutdownGrace)
         options.configuration = configuration
         options.maxFrameSize = Int64(try settings.maxFrameSize(maxFrameSize))
-        if maxConnections != nil || environment["POSTS_MAX_CONNECTIONS"] != nil {
-            options.maxConnections = try settings.integer(maxConnections, env: "POSTS_MAX_CONNECTIONS", default: 1)
-        }
         options.messageTimeout = try settings.duration(messageTimeout, env: "POSTS_MESSAGE_TIMEOUT", default: options.messageTimeout)
         options.maxPeerOutput = try settings.integer(maxPeerOutput, env: "POSTS_MAX_PEER_OUTPUT", default: options.maxPeerOutput,
                                                      minimum: 1 << 16)

@@ -7,19 +7,26 @@ import Logging
 import Synchronization
 import ZeroMQ
 
-/// The gateway's event bus: publishers connect to an XSUB socket,
-/// subscribers to an XPUB socket, and one thread forwards messages down and
-/// subscriptions up. Delivery is best effort (a PUB/SUB bus drops for slow
+/// The gateway's event bus: publishers connect to an XSUB end, subscribers
+/// to an XPUB end, and one thread forwards messages down and subscriptions
+/// up (`BusTransport`: our own ZMTP on plaintext ipc://, libzmq for the
+/// rest). Delivery is best effort (a PUB/SUB bus drops for slow
 /// subscribers); that is why a notification only says "look", and readers
 /// pull what changed (docs/PROTOCOL.md, "Events").
 ///
-/// Thread rules: both sockets live on the bus's own thread.
+/// Thread rules: the sockets live on the bus's own thread.
 public final class EventBus: Sendable {
     public struct Options: Sendable {
         /// Where publishers connect (XSUB binds here).
         public var publishEndpoints: [String]
         /// Where subscribers connect (XPUB binds here).
         public var subscribeEndpoints: [String]
+        /// What one peer may send and have waiting, on plaintext ipc://:
+        /// notices are small, so frames of at most 64 KiB, 16 to a message.
+        public var limits = ZMTP.Limits(maxFrameSize: 64 << 10, maxFrames: 16)
+        /// Connections at once on plaintext ipc://, shared with the broker;
+        /// nil: the descriptor limit less a reserve.
+        public var connections: ConnectionBudget?
 
         public init(publishEndpoints: [String], subscribeEndpoints: [String]) {
             self.publishEndpoints = publishEndpoints
@@ -61,48 +68,39 @@ public final class EventBus: Sendable {
 
     private func run() {
         defer { finished.complete(()) }
-        let upstream: Socket, downstream: Socket
-        var endpoints: [String] = []
+        let transport: BusTransport
         do {
-            upstream = try Socket(context, .xsubscribe)
-            downstream = try Socket(context, .xpublish)
-            for endpoint in options.publishEndpoints {
-                try upstream.bind(endpoint)
-                endpoints.append(upstream.lastEndpoint ?? endpoint)
-            }
-            for endpoint in options.subscribeEndpoints {
-                try downstream.bind(endpoint)
-                endpoints.append(downstream.lastEndpoint ?? endpoint)
-            }
+            transport = try BusTransport(options: options, context: context, waker: waker.fileDescriptor)
         } catch {
             bound.complete(.failure(error as? ZMQError ?? ZMQError(code: -1, operation: "\(error)")))
             return
         }
-        bound.complete(.success(endpoints))
-        var poller = Poller()
-        let up = poller.addReadable(upstream)
-        let down = poller.addReadable(downstream)
-        poller.addReadable(fileDescriptor: waker.fileDescriptor)
+        bound.complete(.success(transport.endpoints))
+        var lastProblemLog = ContinuousClock.now - .seconds(1)
+        var leftOut = 0
         while !stopping.load(ordering: .acquiring) {
             do {
-                try poller.poll(timeout: nil)
-                waker.drain()
-                while poller.isReadable(up), let message = try upstream.receive(wait: false) {
-                    try downstream.send(message, wait: false)
-                    forwarded.add(1, ordering: .relaxed)
-                }
-                while poller.isReadable(down), let subscription = try downstream.receive(wait: false) {
-                    try upstream.send(subscription, wait: false)
-                }
+                if try transport.wait(timeout: .seconds(1)) { waker.drain() }
+                try transport.pump()
+                forwarded.store(transport.forwarded, ordering: .relaxed)
             } catch let error as ZMQError where error.isTerminated {
                 break
             } catch {
                 logger.error("event bus failed", metadata: ["error": "\(error)"])
                 break
             }
+            // A peer can cause these at will: one line a second at most.
+            for problem in transport.takeProblems() {
+                guard ContinuousClock.now - lastProblemLog >= .seconds(1) else {
+                    leftOut += 1
+                    continue
+                }
+                lastProblemLog = .now
+                logger.warning("event bus: \(problem.kind.rawValue)", metadata: ["reason": "\(problem.detail)", "suppressed": "\(leftOut)"])
+                leftOut = 0
+            }
         }
-        upstream.close()
-        downstream.close()
-        removeIPCFiles(of: endpoints)
+        transport.close()
+        removeIPCFiles(of: transport.endpoints)
     }
 }

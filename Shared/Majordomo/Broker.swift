@@ -24,9 +24,10 @@ public final class Broker: Sendable {
         /// Bytes waiting for one peer past which it is no longer read (our
         /// own ZMTP on plaintext ipc://): `ZMTP.Limits.maxOutput`.
         public var maxPeerOutput = ZMTP.Limits.defaultMaxOutput
-        /// Connections at once on plaintext ipc://; nil: the descriptor
-        /// limit less a reserve (`DescriptorLimit.connections`).
-        public var maxConnections: Int?
+        /// Connections at once on plaintext ipc://, shared with the event
+        /// bus; nil: the descriptor limit less a reserve
+        /// (`DescriptorLimit.connections`), for the broker alone.
+        public var connections: ConnectionBudget?
         /// How long a message may take to arrive whole once it has begun
         /// (plaintext ipc://): `ZMTP.Limits.messageTimeout`.
         public var messageTimeout = Duration.seconds(30)

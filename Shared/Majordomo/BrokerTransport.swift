@@ -34,7 +34,8 @@ final class BrokerTransport {
         if own.contains(true) {
             let limits = ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
                                      messageTimeout: options.messageTimeout, maxOutput: options.maxPeerOutput, sharedFrames: MDP.headers)
-            stream = try StreamRouter(limits: limits, maxConnections: options.maxConnections ?? DescriptorLimit.current.connections)
+            stream = try StreamRouter(limits: limits,
+                                      budget: options.connections ?? ConnectionBudget(limit: DescriptorLimit.current.connections))
         }
         if own.contains(false) {
             let made = try Socket(context, .router)

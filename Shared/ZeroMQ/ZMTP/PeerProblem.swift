@@ -9,6 +9,7 @@ public struct PeerProblem: Sendable, Equatable, CustomStringConvertible {
         case stalled = "message left unfinished; connection closed"
         case connectionLimit = "connection over the limit closed"
         case descriptors = "out of file descriptors; connection closed"
+        case subscriberBehind = "events dropped for a subscriber that does not read"
         case tooManyFrames = "message of too many frames dropped"
         case peerError = "the peer closed the connection with an error"
         case borrowedRoutingID = "message under another connection's routing id dropped"

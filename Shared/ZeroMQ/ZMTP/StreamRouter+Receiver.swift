@@ -20,6 +20,7 @@ extension StreamRouter: ZMTPReceiver {
         greeting[ObjectIdentifier(peer)] = nil
         peers[routingID] = peer
         peer.prefix = routingID
+        if roles[peer.listener].welcome != nil { welcomed.append(peer) }
         return .admitted(prefix: routingID)
     }
 
@@ -31,7 +32,10 @@ extension StreamRouter: ZMTPReceiver {
     }
 
     func closed(_ peer: ZMTPConnection) {
-        if let routingID = peer.prefix, peers[routingID] === peer { peers[routingID] = nil }
+        if let routingID = peer.prefix, peers[routingID] === peer {
+            peers[routingID] = nil
+            if roles[peer.listener].reportsDeparture { departed.append(routingID) }
+        }
         greeting[ObjectIdentifier(peer)] = nil
         connections[peer.key] = nil
     }

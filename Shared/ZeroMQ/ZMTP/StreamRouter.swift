@@ -20,26 +20,23 @@
 /// high-water mark. Instead a peer with more than `Limits.maxOutput` bytes
 /// waiting for it is not read until half of them are written, so what it
 /// sends waits in its own socket buffer (back-pressure), and at most
-/// `maxConnections` peers are connected at once (StreamRouter+Accepting.swift).
+/// `budget.limit` peers are connected at once (StreamRouter+Accepting.swift).
 ///
 /// Thread rules: one thread, the owner's, makes it, polls it and closes it.
 public final class StreamRouter {
-    let limits: ZMTP.Limits
-    let maxConnections: Int
-    let events: EventPoll
-    var listeners: [UnixListener] = []
-    /// Listeners not watched until then, after the connection limit or the
-    /// descriptor limit was met (by index in `listeners`).
-    var listenersResting: ContinuousClock.Instant?
-    /// A descriptor held in reserve: freed for a moment to accept and close
-    /// a connection when the process has none left, so the peer learns it
-    /// and the listener stops being readable.
-    var reserve: Int32 = -1
-    /// Connections closed at once for the limit since last reported.
-    var turnedAway = 0
+    public let limits: ZMTP.Limits
+    private let events: EventPoll
+    /// The listeners, and the bound on connections they take.
+    private let acceptor: StreamAcceptor
+    /// Each listener's role, by its index.
+    private(set) var roles: [Role] = []
+    /// Peers just let in whose role has a welcome message to send.
+    var welcomed: [ZMTPConnection] = []
+    /// Routing ids of peers gone, for roles that report it.
+    var departed: [Frame] = []
     /// Every connection by its key in `events`.
     var connections: [UInt64: ZMTPConnection] = [:]
-    var nextKey: UInt64 = 0
+    private var nextKey: UInt64 = 0
     private var externals = 0
     private var readyExternals: [UInt64] = []
     /// When `wait` next looks for peers whose handshake is overdue, and
@@ -66,22 +63,20 @@ public final class StreamRouter {
     var problems: [PeerProblem] = []
     var droppedMessages = 0
 
-    /// `maxConnections`: peers connected at once (those in their handshake
-    /// included); past it a new connection is closed as it is accepted.
-    public init(limits: ZMTP.Limits, maxConnections: Int = .max) throws {
+    /// `budget`: connections at once (those in their handshake included);
+    /// past it a new connection is closed as it is accepted.
+    public init(limits: ZMTP.Limits, budget: ConnectionBudget = ConnectionBudget(limit: .max)) throws {
         self.limits = limits
-        self.maxConnections = maxConnections
         events = try EventPoll()
-        reserve = Self.openReserve()
+        acceptor = StreamAcceptor(events: events, firstKey: Self.listenerKeys, budget: budget)
     }
 
     /// Keys in `events`: connections count up from 1; these are apart.
-    static let listenerKeys: UInt64 = 1 << 62
+    private static let listenerKeys: UInt64 = 1 << 62
     private static let externalKeys: UInt64 = 1 << 61
 
     deinit {
         close()
-        if reserve >= 0 { _ = Glibc.close(reserve) }
         scratch.deallocate()
     }
 
@@ -92,15 +87,21 @@ public final class StreamRouter {
     }
 
     /// Listens on `endpoint`; throws naming it and the reason.
-    public func bind(_ endpoint: String) throws {
-        let listener = try UnixListener(endpoint: endpoint)
-        do {
-            try events.add(listener.descriptor, key: Self.listenerKeys + UInt64(listeners.count))
-        } catch {
-            listener.close()
-            throw error
-        }
-        listeners.append(listener)
+    public func bind(_ endpoint: String, as role: Role = .router) throws {
+        _ = try acceptor.bind(endpoint)
+        roles.append(role)
+    }
+
+    /// The role of the listener a peer came through.
+    public func role(of routingID: Frame) -> Role? { peers[routingID].map { roles[$0.listener] } }
+
+    /// Bytes waiting to be written to a peer.
+    public func queuedBytes(of routingID: Frame) -> Int? { peers[routingID]?.session.queued }
+
+    /// Routing ids of peers that left since last asked (roles that report it).
+    public func takeDeparted() -> [Frame] {
+        defer { departed.removeAll() }
+        return departed
     }
 
     /// Has `wait` watch another descriptor for input (a waker pipe, a
@@ -132,8 +133,11 @@ public final class StreamRouter {
     }
 
     public func takeProblems() -> [PeerProblem] {
-        defer { problems.removeAll() }
-        return problems
+        defer {
+            problems.removeAll()
+            acceptor.problems.removeAll()
+        }
+        return acceptor.problems + problems
     }
 
     /// Messages dropped for having more frames than the limit, since last asked.
@@ -151,10 +155,9 @@ public final class StreamRouter {
     public func wait(timeout: Duration) throws {
         defer { closeOverdue() }
         readyExternals.removeAll(keepingCapacity: true)
-        let resting = listenersResting.map { ContinuousClock.now.duration(to: $0) }
-        try events.wait(timeout: resting.map { max(.zero, min($0, timeout)) } ?? timeout) { ready in
-            if ready.key >= Self.listenerKeys {
-                accept(from: Int(ready.key - Self.listenerKeys))
+        try events.wait(timeout: acceptor.timeout(timeout)) { ready in
+            if let listener = acceptor.listener(forKey: ready.key) {
+                acceptor.accept(from: listener) { admit($0, listener: listener) }
             } else if ready.key >= Self.externalKeys {
                 readyExternals.append(ready.key)
             } else if let peer = connections[ready.key], !peer.isClosed {
@@ -170,7 +173,27 @@ public final class StreamRouter {
             }
         }
         now = ContinuousClock.now
-        wakeListeners()
+        acceptor.wake()
+    }
+
+    private func admit(_ descriptor: Int32, listener: Int) {
+        let role = roles[listener]
+        let peer = ZMTPConnection(descriptor: descriptor, socketType: role.socketType, peerTypes: role.peerTypes, limits: limits,
+                                  subscriptionCommands: role.subscriptionCommands)
+        peer.listener = listener
+        peer.budget = acceptor.budget
+        nextKey += 1
+        peer.key = nextKey
+        do {
+            try events.add(descriptor, key: peer.key)
+        } catch {
+            problems.append(PeerProblem(.refused, "a new connection could not be watched: \(error)"))
+            peer.close()
+            return
+        }
+        connections[peer.key] = peer
+        greeting[ObjectIdentifier(peer)] = peer
+        markDirty(peer)
     }
 
     /// A peer that connected and has not finished its handshake within
@@ -235,6 +258,13 @@ public final class StreamRouter {
             if !peer.isClosed, !peer.isHeldBack, peer.deferred.isEmpty {
                 inboxPeer = peer
                 peer.read(into: scratch, for: self, now: now)
+                for new in welcomed where !new.isClosed {
+                    if let welcome = roles[new.listener].welcome {
+                        new.append(welcome)
+                        markDirty(new)
+                    }
+                }
+                welcomed.removeAll()
                 // Reading may have queued output (the handshake, PONGs):
                 // written by the next flush.
                 if peer.hasOutput { markDirty(peer) }
@@ -296,7 +326,6 @@ public final class StreamRouter {
         connections.removeAll()
         peers.removeAll()
         greeting.removeAll()
-        for listener in listeners { listener.close() }
-        listeners.removeAll()
+        acceptor.close()
     }
 }

@@ -16,8 +16,9 @@ final class ZMTPConnection {
     var prefix: Frame?
     var isDirty = false
     var isClosed = false
-    /// Its key in its owner's `EventPoll`.
+    /// Its key in its owner's `EventPoll`, and the listener it came through.
     var key: UInt64 = 0
+    var listener = 0
     /// What its owner's poll watches it for: input unless it is held back,
     /// room to write while output waits.
     var watchesInput = true
@@ -32,10 +33,14 @@ final class ZMTPConnection {
     /// once it is let go (at most one read's worth).
     var deferred: [[Frame]] = []
     let opened = ContinuousClock.now
+    /// Where its place is given back when it closes.
+    var budget: ConnectionBudget?
 
-    init(descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits) {
+    init(descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits,
+         subscriptionCommands: Bool = false) {
         self.descriptor = descriptor
-        session = ZMTPSession(socketType: socketType, identity: identity, peerTypes: peerTypes, limits: limits)
+        session = ZMTPSession(socketType: socketType, identity: identity, peerTypes: peerTypes, limits: limits,
+                              subscriptionCommands: subscriptionCommands)
     }
 
     deinit { close() }
@@ -124,5 +129,7 @@ final class ZMTPConnection {
         _ = Glibc.close(descriptor)
         session.release()
         deferred = []
+        budget?.give()
+        budget = nil
     }
 }

@@ -16,6 +16,10 @@ struct ZMTPSession {
     }
 
     let peerTypes: Set<String>
+    /// An XPUB's peers (SUB) may send their subscriptions as SUBSCRIBE and
+    /// CANCEL commands (ZMTP 3.1): handed on as the messages older peers
+    /// send instead, 1 or 0 and the topic.
+    let subscriptionCommands: Bool
     private(set) var stage = Stage.greeting
     private var decoder: ZMTPDecoder
     /// Bytes received that do not yet make a whole greeting, command or frame.
@@ -32,8 +36,9 @@ struct ZMTPSession {
 
     /// Queues the greeting; READY (with `identity`, when given) follows
     /// once the peer's greeting is read.
-    init(socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits) {
+    init(socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits, subscriptionCommands: Bool = false) {
         self.peerTypes = peerTypes
+        self.subscriptionCommands = subscriptionCommands
         decoder = ZMTPDecoder(limits: limits)
         output.append(contentsOf: ZMTP.greeting)
         held = ZMTPEncoder.ready(socketType: socketType, identity: identity)
@@ -140,6 +145,10 @@ struct ZMTPSession {
             case .refused(let reason):
                 refuse(reason)
             }
+        case (.traffic, "SUBSCRIBE") where subscriptionCommands:
+            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([1] + Array(data))])
+        case (.traffic, "CANCEL") where subscriptionCommands:
+            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([0] + Array(data))])
         case (_, "ERROR"):
             end(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)))
         case (.traffic, _):
