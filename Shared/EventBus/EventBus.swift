@@ -42,6 +42,7 @@ public final class EventBus: Sendable {
     private let bound = Completion<Result<[String], ZMQError>>()
     private let finished = Completion<Void>()
     private let forwarded = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
 
     public init(options: Options, context: Context, logger: Logger) {
         self.options = options
@@ -51,6 +52,10 @@ public final class EventBus: Sendable {
 
     /// Messages forwarded from publishers to subscribers so far.
     public var messagesForwarded: Int { forwarded.load(ordering: .relaxed) }
+
+    /// Deliveries dropped so far for subscribers with too much waiting
+    /// (on plaintext ipc://; libzmq's high-water marks count none).
+    public var messagesDropped: Int { dropped.load(ordering: .relaxed) }
 
     /// Starts the bus's thread; returns the endpoints bound, or throws.
     @discardableResult
@@ -83,6 +88,7 @@ public final class EventBus: Sendable {
                 if try transport.wait(timeout: .seconds(1)) { waker.drain() }
                 try transport.pump()
                 forwarded.store(transport.forwarded, ordering: .relaxed)
+                dropped.store(transport.dropped, ordering: .relaxed)
             } catch let error as ZMQError where error.isTerminated {
                 break
             } catch {

@@ -167,7 +167,8 @@ public final class Broker: Sendable {
                 switch try transport.send(message) {
                 case .sent: break
                 case .highWaterMark:
-                    logger.warning("peer at high-water mark; message dropped", metadata: ["peer": "\(message[0])"])
+                    // A tcp:// peer that does not read its replies; rate limited, as it may go on.
+                    limited("peer at its high-water mark (it does not read); reply dropped", .warning, ["peer": "\(message[0])"])
                 case .unreachable:
                     logger.debug("peer gone; message dropped", metadata: ["peer": "\(message[0])"])
                     core.peerUnreachable(message[0], now: now)

@@ -40,9 +40,12 @@ final class BrokerTransport {
         if own.contains(false) {
             let made = try Socket(context, .router)
             try made.set(.routerMandatory, true)
-            // Per-client replies are bounded by clientLimit, so no high-water
-            // mark is needed, and none can silently drop a reply.
-            try made.set(.sendHighWaterMark, 0)
+            // libzmq cannot stop reading one peer, so what waits for a peer
+            // that does not read is bounded by a high-water mark instead:
+            // twice the requests a client may have outstanding, which a
+            // client that reads its replies never reaches. Past it a reply
+            // is dropped, counted and logged (Broker.flush).
+            try made.set(.sendHighWaterMark, Int32(clamping: max(1000, options.configuration.clientLimit * 2)))
             try made.set(.maxMessageSize, options.maxFrameSize)
             if context.security.keys != nil { try HandshakeWatch.watch(made, report: handshakeFailed) }
             socket = made

@@ -10,6 +10,10 @@ private let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler
 struct EventBusTests {
     /// A bus on ipc:// endpoints in a fresh directory, stopped before it is removed.
     private func withBus(_ body: (Context, String, String) async throws -> Void) async throws {
+        try await withBus { context, publishAt, subscribeAt, _ in try await body(context, publishAt, subscribeAt) }
+    }
+
+    private func withBus(_ body: (Context, String, String, EventBus) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -17,7 +21,7 @@ struct EventBusTests {
         let bus = EventBus(options: .init(publishEndpoints: ["ipc://\(directory)/in.ipc"], subscribeEndpoints: ["ipc://\(directory)/out.ipc"]),
                            context: context, logger: quiet)
         let endpoints = try await bus.start()
-        do { try await body(context, endpoints[0], endpoints[1]) } catch {
+        do { try await body(context, endpoints[0], endpoints[1], bus) } catch {
             bus.stop()
             await bus.waitUntilStopped()
             throw error
@@ -73,9 +77,69 @@ struct EventBusTests {
         }
     }
 
+    /// A subscriber that never reads costs the bus what may wait for one
+    /// subscriber; past it, its deliveries are dropped and counted, and the
+    /// others' go on.
+    @Test func test_aSubscriberThatNeverReads_losesEvents_andTheOthersGetTheirs() async throws {
+        try await withBus { context, publishAt, subscribeAt, bus in
+            let stuck = try #require(rawSubscriber(to: String(subscribeAt.dropFirst("ipc://".count))))
+            defer { close(stuck) }
+            let publisher = try Socket(context, .publish)
+            try publisher.connect(publishAt)
+            let reader = try Socket(context, .subscribe)
+            try reader.set(.subscribe, [])
+            try reader.connect(subscribeAt)
+            let body = Frame([UInt8](repeating: 7, count: 1024))
+            var received = 0
+            var poller = Poller()
+            poller.addReadable(reader)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while bus.messagesDropped == 0 || received < 100, ContinuousClock.now < deadline {
+                for _ in 0..<50 { try publisher.send(["posts.changed", body]) }
+                while try poller.poll(timeout: .milliseconds(1)) > 0, try reader.receive() != nil { received += 1 }
+            }
+            #expect(bus.messagesDropped > 0, "the stuck subscriber's deliveries are dropped once 1 MiB waits for it")
+            #expect(received >= 100, "the subscriber that reads gets its events: \(received)")
+        }
+    }
+
     @Test func test_anEndpointThatCannotBeBound_isReportedByStart() async throws {
         let bus = EventBus(options: .init(publishEndpoints: ["carrier-pigeon://x"], subscribeEndpoints: []),
                            context: try Context(), logger: quiet)
         await #expect(throws: ZMQError.self) { try await bus.start() }
     }
+}
+
+/// A SUB that subscribes to everything over a bare Unix socket, then never
+/// reads: what a hung subscriber looks like to the bus.
+private func rawSubscriber(to path: String) -> Int32? {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else {
+        close(descriptor)
+        return nil
+    }
+    var greeting = [UInt8](repeating: 0, count: 64)
+    greeting[0] = 0xFF
+    greeting[9] = 0x7F
+    greeting[10] = 3
+    greeting[11] = 1
+    greeting.replaceSubrange(12..<16, with: Array("NULL".utf8))
+    let property: [UInt8] = [11] + Array("Socket-Type".utf8) + [0, 0, 0, 3] + Array("SUB".utf8)
+    let ready: [UInt8] = [4, UInt8(6 + property.count), 5] + Array("READY".utf8) + property
+    let subscribe: [UInt8] = [0, 1, 1]
+    let bytes = greeting + ready + subscribe
+    guard write(descriptor, bytes, bytes.count) == bytes.count else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
 }

@@ -153,6 +153,22 @@ struct ZMTPSessionTests {
         #expect(Array(session.written[before...]) == ZMTPBytes.command("PONG", Array("ctx".utf8)))
     }
 
+    @Test func test_aSubscribersSUBSCRIBEAndCANCELCommands_areHandedOnAsSubscriptionMessages() {
+        var session = ZMTPSession(socketType: "XPUB", peerTypes: ["SUB"], limits: ZMTP.Limits(maxFrameSize: 100, maxFrames: 4),
+                                  subscriptionCommands: true)
+        var delegate = RecordingDelegate(prefix: "sub-1")
+        session.feed(ZMTPBytes.greeting + ZMTPBytes.ready(socketType: "SUB") + ZMTPBytes.command("SUBSCRIBE", Array("posts".utf8))
+                     + ZMTPBytes.command("CANCEL", Array("posts".utf8)), to: &delegate)
+        #expect(delegate.messages == [["sub-1", Frame([1] + Array("posts".utf8))], ["sub-1", Frame([0] + Array("posts".utf8))]])
+    }
+
+    @Test func test_aRouterIgnoresSUBSCRIBE() {
+        var session = ZMTPSession.router()
+        var delegate = RecordingDelegate()
+        session.feed(ZMTPBytes.opening + ZMTPBytes.command("SUBSCRIBE", Array("x".utf8)), to: &delegate)
+        #expect(delegate.messages.isEmpty && session.stage == .traffic)
+    }
+
     // MARK: Memory follows the bytes that came
 
     @Test func test_aHeaderAnnouncingALargeFrame_holdsNoMoreThanTheBytesThatCame() {
