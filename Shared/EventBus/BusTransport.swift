@@ -44,22 +44,17 @@ final class BusTransport {
         let upstream = options.publishEndpoints.contains { !isOwn($0) } ? try Socket(context, .xsubscribe) : nil
         let downstream = options.subscribeEndpoints.contains { !isOwn($0) } ? try Socket(context, .xpublish) : nil
         var endpoints: [String] = []
-        for endpoint in options.publishEndpoints {
-            if isOwn(endpoint), let stream {
-                try stream.bind(endpoint, as: .publishers)
-                endpoints.append(endpoint)
-            } else if let upstream {
-                try upstream.bind(endpoint)
-                endpoints.append(upstream.lastEndpoint ?? endpoint)
-            }
-        }
-        for endpoint in options.subscribeEndpoints {
-            if isOwn(endpoint), let stream {
-                try stream.bind(endpoint, as: .subscribers)
-                endpoints.append(endpoint)
-            } else if let downstream {
-                try downstream.bind(endpoint)
-                endpoints.append(downstream.lastEndpoint ?? endpoint)
+        let sides: [([String], StreamRouter.Role, Socket?)] = [(options.publishEndpoints, .publishers, upstream),
+                                                                (options.subscribeEndpoints, .subscribers, downstream)]
+        for (side, role, socket) in sides {
+            for endpoint in side {
+                if isOwn(endpoint), let stream {
+                    try stream.bind(endpoint, as: role)
+                    endpoints.append(endpoint)
+                } else if let socket {
+                    try socket.bind(endpoint)
+                    endpoints.append(socket.lastEndpoint ?? endpoint)
+                }
             }
         }
         // Publishers over libzmq send everything: our subscribers' prefixes are matched here.

@@ -127,7 +127,7 @@ struct BrokerCore {
         var earliest = nextHeartbeat
         for worker in workers.values where worker.expiry < earliest { earliest = worker.expiry }
         for service in services.values {
-            for request in service.queue.requests where request.deadline < earliest { earliest = request.deadline }
+            service.queue.forEach { request in if request.deadline < earliest { earliest = request.deadline } }
         }
         nextDeadline = max(earliest, now + Self.tickGranularity)
     }

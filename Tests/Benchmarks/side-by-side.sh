@@ -8,6 +8,7 @@
 #
 #   Tests/Benchmarks/side-by-side.sh series   REF LOADC [ROUNDS]
 #   Tests/Benchmarks/side-by-side.sh callgrind REF LOADC
+#   Tests/Benchmarks/side-by-side.sh flood     REF LOADC [ROUNDS]
 #
 # series: 2 x 1 and 2 x 16 sessions pipelined (200,000 requests, 500 in
 # flight, 100-byte bodies), then sequential round trips (2 x 16, 20,000),
@@ -21,6 +22,10 @@
 # time: the difference between a short and a long run, divided by the
 # requests between them. Ours runs as `gateway-bench broker ENDPOINT` (the same
 # Broker, without Dispatch's main loop, which valgrind cannot run).
+# flood: one client floods `echo` (5,000,000 requests, 2,000 in flight,
+# reading its replies as they come) while another asks one request at a
+# time (2,000, after the flood has run for a second): the honest client's
+# p50 and p99 with each broker, and without the flood as a baseline.
 set -euo pipefail
 mode=${1:?series or callgrind} ref=${2:?reference broker executable} loadc=${3:?loadc executable}
 BIN=${BIN:-$(cd "$(dirname "$0")/../.." && pwd)/.build/release}
@@ -86,7 +91,24 @@ instructions() { # which requests sessions window
     echo "$total"
 }
 
+flood_run() { # which
+    local dir; dir=$(mktemp -d /tmp/side-by-side-XXXXXX); chmod 700 "$dir"
+    local endpoint=ipc://$dir/broker.ipc
+    start_broker "$1" "$endpoint"; sleep 0.5
+    start_workers "$endpoint" 1; sleep 1.5
+    echo "$1 alone: $("$loadc" "$endpoint" echo 2000 1 100)"
+    "$loadc" "$endpoint" echo 5000000 2000 100 >/dev/null 2>&1 &
+    local flood=$!; sleep 1
+    echo "$1 beside a flood: $("$loadc" "$endpoint" echo 2000 1 100)"
+    kill "$flood" 2>/dev/null || true
+    stop_all; rm -rf "$dir"
+}
+
 case $mode in
+flood)
+    for round in $(seq "${4:-3}"); do
+        for which in reference ours; do flood_run $which | sed "s/^/round $round: /"; done
+    done ;;
 series)
     log=$(mktemp /tmp/side-by-side-XXXXXX.log)
     for round in $(seq "${4:-3}"); do
@@ -126,5 +148,5 @@ callgrind)
             echo "$*, $which: $a instructions at $small requests, $b at $large: $(( (b - a) / (large - small) )) per request"
         done
     done ;;
-*) echo "usage: $0 series|callgrind REF LOADC [ROUNDS]" >&2; exit 64 ;;
+*) echo "usage: $0 series|callgrind|flood REF LOADC [ROUNDS]" >&2; exit 64 ;;
 esac

@@ -2,7 +2,7 @@ import EventBus
 import Foundation
 import Logging
 import Testing
-import ZeroMQ
+@testable import ZeroMQ
 
 private let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -82,7 +82,7 @@ struct EventBusTests {
     /// others' go on.
     @Test func test_aSubscriberThatNeverReads_losesEvents_andTheOthersGetTheirs() async throws {
         try await withBus { context, publishAt, subscribeAt, bus in
-            let stuck = try #require(rawSubscriber(to: String(subscribeAt.dropFirst("ipc://".count))))
+            let stuck = try #require(rawSubscriber(to: subscribeAt))
             defer { close(stuck) }
             let publisher = try Socket(context, .publish)
             try publisher.connect(publishAt)
@@ -112,31 +112,12 @@ struct EventBusTests {
 
 /// A SUB that subscribes to everything over a bare Unix socket, then never
 /// reads: what a hung subscriber looks like to the bus.
-private func rawSubscriber(to path: String) -> Int32? {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return nil }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard connected == 0 else {
-        close(descriptor)
-        return nil
-    }
-    var greeting = [UInt8](repeating: 0, count: 64)
-    greeting[0] = 0xFF
-    greeting[9] = 0x7F
-    greeting[10] = 3
-    greeting[11] = 1
-    greeting.replaceSubrange(12..<16, with: Array("NULL".utf8))
+private func rawSubscriber(to endpoint: String) -> Int32? {
+    guard let descriptor = UnixListener.connect(to: endpoint) else { return nil }
     let property: [UInt8] = [11] + Array("Socket-Type".utf8) + [0, 0, 0, 3] + Array("SUB".utf8)
     let ready: [UInt8] = [4, UInt8(6 + property.count), 5] + Array("READY".utf8) + property
     let subscribe: [UInt8] = [0, 1, 1]
-    let bytes = greeting + ready + subscribe
+    let bytes = ZMTP.greeting + ready + subscribe
     guard write(descriptor, bytes, bytes.count) == bytes.count else {
         close(descriptor)
         return nil

@@ -19,7 +19,9 @@ final class StreamAcceptor {
     private let firstKey: UInt64
     private(set) var listeners: [UnixListener] = []
     /// When the listeners are watched again, while they rest.
-    private(set) var restingUntil: ContinuousClock.Instant?
+    private var restingUntil: ContinuousClock.Instant?
+    /// Whether they rest: asked on every wait, so a plain flag.
+    private(set) var isResting = false
     /// A descriptor held in reserve: freed for a moment to accept and close
     /// a connection when the process has none left, so the peer learns it
     /// and the listener stops being readable.
@@ -101,7 +103,8 @@ final class StreamAcceptor {
 
     /// Stops watching the listeners for `restInterval`.
     private func rest() {
-        guard restingUntil == nil else { return }
+        guard !isResting else { return }
+        isResting = true
         restingUntil = ContinuousClock.now + Self.restInterval
         for (index, listener) in listeners.enumerated() {
             try? events.change(listener.descriptor, key: firstKey + UInt64(index), input: false, output: false)
@@ -110,7 +113,8 @@ final class StreamAcceptor {
 
     /// Watches the listeners again once their rest is over.
     func wake() {
-        guard let until = restingUntil, ContinuousClock.now >= until else { return }
+        guard isResting, let until = restingUntil, ContinuousClock.now >= until else { return }
+        isResting = false
         restingUntil = nil
         for (index, listener) in listeners.enumerated() {
             try? events.change(listener.descriptor, key: firstKey + UInt64(index), output: false)
@@ -119,7 +123,7 @@ final class StreamAcceptor {
 
     /// A wait's timeout, shortened to the end of a rest.
     func timeout(_ timeout: Duration) -> Duration {
-        guard let until = restingUntil else { return timeout }
+        guard isResting, let until = restingUntil else { return timeout }
         return max(.zero, min(timeout, ContinuousClock.now.duration(to: until)))
     }
 

@@ -68,7 +68,7 @@ public final class StreamDealer {
     /// Writes what it can; holds the peer back, or lets it go, by what is left.
     private func flush(_ connection: ZMTPConnection) {
         if connection.write() {
-            _ = connection.updateHoldBack(now: clock.now)
+            if connection.mayChangeHoldBack { _ = connection.updateHoldBack(now: Ticks.now()) }
         } else {
             connection.drop(nil, for: self)
         }
@@ -134,10 +134,11 @@ public final class StreamDealer {
         if connection.isHeldBack {
             if revents & Int16(POLLHUP | POLLERR) != 0 { connection.drop(nil, for: self) }
         } else if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            connection.read(into: scratch, for: self, now: clock.now)
+            let now = Ticks.now()
+            connection.read(into: scratch, for: self, now: now)
             // Reading may have queued output (READY, PONGs).
             if !connection.isClosed, connection.hasOutput { flush(connection) }
-            if !connection.isClosed, let since = connection.stalledSince, since.duration(to: clock.now) >= limits.messageTimeout {
+            if !connection.isClosed, let since = connection.stalledSince, now &- since >= Ticks.of(limits.messageTimeout) {
                 connection.drop(PeerProblem(.stalled, "part of a message waited more than \(limits.messageTimeout) for the rest"), for: self)
             }
         }

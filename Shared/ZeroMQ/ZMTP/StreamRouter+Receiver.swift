@@ -32,6 +32,7 @@ extension StreamRouter: ZMTPReceiver {
     }
 
     func closed(_ peer: ZMTPConnection) {
+        if peer.isHeldBack { heldBack -= 1 }
         if let routingID = peer.prefix, peers[routingID] === peer {
             peers[routingID] = nil
             if roles[peer.listener].reportsDeparture { departed.append(routingID) }

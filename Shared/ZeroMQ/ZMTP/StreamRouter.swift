@@ -20,7 +20,8 @@
 /// high-water mark. Instead a peer with more than `Limits.maxOutput` bytes
 /// waiting for it is not read until half of them are written, so what it
 /// sends waits in its own socket buffer (back-pressure), and at most
-/// `budget.limit` peers are connected at once (StreamRouter+Accepting.swift).
+/// `budget.limit` peers are connected at once (`StreamAcceptor`). It also
+/// serves an event bus's two ends (`Role`).
 ///
 /// Thread rules: one thread, the owner's, makes it, polls it and closes it.
 public final class StreamRouter {
@@ -41,10 +42,14 @@ public final class StreamRouter {
     private var readyExternals: [UInt64] = []
     /// When `wait` next looks for peers whose handshake is overdue, and
     /// for messages left unfinished.
-    private var nextSweep = ContinuousClock.now
-    private var nextStallSweep = ContinuousClock.now
-    /// When the last wait returned: what the connections' clocks use.
-    private var now = ContinuousClock.now
+    private var nextSweep: UInt64 = 0
+    private var nextStallSweep: UInt64 = 0
+    /// When the last wait returned (`Ticks`): what the connections' clocks use.
+    private var now = Ticks.now()
+    private let handshakeTimeout: UInt64
+    private let messageTimeout: UInt64
+    /// Peers held back now: while none is, taking a message checks nothing.
+    var heldBack = 0
     var peers: [Frame: ZMTPConnection] = [:]
     /// Peers still in their handshake, which have no routing id yet.
     var greeting: [ObjectIdentifier: ZMTPConnection] = [:]
@@ -67,6 +72,8 @@ public final class StreamRouter {
     /// past it a new connection is closed as it is accepted.
     public init(limits: ZMTP.Limits, budget: ConnectionBudget = ConnectionBudget(limit: .max)) throws {
         self.limits = limits
+        handshakeTimeout = Ticks.of(limits.handshakeTimeout)
+        messageTimeout = Ticks.of(limits.messageTimeout)
         events = try EventPoll()
         acceptor = StreamAcceptor(events: events, firstKey: Self.listenerKeys, budget: budget)
     }
@@ -120,19 +127,9 @@ public final class StreamRouter {
 
     public var peerCount: Int { peers.count }
 
-    /// Connections open, those in their handshake included.
-    public var connectionCount: Int { connections.count }
-
-    /// Bytes waiting to be written to peers, and how many peers are held
-    /// back for it, for introspection.
-    public var queuedOutput: (bytes: Int, heldBack: Int) {
-        connections.values.reduce(into: (0, 0)) { sum, peer in
-            sum.0 += peer.session.queued
-            if peer.isHeldBack { sum.1 += 1 }
-        }
-    }
-
     public func takeProblems() -> [PeerProblem] {
+        // Asked after every batch: nothing to take is the usual answer.
+        if problems.isEmpty, acceptor.problems.isEmpty { return [] }
         defer {
             problems.removeAll()
             acceptor.problems.removeAll()
@@ -155,7 +152,7 @@ public final class StreamRouter {
     public func wait(timeout: Duration) throws {
         defer { closeOverdue() }
         readyExternals.removeAll(keepingCapacity: true)
-        try events.wait(timeout: acceptor.timeout(timeout)) { ready in
+        try events.wait(timeout: acceptor.isResting ? acceptor.timeout(timeout) : timeout) { ready in
             if let listener = acceptor.listener(forKey: ready.key) {
                 acceptor.accept(from: listener) { admit($0, listener: listener) }
             } else if ready.key >= Self.externalKeys {
@@ -172,8 +169,8 @@ public final class StreamRouter {
                 }
             }
         }
-        now = ContinuousClock.now
-        acceptor.wake()
+        now = Ticks.now()
+        if acceptor.isResting { acceptor.wake() }
     }
 
     private func admit(_ descriptor: Int32, listener: Int) {
@@ -203,14 +200,14 @@ public final class StreamRouter {
     /// every second, across every connection).
     private func closeOverdue() {
         guard now >= nextSweep else { return }
-        nextSweep = now + .milliseconds(100)
-        for peer in greeting.values where peer.opened.duration(to: now) >= limits.handshakeTimeout {
+        nextSweep = now &+ 100_000_000
+        for peer in greeting.values where now &- peer.opened >= handshakeTimeout {
             peer.drop(PeerProblem(.refused, "no ZMTP handshake within \(limits.handshakeTimeout)"), for: self)
         }
         guard now >= nextStallSweep else { return }
-        nextStallSweep = now + .seconds(1)
+        nextStallSweep = now &+ 1_000_000_000
         for peer in connections.values where !peer.isHeldBack {
-            guard let since = peer.stalledSince, since.duration(to: now) >= limits.messageTimeout else { continue }
+            guard let since = peer.stalledSince, now &- since >= messageTimeout else { continue }
             peer.drop(PeerProblem(.stalled, "part of a message waited more than \(limits.messageTimeout) for the rest"), for: self)
         }
     }
@@ -219,7 +216,10 @@ public final class StreamRouter {
     /// did not fit, and for input unless it is held back.
     func updateInterest(of peer: ZMTPConnection) {
         guard !peer.isClosed else { return }
-        if peer.updateHoldBack(now: now), !peer.isHeldBack, !peer.deferred.isEmpty { resumed.append(peer) }
+        if peer.mayChangeHoldBack, peer.updateHoldBack(now: now) {
+            heldBack += peer.isHeldBack ? 1 : -1
+            if !peer.isHeldBack, !peer.deferred.isEmpty { resumed.append(peer) }
+        }
         let input = !peer.isHeldBack
         let output = peer.hasOutput
         guard input != peer.watchesInput || output != peer.watchesOutput else { return }
@@ -240,7 +240,7 @@ public final class StreamRouter {
     public func receive() -> [Frame]? {
         while true {
             if let message = inbox.take() {
-                guard let sender = inboxPeer, sender.isHeldBack else { return message }
+                guard heldBack > 0, let sender = inboxPeer, sender.isHeldBack else { return message }
                 sender.deferred = [message] + inbox.takeRemaining()
                 continue
             }
@@ -281,7 +281,7 @@ public final class StreamRouter {
         peer.append(frames, from: 1)
         // Held back at once, not at the next flush: its messages still to
         // be taken wait (see `receive`).
-        if !peer.isHeldBack { _ = peer.updateHoldBack(now: now) }
+        if !peer.isHeldBack, peer.mayChangeHoldBack, peer.updateHoldBack(now: now) { heldBack += 1 }
         markDirty(peer)
         return true
     }

@@ -28,11 +28,11 @@ final class ZMTPConnection {
     var isHeldBack = false
     /// Since when part of a message has waited for the rest (time held
     /// back not counted).
-    var stalledSince: ContinuousClock.Instant?
+    var stalledSince: UInt64?
     /// Messages read but not yet taken when it was held back: taken first
     /// once it is let go (at most one read's worth).
     var deferred: [[Frame]] = []
-    let opened = ContinuousClock.now
+    let opened = Ticks.now()
     /// Where its place is given back when it closes.
     var budget: ConnectionBudget?
 
@@ -46,6 +46,10 @@ final class ZMTPConnection {
     deinit { close() }
 
     var hasOutput: Bool { !session.output.isEmpty }
+
+    /// Whether `updateHoldBack` may change anything: cheap enough to ask
+    /// after every message queued.
+    var mayChangeHoldBack: Bool { isHeldBack || session.queued > session.limits.maxOutput }
 
     /// Appends the frames of a message from `first` on.
     func append(_ frames: [Frame], from first: Int = 0) { session.append(frames, from: first) }
@@ -70,7 +74,7 @@ final class ZMTPConnection {
     /// ends once half of what waited is written. Never during the handshake,
     /// which needs the peer's greeting and READY read to go on: what waits
     /// then is the greeting, READY, and what was sent before them.
-    func updateHoldBack(now: ContinuousClock.Instant) -> Bool {
+    func updateHoldBack(now: UInt64) -> Bool {
         let queued = session.queued
         let limit = session.limits.maxOutput
         let hold = session.stage == .traffic && (isHeldBack ? queued > limit / 2 : queued > limit)
@@ -85,7 +89,7 @@ final class ZMTPConnection {
     /// complete. `scratch` is where reads land first (shared by every
     /// connection of a thread); only a part of a frame is kept here, and
     /// while one is, the read goes straight after it.
-    func read(into scratch: UnsafeMutableRawBufferPointer, for receiver: some ZMTPReceiver, now: ContinuousClock.Instant) {
+    func read(into scratch: UnsafeMutableRawBufferPointer, for receiver: some ZMTPReceiver, now: UInt64) {
         var sink = ConnectionSink(connection: self, receiver: receiver)
         if let room = session.room(atLeast: scratch.count) {
             let count = recv(descriptor, room.baseAddress, room.count, 0)

@@ -27,7 +27,14 @@ struct ZMTPDecoder {
     /// A message was handed out and may still be in use.
     private var delivered = false
 
-    init(limits: ZMTP.Limits) { self.limits = limits }
+    private let frameLimit: UInt64
+    private let messageLimit: UInt64
+
+    init(limits: ZMTP.Limits) {
+        self.limits = limits
+        frameLimit = UInt64(limits.maxFrameSize)
+        messageLimit = UInt64(limits.maxMessageSize)
+    }
 
     /// Whether frames of a message that has not ended are held.
     var isInsideMessage: Bool { incoming.hasBegun }
@@ -60,7 +67,9 @@ struct ZMTPDecoder {
                 for byte in bytes[(at + 1)..<(at + 9)] { size = size << 8 | UInt64(byte) }
                 header = 9
             }
-            if let problem = check(size: size, flags: flags) { return .failure(problem) }
+            // The usual frame passes on two comparisons; the rest is checked apart.
+            let fits = flags & ZMTP.command == 0 && size <= frameLimit && UInt64(incoming.bytes) + size <= messageLimit
+            if !fits, let problem = check(size: size, flags: flags) { return .failure(problem) }
             let end = at + header + Int(size)
             guard bytes.count >= end else { needed = end - at; return nil }
             let body = UnsafeRawBufferPointer(rebasing: bytes[(at + header)..<end])

@@ -13,13 +13,3 @@ protocol ZMTPReceiver: AnyObject {
     /// The connection closed (after `report`, if the peer was at fault).
     func closed(_ connection: ZMTPConnection)
 }
-
-/// Hands what a connection's session decoded to the connection's owner.
-struct ConnectionSink<Receiver: ZMTPReceiver>: ZMTPSessionDelegate {
-    let connection: ZMTPConnection
-    let receiver: Receiver
-
-    func ready(metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission { receiver.ready(connection, metadata: metadata) }
-    func message(_ frames: [Frame]) { receiver.message(connection, frames) }
-    func dropped(_ problem: PeerProblem) { receiver.report(connection, problem) }
-}
