@@ -52,13 +52,15 @@ def rss(pid):
 
 
 class Gateway:
-    def __init__(self):
+    def __init__(self, raw=False):
         self.dir = tempfile.mkdtemp(prefix="flood-")
         os.chmod(self.dir, 0o700)
         env = dict(os.environ, POSTS_RUNTIME_DIR=self.dir, POSTS_LOG_LEVEL="error")
         self.gateway = subprocess.Popen([f"{BIN}/gateway"], env=env, stderr=subprocess.DEVNULL)
         time.sleep(0.5)
-        self.worker = subprocess.Popen([f"{BIN}/echo-worker", "--inline"], env=env, stderr=subprocess.DEVNULL)
+        # --raw sends the body back: the slow reader's replies are as large as its requests.
+        self.worker = subprocess.Popen([f"{BIN}/echo-worker", "--inline"] + (["--raw"] if raw else []), env=env,
+                                       stderr=subprocess.DEVNULL)
         time.sleep(1.5)
         self.path = f"{self.dir}/gateway.ipc"
 
@@ -85,6 +87,7 @@ def push(s, chunk, limit, pid, stall=2.0, read_rate=None, seconds=None):
     sent, peak, offset = 0, 0, 0
     start = last = time.monotonic()
     budget = 0.0
+    sampled = 0.0
     while sent < limit:
         now = time.monotonic()
         if seconds and now - start > seconds:
@@ -98,6 +101,8 @@ def push(s, chunk, limit, pid, stall=2.0, read_rate=None, seconds=None):
             if now - last > stall:
                 return sent, True, max(peak, rss(pid))
             time.sleep(0.002)
+        except (BrokenPipeError, ConnectionResetError):
+            return sent, False, max(peak, rss(pid))
         if read_rate:
             budget += read_rate * (time.monotonic() - now)
             while budget >= 65536:
@@ -105,12 +110,13 @@ def push(s, chunk, limit, pid, stall=2.0, read_rate=None, seconds=None):
                     budget -= len(s.recv(65536)) or 65536
                 except BlockingIOError:
                     break
-        peak = max(peak, rss(pid)) if sent % 64 == 0 else peak
+        if time.monotonic() - sampled > 0.01:
+            peak, sampled = max(peak, rss(pid)), time.monotonic()
     return sent, False, max(peak, rss(pid))
 
 
-def run(name, flood):
-    g = Gateway()
+def run(name, flood, raw=False):
+    g = Gateway(raw)
     try:
         before = rss(g.gateway.pid)
         detail, peak = flood(g)
@@ -138,7 +144,7 @@ def slow_reader(g):
     one = message(b"", b"MDPC01", b"echo", b"y" * 32768)
     s = g.peer(b"slow")
     sent, stalled, peak = push(s, one * 200, 1 << 40, g.gateway.pid, stall=30, read_rate=8 << 20, seconds=30)
-    return f"30 s of 32 KiB requests read back at 8 MB/s: {sent // len(one):,} requests taken", peak
+    return f"30 s of 32 KiB requests, replies read at 8 MB/s: {sent // len(one):,} requests taken", peak
 
 
 def endless(g):
@@ -148,6 +154,6 @@ def endless(g):
     return f"a message with MORE set, never ended: {sent / 2**20:.0f} MiB taken before the connection closed", peak
 
 
-for name, flood in [("never reads its replies", requests), ("PINGs, never read", pings),
-                    ("reads slowly", slow_reader), ("MORE never ended", endless)]:
-    run(name, flood)
+for name, flood, raw in [("never reads its replies", requests, False), ("PINGs, never read", pings, False),
+                         ("reads slowly", slow_reader, True), ("MORE never ended", endless, False)]:
+    run(name, flood, raw)

@@ -25,6 +25,18 @@ struct GatewayDescriptorTests {
         return try #require(ProcStat.cpuSeconds(pid)) - before
     }
 
+    @Test func test_everyProcessRaisesItsSoftDescriptorLimitToTheHardOne_andLogsIt() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let limits = ["/usr/bin/prlimit", "--nofile=100:300"]
+        try await harness.startGateway(wrapper: limits, context: context)
+        #expect(harness.log("gateway").contains("file descriptor limit hard=300 soft=300"), "\(harness.log("gateway"))")
+        #expect(harness.log("gateway").contains("maxConnections=236"), "300 less a reserve of 64")
+        try harness.start("echo", "echo-worker", ["--inline"], wrapper: limits)
+        #expect(await eventually { harness.log("echo").contains("file descriptor limit hard=300 soft=300") }, "\(harness.log("echo"))")
+    }
+
     @Test func test_pastTheConnectionLimit_newConnectionsAreClosed_andTheGatewayKeepsItsReserveAndItsPeers() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
