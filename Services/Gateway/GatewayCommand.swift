@@ -141,6 +141,7 @@ struct GatewayCommand: AsyncParsableCommand {
             let budget = ConnectionBudget(limit: try connectionLimit(settings) ?? descriptors.connections)
             options.connections = budget
             busOptions.connections = budget
+            busOptions.limits.messageTimeout = options.messageTimeout
             Logger(label: "gateway").info("connection limit", metadata: ["maxConnections": "\(budget.limit)",
                                                                          "maxPeerOutput": "\(options.maxPeerOutput)"])
             security = try SecuritySettings.gateway(

@@ -91,14 +91,18 @@ final class BusTransport {
     func pump() throws {
         if let stream {
             while let message = stream.receive() {
-                let sender = message[0]
-                if stream.role(of: sender) == .subscribers {
-                    subscribe(sender, message.dropFirst().first)
-                } else {
-                    try publish(Array(message.dropFirst()))
+                // A subscriber that left, and one that came back under its
+                // routing id, are told apart before its next message.
+                forgetDeparted(stream)
+                // A connection closed since its message was read has no role:
+                // its message is not taken as anyone's.
+                switch stream.role(of: message[0]) {
+                case .subscribers?: subscribe(message[0], message.dropFirst().first)
+                case .publishers?: try publish(Array(message.dropFirst()))
+                default: continue
                 }
             }
-            for gone in stream.takeDeparted() { subscriptions[gone] = nil }
+            forgetDeparted(stream)
         }
         if let upstream {
             while let message = try upstream.receive(wait: false) { try publish(message) }
@@ -110,6 +114,10 @@ final class BusTransport {
         }
         socketsDrained = true
         stream?.flush()
+    }
+
+    private func forgetDeparted(_ stream: StreamRouter) {
+        for gone in stream.takeDeparted() { subscriptions[gone] = nil }
     }
 
     private func publish(_ message: [Frame]) throws {

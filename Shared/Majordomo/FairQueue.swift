@@ -8,10 +8,11 @@ extension BrokerCore {
     /// a thousand waiting delays another's by one request, not a thousand.
     ///
     /// Each request gets a turn number as it arrives: one past its client's
-    /// last turn, or past the turn being served now, whichever is later. The
-    /// lowest number goes first (the earlier arrival among equals), which is
-    /// round-robin without a queue per client. A request handed back by a
-    /// worker that died goes before every other.
+    /// last turn; or, for a client with nothing waiting, the lowest turn
+    /// waiting (after the requests already there with it: at most one of
+    /// each client). The lowest number goes first, the earlier arrival among
+    /// equals, which is round-robin without a queue per client. A request
+    /// handed back by a worker that died goes before every other.
     ///
     /// While every waiting request is one client's, which is the usual case
     /// (and always so for a request that a worker takes at once), they wait
@@ -70,7 +71,7 @@ extension BrokerCore {
 
         private mutating func appendTurn(_ request: Request) {
             let index = lastTurn.index(forKey: request.client)
-            let next = max(turn, index.map { lastTurn.values[$0] } ?? 0) + 1
+            let next = index.map { max(turn, lastTurn.values[$0]) + 1 } ?? heap.min?.turn ?? turn + 1
             if let index { lastTurn.values[index] = next } else { lastTurn[request.client] = next }
             arrivals += 1
             heap.insert(Entry(turn: next, arrival: arrivals, request: request))

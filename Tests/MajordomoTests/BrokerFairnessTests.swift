@@ -46,6 +46,22 @@ struct BrokerFairnessTests {
         #expect(broker.reply(from: "w1", to: "a").first == requestMessage(to: "w1", from: "late", "l0"), "not behind a3 and a4")
     }
 
+    @Test func test_aNewcomer_waitsBehindOneRequestOfEachClient_evenMidRound() {
+        var broker = Harness()
+        for number in 0..<3 {
+            broker.request(from: "a", service: "echo", Frame("a\(number)"))
+            broker.request(from: "b", service: "echo", Frame("b\(number)"))
+        }
+        broker.ready("w1", service: "echo")  // takes a0; b0 has the same turn, still waiting
+        broker.request(from: "c", service: "echo", "c0")
+        var served: [String] = []
+        for _ in 0..<3 {
+            let holder = broker.core.workers["w1"]?.current?.client ?? "?"
+            served.append(broker.reply(from: "w1", to: holder).first?.last?.string ?? "?")
+        }
+        #expect(served == ["b0", "c0", "a1"], "behind b0 only, not b0 and b1")
+    }
+
     @Test func test_aRequestWhoseWorkerDied_goesFirst() {
         var broker = Harness()
         broker.ready("w1", service: "echo")

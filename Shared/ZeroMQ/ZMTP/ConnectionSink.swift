@@ -4,6 +4,9 @@ struct ConnectionSink<Receiver: ZMTPReceiver>: ZMTPSessionDelegate {
     let receiver: Receiver
 
     func ready(metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission { receiver.ready(connection, metadata: metadata) }
-    func message(_ frames: [Frame]) { receiver.message(connection, frames) }
+    func message(_ frames: [Frame]) {
+        connection.messagesIn &+= 1
+        receiver.message(connection, frames)
+    }
     func dropped(_ problem: PeerProblem) { receiver.report(connection, problem) }
 }

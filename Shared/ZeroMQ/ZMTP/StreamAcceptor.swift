@@ -67,6 +67,8 @@ final class StreamAcceptor {
     func accept(from index: Int, _ admit: (Int32) -> Void) {
         let listener = listeners[index]
         defer { if turnedAway > 0 { reportTurnedAway() } }
+        // Another thread may have taken the number the reserve freed last time.
+        if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
         while true {
             switch listener.accept() {
             case .none:

@@ -120,8 +120,36 @@ public final class StreamDealer {
     public func readiness() -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?) {
         if connection == nil, clock.now >= reconnectAt { connect() }
         guard let connection else { return (-1, 0, reconnectAt) }
+        var deadline: ContinuousClock.Instant?
+        if connection.session.stage != .traffic || connection.stalledSince != nil {
+            guard let left = timeLeft(connection) else { return (-1, 0, reconnectAt) }
+            deadline = left.map { clock.now + .nanoseconds(Int64(clamping: $0)) }
+        }
         let input = connection.isHeldBack ? 0 : Int16(POLLIN)
-        return (connection.descriptor, input | (connection.hasOutput ? Int16(POLLOUT) : 0), nil)
+        return (connection.descriptor, input | (connection.hasOutput ? Int16(POLLOUT) : 0), deadline)
+    }
+
+    /// A handshake not done, or a message not whole, within its limit costs
+    /// the peer the connection (nil: dropped); otherwise the nanoseconds
+    /// left until it would (an inner nil: nothing is running out).
+    private func timeLeft(_ connection: ZMTPConnection) -> UInt64?? {
+        let now = Ticks.now()
+        let due: UInt64
+        let problem: PeerProblem
+        if connection.session.stage != .traffic {
+            due = connection.opened &+ Ticks.of(limits.handshakeTimeout)
+            problem = PeerProblem(.refused, "no ZMTP handshake within \(limits.handshakeTimeout)")
+        } else if let since = connection.stalledSince, !connection.isHeldBack {
+            due = since &+ Ticks.of(limits.messageTimeout)
+            problem = PeerProblem(.stalled, "part of a message waited more than \(limits.messageTimeout) for the rest")
+        } else {
+            return .some(nil)
+        }
+        guard now < due else {
+            connection.drop(problem, for: self)
+            return nil
+        }
+        return due - now
     }
 
     /// Acts on what poll(2) reported for `readiness()`'s descriptor: reads
@@ -136,11 +164,9 @@ public final class StreamDealer {
         } else if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             let now = Ticks.now()
             connection.read(into: scratch, for: self, now: now)
-            // Reading may have queued output (READY, PONGs).
+            // Reading may have queued output (READY, PONGs). Its deadlines
+            // are looked at by `readiness`, before every wait.
             if !connection.isClosed, connection.hasOutput { flush(connection) }
-            if !connection.isClosed, let since = connection.stalledSince, now &- since >= Ticks.of(limits.messageTimeout) {
-                connection.drop(PeerProblem(.stalled, "part of a message waited more than \(limits.messageTimeout) for the rest"), for: self)
-            }
         }
     }
 

@@ -152,6 +152,8 @@ public final class StreamRouter {
     public func wait(timeout: Duration) throws {
         defer { closeOverdue() }
         readyExternals.removeAll(keepingCapacity: true)
+        // Deferred messages of a peer let go are already read: nothing to wait for.
+        let timeout = resumed.isEmpty ? timeout : .zero
         try events.wait(timeout: acceptor.isResting ? acceptor.timeout(timeout) : timeout) { ready in
             if let listener = acceptor.listener(forKey: ready.key) {
                 acceptor.accept(from: listener) { admit($0, listener: listener) }

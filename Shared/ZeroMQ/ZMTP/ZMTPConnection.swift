@@ -29,6 +29,9 @@ final class ZMTPConnection {
     /// Since when part of a message has waited for the rest (time held
     /// back not counted).
     var stalledSince: UInt64?
+    /// Messages read whole so far (wrapping): a read that completed one
+    /// starts the clock of the next.
+    var messagesIn: UInt = 0
     /// Messages read but not yet taken when it was held back: taken first
     /// once it is let go (at most one read's worth).
     var deferred: [[Frame]] = []
@@ -91,6 +94,7 @@ final class ZMTPConnection {
     /// while one is, the read goes straight after it.
     func read(into scratch: UnsafeMutableRawBufferPointer, for receiver: some ZMTPReceiver, now: UInt64) {
         var sink = ConnectionSink(connection: self, receiver: receiver)
+        let before = messagesIn
         if let room = session.room(atLeast: scratch.count) {
             let count = recv(descriptor, room.baseAddress, room.count, 0)
             guard received(count, for: receiver) else { return }
@@ -105,7 +109,9 @@ final class ZMTPConnection {
             _ = write()  // an ERROR the peer can read, when it was refused
             drop(failure, for: receiver)
         } else if session.isInsideMessage {
-            if stalledSince == nil { stalledSince = now }
+            // A message's clock starts with its first byte: in this read, when
+            // this read completed the one before it.
+            if stalledSince == nil || messagesIn != before { stalledSince = now }
         } else {
             stalledSince = nil
         }

@@ -41,4 +41,22 @@ struct StreamDealerBoundsTests {
         }
         #expect(dealer.readiness().events & Int16(POLLIN) != 0, "read again once what waited is written")
     }
+
+    @Test func test_aPeerThatNeverFinishesTheHandshake_isDroppedAfterItsTimeout() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dealer-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let endpoint = "ipc://\(directory)/silent.ipc"
+        let listener = try UnixListener(endpoint: endpoint)
+        defer { listener.close() }
+        let dealer = StreamDealer(endpoint: endpoint, identity: nil,
+                                  limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, handshakeTimeout: .milliseconds(200)))
+        let deadline = ContinuousClock.now + .seconds(3)
+        var problems: [PeerProblem] = []
+        while problems.isEmpty, ContinuousClock.now < deadline {
+            _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(50))
+            problems = dealer.takeProblems()
+        }
+        #expect(problems.first?.detail.contains("no ZMTP handshake within") == true, "\(problems)")
+    }
 }
