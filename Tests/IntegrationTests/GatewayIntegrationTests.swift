@@ -47,7 +47,11 @@ struct GatewayIntegrationTests {
         let heartbeat = ["--heartbeat-interval", "200ms"]
         try await harness.startGateway(["--heartbeat-interval", "200ms"], context: context)
         try await harness.startEcho("doomed", ["--delay", "30s"] + heartbeat, context: context)
-        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 3)
+        // No retry, and time enough: only the gateway's handing the request on
+        // can bring the survivor's answer. With a 2 s timeout and retries, a
+        // loaded machine could start the survivor after the client had
+        // already sent the request again, and the retry answered instead.
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
 
         let answer = Task { try await client.echo() }
         let busy = await eventually { (try? await client.status().processes.first?.busy) == 1 }
