@@ -39,7 +39,7 @@ final class BusTransport {
         let isOwn = { (endpoint: String) in StreamRouter.serves(endpoint) && !context.security.usesCurve(endpoint) }
         let all = options.publishEndpoints + options.subscribeEndpoints
         let stream = all.contains(where: isOwn)
-            ? try StreamRouter(limits: options.limits, budget: options.connections ?? ConnectionBudget(limit: DescriptorLimit.current.connections))
+            ? try StreamRouter(limits: options.limits, budget: options.connections ?? .withinDescriptorLimit())
             : nil
         let upstream = options.publishEndpoints.contains { !isOwn($0) } ? try Socket(context, .xsubscribe) : nil
         let downstream = options.subscribeEndpoints.contains { !isOwn($0) } ? try Socket(context, .xpublish) : nil

@@ -43,6 +43,8 @@ public final class EventBus: Sendable {
     private let finished = Completion<Void>()
     private let forwarded = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
+    /// Lines about what peers did wrong: at most one per second per kind.
+    private let limiter = LogLimiter()
 
     public init(options: Options, context: Context, logger: Logger) {
         self.options = options
@@ -81,8 +83,6 @@ public final class EventBus: Sendable {
             return
         }
         bound.complete(.success(transport.endpoints))
-        var lastProblemLog = ContinuousClock.now - .seconds(1)
-        var leftOut = 0
         while !stopping.load(ordering: .acquiring) {
             do {
                 if try transport.wait(timeout: .seconds(1)) { waker.drain() }
@@ -95,15 +95,11 @@ public final class EventBus: Sendable {
                 logger.error("event bus failed", metadata: ["error": "\(error)"])
                 break
             }
-            // A peer can cause these at will: one line a second at most.
+            // A peer can cause these at will: one line a second per kind.
             for problem in transport.takeProblems() {
-                guard ContinuousClock.now - lastProblemLog >= .seconds(1) else {
-                    leftOut += 1
-                    continue
-                }
-                lastProblemLog = .now
-                logger.warning("event bus: \(problem.kind.rawValue)", metadata: ["reason": "\(problem.detail)", "suppressed": "\(leftOut)"])
-                leftOut = 0
+                let (log, suppressed) = limiter.admit(problem.kind.rawValue)
+                guard log else { continue }
+                logger.warning("event bus: \(problem.kind.rawValue)", metadata: ["reason": "\(problem.detail)", "suppressed": "\(suppressed)"])
             }
         }
         transport.close()

@@ -30,7 +30,7 @@ public final class Broker: Sendable {
         public var connections: ConnectionBudget?
         /// How long a message may take to arrive whole once it has begun
         /// (plaintext ipc://): `ZMTP.Limits.messageTimeout`.
-        public var messageTimeout = Duration.seconds(30)
+        public var messageTimeout = ZMTP.Limits.defaultMessageTimeout
 
         public init(endpoints: [String]) { self.endpoints = endpoints }
     }

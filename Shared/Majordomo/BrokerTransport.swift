@@ -34,8 +34,7 @@ final class BrokerTransport {
         if own.contains(true) {
             let limits = ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
                                      messageTimeout: options.messageTimeout, maxOutput: options.maxPeerOutput, sharedFrames: MDP.headers)
-            stream = try StreamRouter(limits: limits,
-                                      budget: options.connections ?? ConnectionBudget(limit: DescriptorLimit.current.connections))
+            stream = try StreamRouter(limits: limits, budget: options.connections ?? .withinDescriptorLimit())
         }
         if own.contains(false) {
             let made = try Socket(context, .router)

@@ -313,13 +313,6 @@ private func take(from dealer: StreamDealer, count: Int) throws -> [[Frame]] {
     return got
 }
 
-private func withDirectory(_ body: (String) throws -> Void) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zmtp-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    try body(directory)
-}
-
 private func rawConnection(to path: String) -> Int32? {
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_un()

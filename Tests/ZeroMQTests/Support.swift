@@ -18,3 +18,11 @@ func receive(_ socket: Socket, within timeout: Duration = .seconds(2)) throws ->
     guard try poller.poll(timeout: timeout) > 0 else { return nil }
     return try socket.receive()
 }
+
+/// Runs `body` with a fresh directory for ipc:// endpoints, removed after.
+func withDirectory(_ body: (String) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zmtp-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try body(directory)
+}

@@ -9,6 +9,11 @@ public final class ConnectionBudget: Sendable {
 
     public init(limit: Int) { self.limit = max(1, limit) }
 
+    /// A budget of the process's own: its descriptor limit less the reserve.
+    public static func withinDescriptorLimit() -> ConnectionBudget {
+        ConnectionBudget(limit: DescriptorLimit.current.connections)
+    }
+
     /// Connections held now.
     public var count: Int { used.load(ordering: .relaxed) }
 

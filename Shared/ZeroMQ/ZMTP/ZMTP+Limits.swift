@@ -33,9 +33,10 @@ extension ZMTP {
         /// ids, headers), when no `maxMessageSize` is given.
         public static let headerRoom = 64 << 10
         public static let defaultMaxOutput = 1 << 20
+        public static let defaultMessageTimeout = Duration.seconds(30)
 
         public init(maxFrameSize: Int, maxFrames: Int, maxMessageSize: Int? = nil, handshakeTimeout: Duration = .seconds(30),
-                    messageTimeout: Duration = .seconds(30), maxOutput: Int = defaultMaxOutput, sharedFrames: SharedFrames = SharedFrames([])) {
+                    messageTimeout: Duration = defaultMessageTimeout, maxOutput: Int = defaultMaxOutput, sharedFrames: SharedFrames = SharedFrames([])) {
             self.maxFrameSize = maxFrameSize
             self.maxFrames = maxFrames
             self.maxMessageSize = maxMessageSize ?? maxFrameSize + Self.headerRoom

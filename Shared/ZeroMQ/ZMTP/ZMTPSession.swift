@@ -51,9 +51,6 @@ struct ZMTPSession {
     /// limit applies).
     var isInsideMessage: Bool { stage == .traffic && (!pending.isEmpty || decoder.isInsideMessage) }
 
-    /// The first frame of every message delivered (set at READY).
-    var prefix: Frame? { decoder.prefix }
-
     // MARK: Receiving
 
     /// Takes bytes read into the reader's own buffer: hands on what they
