@@ -18,6 +18,22 @@ struct GatewayFloodTests {
         return try #require(harness.process("gateway")?.processIdentifier)
     }
 
+    /// A peer that sends `bytes` again and again, up to 400 MB, never
+    /// reading: how much the gateway took, whether it stopped reading (no
+    /// progress for 2 s), and its largest resident memory meanwhile.
+    private func flood(_ bytes: [UInt8], as identity: String, at endpoint: String, gateway pid: pid_t) throws
+        -> (written: Int, stalled: Bool, largest: Int) {
+        let peer = try StreamPeer(endpoint: endpoint)
+        try peer.open(identity: identity)
+        var largest = 0
+        var writes = 0
+        let (written, stalled) = peer.push(bytes, upTo: 400 << 20, stallAfter: .seconds(2)) {
+            writes += 1
+            if writes % 64 == 0 { largest = max(largest, ProcStat.residentBytes(pid) ?? 0) }
+        }
+        return (written, stalled, max(largest, ProcStat.residentBytes(pid) ?? 0))
+    }
+
     /// 1,000 requests to `echo`, 100-byte bodies, as one run of bytes.
     private static let requests = StreamPeer.message(["", MDP.clientHeader, "echo", Frame([UInt8](repeating: 120, count: 100))])
         .repeated(1000)
@@ -27,15 +43,7 @@ struct GatewayFloodTests {
         defer { harness.shutdown() }
         let context = try Context()
         let pid = try await gateway(harness, context: context)
-        let flood = try StreamPeer(endpoint: harness.gatewayEndpoint)
-        try flood.open(identity: "flood")
-        var largest = 0
-        var writes = 0
-        let (written, stalled) = flood.push(Self.requests, upTo: 400 << 20, stallAfter: .seconds(2)) {
-            writes += 1
-            if writes % 64 == 0 { largest = max(largest, ProcStat.residentBytes(pid) ?? 0) }
-        }
-        largest = max(largest, ProcStat.residentBytes(pid) ?? 0)
+        let (written, stalled, largest) = try flood(Self.requests, as: "flood", at: harness.gatewayEndpoint, gateway: pid)
         #expect(stalled, "the gateway stopped reading the client (\(written) bytes taken)")
         #expect(written < 100 << 20, "held back long before a million requests: \(written) bytes taken")
         #expect(largest <= Self.memoryLimit, "gateway resident memory \(largest) bytes")
@@ -49,16 +57,8 @@ struct GatewayFloodTests {
         defer { harness.shutdown() }
         let context = try Context()
         let pid = try await gateway(harness, context: context)
-        let flood = try StreamPeer(endpoint: harness.gatewayEndpoint)
-        try flood.open(identity: "pinger")
         let pings = StreamPeer.command("PING", [0, 100] + Array("context-16-bytes".utf8)).repeated(10_000)
-        var largest = 0
-        var writes = 0
-        let (written, stalled) = flood.push(pings, upTo: 400 << 20, stallAfter: .seconds(2)) {
-            writes += 1
-            if writes % 64 == 0 { largest = max(largest, ProcStat.residentBytes(pid) ?? 0) }
-        }
-        largest = max(largest, ProcStat.residentBytes(pid) ?? 0)
+        let (written, stalled, largest) = try flood(pings, as: "pinger", at: harness.gatewayEndpoint, gateway: pid)
         #expect(stalled, "the gateway stopped reading the pinger (\(written) bytes taken)")
         #expect(largest <= Self.memoryLimit, "gateway resident memory \(largest) bytes")
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
