@@ -46,7 +46,7 @@ struct GatewayInputBoundsTests {
         #expect(peer.push(half, upTo: half.count, stallAfter: .seconds(1)).written == half.count)
         #expect(!peer.closedByPeer(within: .milliseconds(300)), "not at once")
         #expect(peer.closedByPeer(within: .seconds(4)), "closed once the message timeout passed")
-        #expect(harness.log("gateway").contains("message left unfinished"), "\(harness.log("gateway"))")
+        #expect(await eventually { harness.log("gateway").contains("message left unfinished") }, "\(harness.log("gateway"))")
     }
 
     @Test func test_aMessageWithMOREAndNoEnd_isClosedAfterTheMessageTimeout() async throws {
@@ -62,7 +62,7 @@ struct GatewayInputBoundsTests {
         open[first.count - 2 - MDP.clientHeader.count] |= 0x01
         #expect(peer.push(open, upTo: open.count, stallAfter: .seconds(1)).written == open.count)
         #expect(peer.closedByPeer(within: .seconds(4)))
-        #expect(harness.log("gateway").contains("message left unfinished"), "\(harness.log("gateway"))")
+        #expect(await eventually { harness.log("gateway").contains("message left unfinished") }, "\(harness.log("gateway"))")
     }
 
     /// A worker that sends REPLYs for a client it guessed, never reading:
