@@ -3,55 +3,33 @@ import EventBus
 import Foundation
 import Logging
 import Wire
-import ZeroMQ
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
 
-/// Turns one JSON-RPC request into a use-case call and its reply. Every
-/// failure becomes the JSON-RPC error docs/PROTOCOL.md names for it.
+/// The `posts` service's methods (PostsMethod), each a use-case call, and
+/// change notices after each write that answered.
 struct PostsRouter: Sendable {
-    let posts: any PostsUseCase
-    let changes: any PostChangesUseCase
     /// Where change notices go after each committed write; nil publishes none.
     let events: EventPublisher?
-    /// The largest frame the gateway accepts (its POSTS_MAX_FRAME_SIZE); a
-    /// bigger reply would cost the connection, not just the request.
-    let maxReplyBytes: Int
-    let logger: Logger
+    let changes: any PostChangesUseCase
+    let router: JSONRPCRouter
 
-    func handle(_ body: [Frame]) async -> [Frame] {
-        var changed = false
-        let data = body.map { $0.withUnsafeBytes { Data($0) } }
-        let reply = await JSONRPC.respond(to: data, maxReplyBytes: maxReplyBytes, onFault: logFault) { request in
-            let (data, didChange) = try await answer(request)
-            changed = didChange
-            return data
+    init(posts: any PostsUseCase, changes: any PostChangesUseCase, events: EventPublisher?, maxReplyBytes: Int, logger: Logger) {
+        (self.changes, self.events) = (changes, events)
+        var router = JSONRPCRouter(service: PostsMethod.service, maxReplyBytes: maxReplyBytes) { method, error in
+            logger.error("request failed", metadata: ["method": "\(method)", "error": "\(error)"])
         }
-        if changed { await announceChange() }
-        return [Frame(reply)]
-    }
-
-    private func logFault(_ method: String, _ error: any Error) {
-        logger.error("request failed", metadata: ["method": "\(method)", "error": "\(error)"])
-    }
-
-    /// The reply, and whether the request changed anything (so subscribers hear of it).
-    private func answer(_ request: JSONRPC.IncomingRequest) async throws -> (Data, changed: Bool) {
-        let id = request.id
-        switch request.method {
-        case PostsMethod.list:
-            let params = try request.params(ListParams.self, or: ListParams())
-            let data = try await fitted(limit: params.limit ?? PostRules.defaultPageSize) { limit in
+        router.onReply(PostsMethod.list) { params, call in
+            try await call.fitted(limit: params.limit ?? PostRules.defaultPageSize) { limit in
                 let page = try await posts.posts(limit: limit, cursor: params.cursor)
-                return (try JSONRPC.encodeResult(id: id, PageResult(domain: page)), page.posts.count)
+                return (PageResult(domain: page), page.posts.count)
             }
-            return (data, false)
-        case PostsMethod.get:
-            let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
-            return (try JSONRPC.encodeResult(id: id, PostDTO(domain: try await posts.post(uid: uid))), false)
-        case PostsMethod.save:
-            let params = try request.params(SaveParams.self)
+        }
+        router.on(PostsMethod.get) { params, _ in
+            PostDTO(domain: try await posts.post(uid: try PostRules.uid(params.uid)))
+        }
+        router.on(PostsMethod.save) { params, _ in
             let post = try params.post.toDomain()
             var since: Date?
             if let text = params.ifUnchangedSince { since = try WireDate.parse(text, field: "ifUnchangedSince") }
@@ -59,42 +37,30 @@ struct PostsRouter: Sendable {
                 if let since { return try await posts.save(post, ifUnchangedSince: since) }
                 return try await posts.save(post)
             }
-            return (try JSONRPC.encodeResult(id: id, PostDTO(domain: saved)), true)
-        case PostsMethod.saveMany:
-            let dtos = try request.params(SaveManyParams.self).posts
-            var batch: [Post] = []
-            for (index, dto) in dtos.enumerated() { batch.append(try dto.toDomain(field: "posts[\(index)]")) }
-            let saved = try await posts.save(batch: batch)
-            return (try JSONRPC.encodeResult(id: id, SaveManyResult(saved: saved)), saved > 0)
-        case PostsMethod.delete:
-            let uid = try PostRules.uid(try request.params(UIDParams.self).uid)
-            let deleted = try await posts.delete(uid: uid)
-            return (try JSONRPC.encodeResult(id: id, DeleteResult(deleted: deleted)), deleted)
-        case PostsMethod.changes:
-            let params = try request.params(ChangesParams.self)
-            let data = try await fitted(limit: params.limit ?? PostRules.pageSize.upperBound) { limit in
-                let page = try await changes.changes(after: params.after, limit: limit)
-                return (try JSONRPC.encodeResult(id: id, ChangesResult(domain: page)), page.changes.count)
-            }
-            return (data, false)
-        case PostsMethod.health:
-            return (try JSONRPC.encodeResult(id: id, HealthResult(status: "ok", service: PostsMethod.service, pid: getpid())), false)
-        default:
-            throw JSONRPCError.methodNotFound(request.method, service: PostsMethod.service)
+            return PostDTO(domain: saved)
         }
+        router.on(PostsMethod.saveMany) { params, _ in
+            var batch: [Post] = []
+            for (index, dto) in params.posts.enumerated() { batch.append(try dto.toDomain(field: "posts[\(index)]")) }
+            return SaveManyResult(saved: try await posts.save(batch: batch))
+        }
+        router.on(PostsMethod.delete) { params, _ in
+            DeleteResult(deleted: try await posts.delete(uid: try PostRules.uid(params.uid)))
+        }
+        router.onReply(PostsMethod.changes) { params, call in
+            try await call.fitted(limit: params.limit ?? PostRules.pageSize.upperBound) { limit in
+                let page = try await changes.changes(after: params.after, limit: limit)
+                return (ChangesResult(domain: page), page.changes.count)
+            }
+        }
+        router.on(PostsMethod.health) { _, _ in HealthResult(status: "ok", service: PostsMethod.service, pid: getpid()) }
+        self.router = router
     }
 
-    /// Pages are bounded in raw bytes, and JSON escaping can make text up
-    /// to six times longer: a page that does not fit the gateway's frame
-    /// limit is asked for again with half as many entries (its cursor or
-    /// sequence follows what it holds, so nothing is skipped).
-    private func fitted(limit: Int, _ page: (Int) async throws -> (Data, count: Int)) async throws -> Data {
-        var limit = limit
-        while true {
-            let (data, count) = try await page(limit)
-            if data.count <= maxReplyBytes || count <= 1 { return data }
-            limit = count / 2
-        }
+    func handle(_ body: Data) async -> Data {
+        let handled = await router.handle(body)
+        if handled.wrote { await announceChange() }
+        return handled.reply
     }
 
     /// Tells subscribers (search workers) that there is something new to

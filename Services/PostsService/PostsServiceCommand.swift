@@ -65,7 +65,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
                                      context: context, logger: logger)
         logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: WorkerService(worker: mdpWorker, handler: .async(router.handle)))],
+            services: [.init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         defer { events.close() }

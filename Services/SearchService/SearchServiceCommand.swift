@@ -71,7 +71,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
                                      context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: .async(router.handle)))),
+            services: [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))),
                        .init(service: SyncService(sync: sync, interval: interval, logger: logger))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))

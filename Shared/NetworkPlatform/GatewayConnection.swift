@@ -31,15 +31,20 @@ final class GatewayConnection: Sendable {
         }
     }
 
-    func call<Params: Encodable & Sendable, Result: Decodable>(
-        _ service: String, _ method: String, _ params: Params?, as type: Result.Type
-    ) async throws(PostsError) -> Result {
-        try await confirm(service)
+    /// Calls `method` and reads its result. The request carries its time
+    /// budget in `params._meta.timeoutMs`: this connection's timeout, or
+    /// less when this call is made on behalf of a request that has less
+    /// left (`RPCDeadline`).
+    func call<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params) async throws(PostsError) -> Result {
+        try await confirm(method.service)
+        let budget = RPCDeadline.remaining(within: timeout)
+        guard budget > .zero else { throw .timeout(seconds: 0) }
         let id = JSONRPCID.string(UUID().uuidString)
+        let meta = RequestMeta(timeoutMs: Int((budget.seconds * 1000).rounded(.up)))
         let reply: [Frame]
         do {
-            let body = try JSONRPC.encodeRequest(id: id, method: method, params: params)
-            reply = try await client.request(service: service, body: [Frame(body)], correlationID: id.correlationKey)
+            let body = try JSONRPC.encodeRequest(id: id, method: method.name, params: params, meta: meta)
+            reply = try await client.request(service: method.service, body: [Frame(body)], correlationID: id.correlationKey, timeout: budget)
         } catch let error as MajordomoClientError {
             switch error {
             case .timeout(_, _, let attempts, let each): throw .timeout(seconds: Double(attempts) * each.seconds)

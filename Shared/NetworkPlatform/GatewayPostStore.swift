@@ -8,12 +8,12 @@ struct GatewayPostStore: PostStore {
     let gateway: GatewayConnection
 
     func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
-        try await gateway.call(PostsMethod.service, PostsMethod.list, ListParams(limit: limit, cursor: cursor), as: PageResult.self).toDomain()
+        try await gateway.call(PostsMethod.list, ListParams(limit: limit, cursor: cursor)).toDomain()
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
         do {
-            return try await gateway.call(PostsMethod.service, PostsMethod.get, UIDParams(uid: uid.uuidString), as: PostDTO.self).toDomain()
+            return try await gateway.call(PostsMethod.get, UIDParams(uid: uid.uuidString)).toDomain()
         } catch .notFound {
             return nil
         }
@@ -21,16 +21,15 @@ struct GatewayPostStore: PostStore {
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
         let params = SaveParams(post: PostDTO(domain: post), ifUnchangedSince: ifUnchangedSince.map(WireDate.format))
-        return try await gateway.call(PostsMethod.service, PostsMethod.save, params, as: PostDTO.self).toDomain()
+        return try await gateway.call(PostsMethod.save, params).toDomain()
     }
 
     func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        try await gateway.call(PostsMethod.service, PostsMethod.saveMany, SaveManyParams(posts: posts.map(PostDTO.init(domain:))),
-                               as: SaveManyResult.self).saved
+        try await gateway.call(PostsMethod.saveMany, SaveManyParams(posts: posts.map(PostDTO.init(domain:)))).saved
     }
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try await gateway.call(PostsMethod.service, PostsMethod.delete, UIDParams(uid: uid.uuidString), as: DeleteResult.self).deleted
+        try await gateway.call(PostsMethod.delete, UIDParams(uid: uid.uuidString)).deleted
     }
 }
 
@@ -39,7 +38,7 @@ struct GatewayChangeFeed: ChangeFeed {
     let gateway: GatewayConnection
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
-        try await gateway.call(PostsMethod.service, PostsMethod.changes, ChangesParams(after: sequence, limit: limit), as: ChangesResult.self).toDomain()
+        try await gateway.call(PostsMethod.changes, ChangesParams(after: sequence, limit: limit)).toDomain()
     }
 
     /// The head, from a page after every sequence there can be: 2^53, the
@@ -54,7 +53,6 @@ struct GatewaySearchEngine: SearchEngine {
     let gateway: GatewayConnection
 
     func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
-        try await gateway.call(SearchMethod.service, SearchMethod.query, SearchParams(q: query, limit: limit, offset: offset),
-                               as: SearchResultDTO.self).toDomain()
+        try await gateway.call(SearchMethod.query, SearchParams(q: query, limit: limit, offset: offset)).toDomain()
     }
 }

@@ -7,7 +7,7 @@ struct GatewayStatusSource: StatusSource {
     let gateway: GatewayConnection
 
     func status() async throws(PostsError) -> SystemStatus {
-        let status = try await gateway.call("mmi.status", "mmi.status", JSONValue?.none, as: GatewayStatus.self)
+        let status = try await gateway.call(GatewayMethod.status, NoParams())
         let searchProcesses = status.processes.filter { $0.service == SearchMethod.service }
         return SystemStatus(source: gateway.endpoint, uptimeSeconds: status.uptimeSeconds, services: status.services,
                             processes: status.processes, searchIndexes: await searchIndexes(of: searchProcesses))
@@ -23,9 +23,8 @@ struct GatewayStatusSource: StatusSource {
         // Processes without a pid cannot be told apart: one ask per session.
         let asks = expected.isEmpty ? sessions : sessions * 3
         for _ in 0..<asks {
-            guard let stats = try? await gateway.call(SearchMethod.service, SearchMethod.stats, JSONValue?.none, as: SearchStatsResult.self)
-            else { break }
-            byProcess[stats.index.pid] = stats.index
+            guard let stats = try? await gateway.call(SearchMethod.stats, NoParams()) else { break }
+            byProcess[stats.index.pid] = stats.index.toDomain()
             if !expected.isEmpty && expected.isSubset(of: byProcess.keys) { break }
         }
         return Array(byProcess.values)

@@ -40,10 +40,21 @@ public enum JSONRPC {
             guard let params, params != .null else { return fallback }
             return try self.params(type)
         }
+
+        /// `params._meta` (`RequestMeta`), empty when there is none; a
+        /// member of the wrong type is invalid params naming it.
+        public func meta() throws(JSONRPCError) -> RequestMeta {
+            guard case .object(let members)? = params, let meta = members[RequestMeta.member], meta != .null else { return RequestMeta() }
+            do {
+                return try JSONValueDecoder.decode(RequestMeta.self, from: meta, root: "params.\(RequestMeta.member)")
+            } catch {
+                throw JSONRPCError(error)
+            }
+        }
     }
 
-    public static func encodeRequest<Params: Encodable>(id: JSONRPCID, method: String, params: Params?) throws -> Data {
-        try JSONWriter.encode(RequestEnvelope(jsonrpc: version, id: id, method: method, params: params))
+    public static func encodeRequest<Params: Encodable>(id: JSONRPCID, method: String, params: Params?, meta: RequestMeta? = nil) throws -> Data {
+        try JSONWriter.encodeRequest(id: id, method: method, params: params, meta: meta)
     }
 
     public static func encodeResult<Result: Encodable>(id: JSONRPCID, _ result: Result) throws -> Data {
@@ -55,13 +66,6 @@ public enum JSONRPC {
         (try? JSONWriter.encodeEnvelope(id: id, member: .error, error))
             ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: the error reply could not be written"}}"#.utf8)
     }
-}
-
-struct RequestEnvelope<Params: Encodable>: Encodable {
-    let jsonrpc: String
-    let id: JSONRPCID
-    let method: String
-    let params: Params?
 }
 
 /// What a reply is, as `JSONWriter.encodeEnvelope` writes it (the tests

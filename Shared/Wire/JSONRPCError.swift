@@ -29,6 +29,13 @@ public struct JSONRPCError: Error, Sendable, Hashable, Codable, CustomStringConv
         Self(.methodNotFound, "service '\(service)' has no method '\(method)'", data: ["method": .string(method)])
     }
 
+    /// A request whose `_meta.timeoutMs` was spent before it was served:
+    /// its caller has stopped waiting, so it is not worked on.
+    static func budgetSpent(method: String) -> Self {
+        Self(.timeout, "'\(method)' was not served: its time budget (params._meta.timeoutMs) ran out before it reached the service",
+             data: ["seconds": 0])
+    }
+
     /// A field that breaks a rule said in words (`rule` follows the field's
     /// name: "must be ..."): reason `malformed`, so a client rebuilds it as
     /// `.invalid(field, .malformed(rule))`. Prefer `JSONRPCError(PostsError)`

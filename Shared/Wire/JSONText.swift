@@ -17,6 +17,17 @@ struct JSONText {
         open.append((end, false))
     }
 
+    /// See `JSONOutput.reopenObject`.
+    mutating func reopenObject(depth: Int) -> Bool {
+        if open.count > depth { return open[depth].close == UInt8(ascii: "}") }
+        guard open.count == depth, bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
+            return false
+        }
+        bytes.removeLast()
+        open.append((UInt8(ascii: "}"), false))
+        return true
+    }
+
     mutating func beginElement(depth: Int) {
         close(deeperThan: depth)
         guard depth > 0, depth <= open.count else { return }

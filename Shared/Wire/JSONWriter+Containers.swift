@@ -25,6 +25,14 @@ struct JSONStreamEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer {
         JSONSingleValueWriter(output: output, depth: depth, codingPath: codingPath)
     }
+
+    /// The wire's own hot types (`PostDTO`, `SearchHitDTO`) write
+    /// themselves through this when they are written by `JSONWriter`,
+    /// without a keyed container and a box per member. Writes an object
+    /// whose members are all strings; a nil member is left out.
+    func writeObject(strings members: KeyValuePairs<StaticString, String?>) {
+        output.writeObject(strings: members, depth: depth)
+    }
 }
 
 /// An object's members; `depth` is theirs.

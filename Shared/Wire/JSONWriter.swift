@@ -29,6 +29,32 @@ public enum JSONWriter {
         return Data(output.bytes)
     }
 
+    /// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`, with `meta` as
+    /// the last member of the params object (`params._meta`), when there
+    /// is meta and the params are an object (every method's are).
+    static func encodeRequest<P: Encodable>(id: JSONRPCID, method: String, params: P?, meta: RequestMeta?) throws -> Data {
+        let output = JSONOutput()
+        output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: 0)
+        output.beginMember(plain: "jsonrpc", depth: 1)
+        output.writeString(JSONRPC.version)
+        output.beginMember(plain: "id", depth: 1)
+        try output.write(id, depth: 1, path: [], key: nil)
+        output.beginMember(plain: "method", depth: 1)
+        output.writeString(method)
+        if let params {
+            output.beginMember(plain: "params", depth: 1)
+            try output.write(params, depth: 1, path: [], key: RequestMember.params)
+            if let meta, !meta.isEmpty, output.reopenObject(depth: 1) {
+                output.beginMember(plain: "_meta", depth: 2)
+                try output.write(meta, depth: 2, path: [RequestMember.params], key: nil)
+            }
+        }
+        output.close(deeperThan: 0)
+        return Data(output.bytes)
+    }
+
+    enum RequestMember: String, CodingKey { case params }
+
     /// The two members a reply may carry beside `jsonrpc` and `id`.
     enum EnvelopeMember: String, CodingKey { case result, error }
 
@@ -100,20 +126,22 @@ final class JSONOutput {
             // `uuidString`, as its conformance writes it, without a
             // single-value container and Foundation's snprintf.
             writeString(unsafeBitCast(value, to: UUID.self).text)
-        } else if T.self == [Range<Int>].self {
-            // A search hit's highlights: each range as its conformance
-            // writes it, [lower, upper], without two containers per range.
-            text.writeRanges(unsafeBitCast(value, to: [Range<Int>].self))
-        } else if T.self == PostDTO.self {
-            // A post, in every posts.get, save and list reply: its members
-            // as its conformance writes them, without a keyed container.
-            text.writeObject(strings: unsafeBitCast(value, to: PostDTO.self).members, depth: depth)
         } else {
             let before = text.bytes.count
             try value.encode(to: JSONStreamEncoder(output: self, depth: depth, codingPath: key.map { path + [$0] } ?? path))
             if text.bytes.count == before { text.append(JSONText.emptyObject) }  // as JSONEncoder writes a value that wrote nothing
         }
     }
+
+    /// Makes the object just written at `depth` take more members: true
+    /// when the value there is an object (still open, or a closed `{}`).
+    func reopenObject(depth: Int) -> Bool { text.reopenObject(depth: depth) }
+
+    func writeObject(strings members: KeyValuePairs<StaticString, String?>, depth: Int) {
+        text.writeObject(strings: members, depth: depth)
+    }
+
+    func writeRanges(_ ranges: [Range<Int>]) { text.writeRanges(ranges) }
 
     func writeNull() { text.append(JSONText.null) }
 

@@ -5,7 +5,6 @@ import Logging
 @testable import PostsService
 import Testing
 import Wire
-import ZeroMQ
 
 /// posts-service's router on a real SQLite file: raw JSON-RPC in, raw JSON out.
 @Suite("posts-service router")
@@ -22,10 +21,9 @@ struct PostsRouterTests {
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-        /// Sends `json` as one body frame; returns the reply's `result` or `error` object.
+        /// Sends `json` as a request body; returns the reply's `result` or `error` object.
         func call(_ json: String) async throws -> JSONValue {
-            let reply = await router.handle([Frame(json)])
-            return try JSONDecoder().decode(JSONValue.self, from: Data(try #require(reply.first).bytes))
+            try JSONDecoder().decode(JSONValue.self, from: await router.handle(Data(json.utf8)))
         }
     }
 

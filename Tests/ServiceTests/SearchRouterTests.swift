@@ -5,14 +5,12 @@ import Logging
 @testable import SearchService
 import Testing
 import Wire
-import ZeroMQ
 
 /// search-service's router over a real FTS5 index kept in sync from a SQLite file's change feed.
 @Suite("search-service router")
 struct SearchRouterTests {
     private func call(_ router: SearchRouter, _ json: String) async throws -> JSONValue {
-        let reply = await router.handle([Frame(json)])
-        return try JSONDecoder().decode(JSONValue.self, from: Data(try #require(reply.first).bytes))
+        try JSONDecoder().decode(JSONValue.self, from: await router.handle(Data(json.utf8)))
     }
 
     @Test func test_aQueryFindsWhatTheSyncApplied_andStatsReportTheLag() async throws {

@@ -99,7 +99,7 @@ struct RespondTests {
     private func respond(maxReplyBytes: Int = .max, _ answer: (JSONRPC.IncomingRequest) async throws -> Data) async -> (JSONRPCError?, [String]) {
         let body = Data(#"{"jsonrpc":"2.0","id":9,"method":"posts.get","params":{"uid":"x"}}"#.utf8)
         var faults: [String] = []
-        let reply = await JSONRPC.respond(to: [body], maxReplyBytes: maxReplyBytes, onFault: { method, _ in faults.append(method) }, answer: answer)
+        let reply = await JSONRPC.respond(to: body, maxReplyBytes: maxReplyBytes, onFault: { method, _ in faults.append(method) }, answer: answer)
         #expect(JSONRPC.id(in: reply) == .number(9))
         do { _ = try JSONRPC.decodeResponse(reply, as: JSONValue.self); return (nil, faults) } catch { return (error, faults) }
     }

@@ -1,0 +1,24 @@
+import Foundation
+import Majordomo
+import ZeroMQ
+
+/// A service whose requests are one frame each (every JSON-RPC service
+/// here): its handler takes the body as bytes and gives the reply as
+/// bytes, and never sees the transport's frames.
+public struct BodyHandler: Sendable {
+    let handle: @Sendable (Data) async -> Data
+    /// The reply to a request of another number of frames.
+    let refuse: @Sendable (_ frames: Int) -> Data
+
+    public init(_ handle: @escaping @Sendable (Data) async -> Data, refusing refuse: @escaping @Sendable (_ frames: Int) -> Data) {
+        (self.handle, self.refuse) = (handle, refuse)
+    }
+
+    /// As a worker's handler.
+    public var worker: WorkerService.Handler {
+        .async { [handle, refuse] frames in
+            guard frames.count == 1 else { return [Frame(refuse(frames.count))] }
+            return [Frame(await handle(frames[0].withUnsafeBytes { Data($0) }))]
+        }
+    }
+}

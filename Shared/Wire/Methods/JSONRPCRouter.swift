@@ -1,0 +1,110 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A service's methods, each registered by its descriptor (`RPCMethod`),
+/// and the one place a request becomes a handler call: its params decoded
+/// as the method declares them, its `_meta` read, its deadline kept (a
+/// request whose budget is gone is answered -32004 without being worked
+/// on, and the rest of it bounds the calls the handler makes), its reply
+/// held to the frame limit, and every failure answered as the JSON-RPC
+/// error docs/PROTOCOL.md names for it.
+public struct JSONRPCRouter: Sendable {
+    /// The reply, and whether something may have changed.
+    typealias Answer = @Sendable (JSONRPC.IncomingRequest, RequestMeta, ContinuousClock.Instant?, Int) async throws -> (Data, wrote: Bool)
+
+    struct Entry: Sendable {
+        let answer: Answer
+    }
+
+    /// What became of one request.
+    public struct Handled: Sendable {
+        /// The reply to send.
+        public let reply: Data
+        /// The method asked for, when it is one of this service's.
+        public let method: String?
+        public let outcome: RPCOutcome
+        /// A method that writes answered with its result, and the result
+        /// does not say that nothing changed (`WriteResult`).
+        public let wrote: Bool
+    }
+
+    public let service: String
+    public let maxReplyBytes: Int
+    private let onFault: @Sendable (_ method: String, _ error: any Error) -> Void
+    private var entries: [String: Entry] = [:]
+
+    /// `onFault` hears of failures that are the service's own fault
+    /// (internal errors), so they can be logged; bad requests are not faults.
+    public init(service: String, maxReplyBytes: Int = .max, onFault: @escaping @Sendable (_ method: String, _ error: any Error) -> Void = { _, _ in }) {
+        (self.service, self.maxReplyBytes, self.onFault) = (service, maxReplyBytes, onFault)
+    }
+
+    /// The methods registered, by name.
+    public var methods: [String] { entries.keys.sorted() }
+
+    /// Registers `handler` for `method`, which must be this service's.
+    public mutating func on<Params, Result>(_ method: RPCMethod<Params, Result>,
+                                            _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> Result) {
+        register(method) { params, call in
+            let result = try await handler(params, call)
+            return (try call.reply(result), method.writes && ((result as? any WriteResult)?.changedSomething ?? true))
+        }
+    }
+
+    /// Registers a handler that makes its reply itself (`RPCCall.fitted`).
+    public mutating func onReply<Params, Result>(_ method: RPCMethod<Params, Result>,
+                                                 _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> RPCReply<Result>) {
+        register(method) { params, call in (try await handler(params, call), method.writes) }
+    }
+
+    private mutating func register<Params, Result>(
+        _ method: RPCMethod<Params, Result>,
+        _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> (RPCReply<Result>, wrote: Bool)
+    ) {
+        precondition(method.service == service, "\(method.name) belongs to service '\(method.service)', not '\(service)'")
+        precondition(entries[method.name] == nil, "\(method.name) is registered twice")
+        entries[method.name] = Entry { request, meta, deadline, maxReplyBytes in
+            let params = if let fallback = method.defaultParams {
+                try request.params(Params.self, or: fallback)
+            } else {
+                try request.params(Params.self)
+            }
+            let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
+            let (reply, wrote) = try await handler(params, call)
+            return (reply.data, wrote)
+        }
+    }
+
+    /// Serves one request body (one JSON-RPC request).
+    public func handle(_ body: Data, now: ContinuousClock.Instant = .now) async -> Handled {
+        let request: JSONRPC.IncomingRequest
+        switch JSONRPC.decodeRequest(body) {
+        case .failure(let failure): return Handled(reply: JSONRPC.encodeError(id: failure.id, failure.error), method: nil,
+                                                   outcome: .error(failure.error.code), wrote: false)
+        case .success(let decoded): request = decoded
+        }
+        guard let entry = entries[request.method] else {
+            let error = JSONRPCError.methodNotFound(request.method, service: service)
+            return Handled(reply: JSONRPC.encodeError(id: request.id, error), method: nil, outcome: .error(error.code), wrote: false)
+        }
+        var deadline: ContinuousClock.Instant?
+        var wrote = false
+        let result = await JSONRPC.answering(request, maxReplyBytes: maxReplyBytes, onFault: onFault) { request in
+            let meta = try request.meta()
+            if let budget = meta.timeoutMs {
+                guard budget > 0 else { throw JSONRPCError.budgetSpent(method: request.method) }
+                deadline = now + .milliseconds(budget)
+            }
+            let (reply, changed) = try await RPCDeadline.$current.withValue(deadline) {
+                try await entry.answer(request, meta, deadline, maxReplyBytes)
+            }
+            wrote = changed
+            return reply
+        }
+        return Handled(reply: result.reply, method: request.method, outcome: result.outcome,
+                       wrote: wrote && result.outcome == .ok)
+    }
+}

@@ -1,0 +1,35 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One request as its handler sees it beside its params: the id to answer
+/// under, its `_meta`, and its deadline. A reply is made here, typed by the
+/// method's result, so a handler cannot answer with another method's type.
+public struct RPCCall<Result: Codable & Sendable>: Sendable {
+    public let id: JSONRPCID
+    public let meta: RequestMeta
+    /// When the caller stops waiting (from `_meta.timeoutMs`), if it said.
+    public let deadline: ContinuousClock.Instant?
+    /// The largest reply the gateway takes (its POSTS_MAX_FRAME_SIZE).
+    public let maxReplyBytes: Int
+
+    public func reply(_ result: Result) throws -> RPCReply<Result> {
+        RPCReply(data: try JSONRPC.encodeResult(id: id, result))
+    }
+
+    /// A page that fits the frame limit. Pages are bounded in raw bytes,
+    /// and JSON escaping can make text up to six times longer: a page that
+    /// does not fit is asked for again with half as many entries (its
+    /// cursor or sequence follows what it holds, so nothing is skipped).
+    public func fitted(limit: Int, _ page: (Int) async throws -> (Result, count: Int)) async throws -> RPCReply<Result> {
+        var limit = limit
+        while true {
+            let (result, count) = try await page(limit)
+            let reply = try reply(result)
+            if reply.data.count <= maxReplyBytes || count <= 1 { return reply }
+            limit = count / 2
+        }
+    }
+}

@@ -1,0 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A whole reply, written, to a method whose result is `Result`: only
+/// `RPCCall.reply` makes one.
+public struct RPCReply<Result>: Sendable {
+    let data: Data
+}

@@ -1,0 +1,68 @@
+import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A search hit on the wire: `highlights` are `[start, end]` pairs, in
+/// Unicode scalars of `snippet`, start inclusive and end exclusive.
+public struct SearchHitDTO: Codable, Sendable, Equatable {
+    public var uid: String
+    public var title: String
+    public var snippet: String
+    public var highlights: [Range<Int>]
+    public var score: Double
+
+    public init(domain hit: SearchHit) {
+        (uid, title, snippet, highlights, score) = (hit.uid.text, hit.title, hit.snippet, hit.highlights, hit.score)
+    }
+
+    public func toDomain(field: String) throws(PostsError) -> SearchHit {
+        SearchHit(uid: try PostRules.uid(uid, field: "\(field).uid"), title: title, snippet: snippet, highlights: highlights, score: score)
+    }
+
+    enum CodingKeys: String, CodingKey { case uid, title, snippet, highlights, score }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        uid = try container.decode(String.self, forKey: .uid)
+        title = try container.decode(String.self, forKey: .title)
+        snippet = try container.decode(String.self, forKey: .snippet)
+        score = try container.decode(Double.self, forKey: .score)
+        highlights = try container.decode([[Int]].self, forKey: .highlights).map { pair in
+            guard pair.count == 2, pair[0] >= 0, pair[0] <= pair[1] else {
+                throw DecodingError.dataCorruptedError(forKey: .highlights, in: container,
+                                                       debugDescription: "a highlight is [start, end] with 0 <= start <= end")
+            }
+            return pair[0]..<pair[1]
+        }
+    }
+
+    /// Written by `JSONWriter` (a page of hits per query), the members go
+    /// straight to the text, the highlights without two containers each.
+    public func encode(to encoder: any Encoder) throws {
+        if let stream = encoder as? JSONStreamEncoder {
+            let output = stream.output, depth = stream.depth
+            output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth)
+            output.beginMember(plain: "uid", depth: depth + 1)
+            output.writeString(uid)
+            output.beginMember(plain: "title", depth: depth + 1)
+            output.writeString(title)
+            output.beginMember(plain: "snippet", depth: depth + 1)
+            output.writeString(snippet)
+            output.beginMember(plain: "highlights", depth: depth + 1)
+            output.writeRanges(highlights)
+            output.beginMember(plain: "score", depth: depth + 1)
+            try output.writeDouble(score, stream.codingPath + [CodingKeys.score])
+            output.close(deeperThan: depth)
+            return
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(title, forKey: .title)
+        try container.encode(snippet, forKey: .snippet)
+        try container.encode(highlights.map { [$0.lowerBound, $0.upperBound] }, forKey: .highlights)
+        try container.encode(score, forKey: .score)
+    }
+}
