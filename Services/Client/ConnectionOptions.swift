@@ -10,7 +10,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gateway endpoint (default: POSTS_GATEWAY, else the ipc:// default).", valueName: "endpoint"))
     var gateway: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for an answer, and for a service's workers to register after a gateway restart (a dead gateway is noticed within 2 s).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for an answer, and for a service's workers to register after a gateway restart (a dead gateway is noticed within 2 s). Each request carries it as its budget: past it, nothing more is done for it.", valueName: "seconds"))
     var timeout: Double = 10
 
     @Option(help: ArgumentHelp("Use this SQLite file directly, with no services.", valueName: "path"))

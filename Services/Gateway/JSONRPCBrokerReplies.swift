@@ -37,6 +37,11 @@ struct JSONRPCBrokerReplies: BrokerReplies {
         case .invalidServiceName(let service):
             error = JSONRPCError(.invalidRequest, "service name '\(Escaped.line(service))' is not 1 to \(MDP.serviceNameLimit) of A-Z a-z 0-9 . - _; see docs/PROTOCOL.md",
                                  data: ["reason": "serviceName"])
+        case .timeout(let service, let budget, let withWorker):
+            error = JSONRPCError(PostsError.timeout(seconds: budget.milliseconds / 1000))
+            error.message = "timeout: the request's budget of \(Int(budget.milliseconds)) ms (params._meta.timeoutMs) ran out "
+                + (withWorker ? "while a '\(service)' worker had it; its reply, if one comes, is dropped"
+                              : "before a '\(service)' worker took it; no worker was given it")
         case .shuttingDown(let service):
             error = JSONRPCError(PostsError.unavailable(.shuttingDown))
             error.message = "the gateway is shutting down; request for '\(service)' not taken, retry shortly"
@@ -55,6 +60,24 @@ struct JSONRPCBrokerReplies: BrokerReplies {
         default: return nil
         }
         return data.map { [Frame($0)] }
+    }
+
+    /// `params._meta.timeoutMs`, read from the one body frame without
+    /// copying it; a budget below zero counts as spent.
+    func budget(of body: [Frame]) -> Duration? {
+        guard body.count == 1 else { return nil }
+        return body[0].withUnsafeBytes { RequestBudget.find(in: $0) }.map { .milliseconds(max(0, $0.milliseconds)) }
+    }
+
+    /// The body with `timeoutMs` lowered to what is left, in whole
+    /// milliseconds (at least 1: the broker hands on only what has time left).
+    func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame] {
+        guard body.count == 1 else { return body }
+        let milliseconds = max(1, Int(remaining.milliseconds))
+        return body[0].withUnsafeBytes { bytes in
+            guard let budget = RequestBudget.find(in: bytes), budget.milliseconds != milliseconds else { return body }
+            return [Frame(budget.rewriting(bytes, to: milliseconds))]
+        }
     }
 
     private func requestID(_ body: [Frame]) -> JSONRPCID {

@@ -49,12 +49,15 @@ public enum BrokerRefusal: Sendable, Equatable {
     case invalidServiceName(service: String)
     /// The client speaks another version of MDP (`header`, such as MDPC02).
     case unsupportedProtocol(header: String, service: String)
+    /// The time budget the request carried (`budget`) ran out, while it
+    /// waited (`withWorker` false) or while a worker had it.
+    case timeout(service: String, budget: Duration, withWorker: Bool)
 
     public var service: String {
         switch self {
         case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _),
              .workersFailed(let name, _), .shuttingDown(let name), .unsupportedProtocol(_, let name),
-             .serviceLimit(let name, _), .invalidServiceName(let name):
+             .serviceLimit(let name, _), .invalidServiceName(let name), .timeout(let name, _, _):
             name
         }
     }
@@ -69,4 +72,16 @@ public protocol BrokerReplies: Sendable {
     /// The body answering a request to an internal `mmi.*` service other than
     /// `mmi.service`, or nil when there is no such service (answered "501").
     func introspection(service: String, request body: [Frame], snapshot: BrokerSnapshot) -> [Frame]?
+    /// How long the client will wait for this request, as its body says;
+    /// nil when it does not say. The broker answers `.timeout` when it
+    /// runs out, and hands a worker only a request with time left.
+    func budget(of body: [Frame]) -> Duration?
+    /// The body as a worker receives it, `remaining` of its budget left.
+    func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame]
+}
+
+extension BrokerReplies {
+    /// A format that carries no budget: requests wait the queue wait only.
+    public func budget(of body: [Frame]) -> Duration? { nil }
+    public func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame] { body }
 }

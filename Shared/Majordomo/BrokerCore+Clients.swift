@@ -33,8 +33,18 @@ extension BrokerCore {
             refuse(client: client, body: body, refusal)
             return
         }
-        let deadline = now + configuration.queueWait
-        services.values[slot].queue.append(Request(client: client, body: body, received: now, deadline: deadline))
+        var deadline = now + configuration.queueWait
+        var expires: Instant?
+        if let budget = replies.budget(of: body) {
+            guard budget > .zero else {
+                services.values[slot].refused += 1
+                refuse(client: client, body: body, .timeout(service: name, budget: budget, withWorker: false))
+                return
+            }
+            expires = now + budget
+            deadline = min(deadline, now + budget)
+        }
+        services.values[slot].queue.append(Request(client: client, body: body, received: now, deadline: deadline, expires: expires))
         if let held { outstanding.values[held] += 1 } else { outstanding[client] = 1 }
         lowerDeadline(to: deadline)
         dispatch(at: slot)
@@ -50,6 +60,13 @@ extension BrokerCore {
     /// it is not looked up again.
     mutating func dispatch(at slot: ServiceSlot, known: (identity: Frame, index: Dictionary<Frame, Worker>.Index)? = nil) {
         while let (identity, request) = services.values[slot].nextAssignment() {
+            // Spent since the last tick: answered, never handed to a worker.
+            if let expires = request.expires, expires <= now {
+                services.values[slot].idle.prepend(identity)
+                let name = services.keys[slot]
+                reject(request, of: name, timeout(request, service: name))
+                continue
+            }
             var message: [Frame] = []
             message.reserveCapacity(6 + request.body.count)
             message.append(identity)
@@ -58,7 +75,11 @@ extension BrokerCore {
             message.append(MDP.Command.request.frame)
             message.append(request.client)
             message.append(MDP.empty)
-            message.append(contentsOf: request.body)
+            if let expires = request.expires {
+                message.append(contentsOf: replies.body(request.body, withRemaining: now.duration(to: expires)))
+            } else {
+                message.append(contentsOf: request.body)
+            }
             outbox.append(message)
             let worker = if let known, known.identity == identity { known.index } else { workers.index(forKey: identity) }
             if let worker { workers.values[worker].current = consume request }
@@ -77,6 +98,11 @@ extension BrokerCore {
         outbox.append(message)
         finish(client: client)
         totals.replies += 1
+    }
+
+    /// The refusal of a request whose budget ran out.
+    func timeout(_ request: Request, service: String, withWorker: Bool = false) -> BrokerRefusal {
+        .timeout(service: service, budget: request.expires.map { request.received.duration(to: $0) } ?? .zero, withWorker: withWorker)
     }
 
     /// Answers a request the broker accepted but cannot complete.

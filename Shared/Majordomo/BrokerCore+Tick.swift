@@ -4,6 +4,7 @@ extension BrokerCore {
     /// Time-driven work: expire silent workers, answer requests that waited
     /// too long, send heartbeats, and forget services nobody uses.
     mutating func tick(now: Instant) {
+        self.now = now
         // Every expired worker goes before any request is handed out again,
         // so none is handed to a worker that is about to be expired too.
         let expired = workers.values.filter { $0.expiry <= now }
@@ -13,6 +14,7 @@ extension BrokerCore {
             remove(worker.identity, now: now)
         }
         for service in Set(expired.map(\.service)) { dispatch(service) }
+        answerSpentRequestsWithWorkers(now: now)
         for name in Array(services.keys) {
             expireQueuedRequests(of: name, now: now)
             forgetIfUnused(name, now: now)
@@ -45,7 +47,29 @@ extension BrokerCore {
     private mutating func expireQueuedRequests(of name: String, now: Instant) {
         guard let expired = services[name]?.removeExpired(now: now), !expired.isEmpty else { return }
         for request in expired {
-            reject(request, of: name, .serviceUnavailable(service: name, waited: request.received.duration(to: now)))
+            if let expires = request.expires, expires <= now {
+                reject(request, of: name, timeout(request, service: name))
+            } else {
+                reject(request, of: name, .serviceUnavailable(service: name, waited: request.received.duration(to: now)))
+            }
+        }
+    }
+
+    /// A client whose budget ran out while a worker had its request is
+    /// answered `timeout` now; the worker stays busy until it replies, and
+    /// that late reply is dropped.
+    private mutating func answerSpentRequestsWithWorkers(now: Instant) {
+        var index = workers.startIndex
+        while index != workers.endIndex {
+            if let request = workers.values[index].current, !request.answered, let expires = request.expires, expires <= now {
+                workers.values[index].current?.answered = true
+                let service = workers.values[index].service
+                finish(client: request.client)
+                services[service]?.refused += 1
+                totals.timedOutWithWorker += 1
+                refuse(client: request.client, body: request.body, timeout(request, service: service, withWorker: true))
+            }
+            index = workers.index(after: index)
         }
     }
 
@@ -54,7 +78,7 @@ extension BrokerCore {
     /// refused, "shutting down", never left without an answer.
     mutating func disconnectAll() {
         for worker in workers.values {
-            if let request = worker.current { reject(request, of: worker.service, .shuttingDown(service: worker.service)) }
+            if let request = worker.current, !request.answered { reject(request, of: worker.service, .shuttingDown(service: worker.service)) }
             outbox.append([worker.identity] + MDP.disconnect)
         }
         workers.removeAll()

@@ -42,7 +42,11 @@ extension BrokerCore {
             // session per worker, the worker's idle time is the throughput.
             services.values[slot].idle.append(identity)
             dispatch(at: slot, known: (identity, known))
-            deliver(reply: body, to: client, at: slot, request: request, now: now)
+            if request.answered {
+                totals.lateReplies += 1  // its client was answered `timeout` already
+            } else {
+                deliver(reply: body, to: client, at: slot, request: request, now: now)
+            }
         case .heartbeat:
             if known == nil { outbox.append([identity] + MDP.disconnect) }
         case .disconnect:
@@ -91,13 +95,15 @@ extension BrokerCore {
     mutating func remove(_ identity: Frame, now: Instant) {
         guard let worker = workers.removeValue(forKey: identity) else { return }
         services[worker.service]?.remove(worker: identity)
-        guard var request = worker.current else { return }
-        if draining {
+        guard var request = worker.current, !request.answered else { return }
+        if let expires = request.expires, expires <= now {
+            reject(request, of: worker.service, timeout(request, service: worker.service, withWorker: true))
+        } else if draining {
             reject(request, of: worker.service, .shuttingDown(service: worker.service))
         } else if request.attempts >= configuration.maxAttempts {
             reject(request, of: worker.service, .workersFailed(service: worker.service, attempts: request.attempts))
         } else {
-            request.deadline = now + configuration.queueWait
+            request.deadline = min(now + configuration.queueWait, request.expires ?? now + configuration.queueWait)
             services[worker.service]?.queue.prepend(request)
             totals.requeued += 1
             lowerDeadline(to: request.deadline)

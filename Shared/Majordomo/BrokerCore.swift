@@ -12,9 +12,16 @@ struct BrokerCore {
         var client: Frame
         var body: [Frame]
         var received: Instant
+        /// When it stops waiting for a worker: the queue wait, or the
+        /// client's budget if that ends first.
         var deadline: Instant
+        /// When the client stops waiting (its budget), if its body says.
+        var expires: Instant?
         /// Workers this request has been handed to.
         var attempts = 0
+        /// The client was answered (its budget ran out while a worker had
+        /// it): the worker's reply, when it comes, is dropped.
+        var answered = false
     }
 
     struct Worker {
@@ -65,6 +72,8 @@ struct BrokerCore {
     private(set) var nextDeadline: Instant
     /// Set by `beginDrain`: requests are refused, replies still delivered.
     private(set) var draining = false
+    /// The time of the message or tick being handled.
+    var now: Instant
 
     var outbox: [[Frame]] = []
     var events: [BrokerEvent] = []
@@ -73,12 +82,14 @@ struct BrokerCore {
         self.configuration = configuration
         self.replies = replies
         started = now
+        self.now = now
         nextHeartbeat = now + configuration.heartbeatInterval
         nextDeadline = nextHeartbeat
     }
 
     /// Handles one message as received on the ROUTER socket (routing id first).
     mutating func handle(_ frames: [Frame], now: Instant) {
+        self.now = now
         guard let sender = frames.first else { return }
         switch InboundMessage.parse(frames.dropFirst(), maxFrames: configuration.maxFrames) {
         case .success(.clientRequest(let service, let body)):
@@ -125,7 +136,10 @@ struct BrokerCore {
 
     mutating func recomputeDeadline(now: Instant) {
         var earliest = nextHeartbeat
-        for worker in workers.values where worker.expiry < earliest { earliest = worker.expiry }
+        for worker in workers.values {
+            if worker.expiry < earliest { earliest = worker.expiry }
+            if let request = worker.current, !request.answered, let expires = request.expires, expires < earliest { earliest = expires }
+        }
         for service in services.values {
             service.queue.forEach { request in if request.deadline < earliest { earliest = request.deadline } }
         }

@@ -30,6 +30,10 @@ public struct BrokerSnapshot: Sendable, Equatable {
         public var malformed = 0
         public var workersExpired = 0
         public var requeued = 0
+        /// Clients answered `timeout` while a worker had their request.
+        public var timedOutWithWorker = 0
+        /// Worker replies dropped because their client had been answered `timeout`.
+        public var lateReplies = 0
     }
 
     public var uptime: Duration

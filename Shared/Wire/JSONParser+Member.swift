@@ -44,6 +44,23 @@ extension JSONParser {
         }
     }
 
+    /// Follows `path` from the object at `index` (`depth` counts it), one
+    /// member name per level, skipping every other member's value, and runs
+    /// `found` with `index` at the last one's value; reading stops there.
+    mutating func descend(path: ArraySlice<String>, depth: Int, _ found: (inout JSONParser) throws(Failure) -> Void) throws(Failure) {
+        guard let name = path.first else { return }
+        try members(depth: depth) { parser, key throws(Failure) in
+            guard key == name else { try parser.skipValue(depth: depth); return true }
+            if path.count == 1 {
+                try found(&parser)
+            } else {
+                parser.skipSpace()
+                if parser.peek == UInt8(ascii: "{") { try parser.descend(path: path.dropFirst(), depth: depth + 1, found) }
+            }
+            return false
+        }
+    }
+
     /// Skips the value at `index`.
     mutating func skipValue(depth: Int) throws(Failure) {
         skipSpace()

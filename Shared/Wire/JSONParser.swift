@@ -54,6 +54,12 @@ struct JSONParser {
         return try result.get()
     }
 
+    /// Runs `body` over `bytes` (a frame's, read where they are).
+    static func with<T>(bytes: UnsafeRawBufferPointer, _ body: (inout JSONParser) throws(Failure) -> T) throws(Failure) -> T {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self))
+        return try body(&parser)
+    }
+
     /// The whole document, which must be one value and nothing after it.
     static func parse(_ data: Data) throws(Failure) -> (value: JSONValue, issue: Issue?) {
         try with(data) { parser throws(Failure) in

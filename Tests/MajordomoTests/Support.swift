@@ -14,7 +14,18 @@ struct PlainReplies: BrokerReplies {
         case .unsupportedProtocol(let header, _): [Frame("speaks \(header)")]
         case .serviceLimit(_, let limit): [Frame("limit:\(limit)")]
         case .invalidServiceName: ["bad name"]
+        case .timeout(_, _, let withWorker): [withWorker ? "timeout:worker" : "timeout:queue"]
         }
+    }
+
+    /// A body `budget:N` carries a budget of N ms.
+    func budget(of body: [Frame]) -> Duration? {
+        guard let text = body.first?.string, text.hasPrefix("budget:"), let milliseconds = Int(text.dropFirst(7)) else { return nil }
+        return .milliseconds(milliseconds)
+    }
+
+    func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame] {
+        [Frame("budget:\(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)")]
     }
 
     func introspection(service: String, request body: [Frame], snapshot: BrokerSnapshot) -> [Frame]? {

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import Wire
+import ZeroMQ
+
+/// Deadlines through the real gateway: `params._meta.timeoutMs` is the
+/// client's budget, and the gateway answers -32004 when it runs out.
+@Suite("Gateway deadlines", .serialized)
+struct GatewayDeadlineTests {
+    private func budget(_ milliseconds: Int, _ n: Int) -> JSONValue {
+        ["n": .integer(Int64(n)), "_meta": ["timeoutMs": .integer(Int64(milliseconds))]]
+    }
+
+    @Test func test_aQueueOfSlowRequestsWhoseClientsGaveUp_neverReachesAWorker() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("slow", ["--delay", "4s"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
+        let first = Task { try await client.call(service: "echo", method: "echo", params: ["n": 0]) }
+        #expect(await eventually { (try? await client.status().processes.first?.busy) == 1 })
+        let given = try await withThrowingTaskGroup(of: Result<JSONValue, JSONRPCError>.self) { group in
+            for n in 1...5 { group.addTask { try await client.call(service: "echo", method: "echo", params: budget(300, n)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for outcome in given {
+            guard case .failure(let error) = outcome else { Issue.record("a request past its budget was answered: \(outcome)"); continue }
+            #expect(error.code == .timeout && error.message.contains("before a 'echo' worker took it"), "\(error)")
+        }
+        #expect(try await first.value.get()["params"]?["n"] == 0)
+        let status = try await client.status()
+        #expect(status.processes.first?.handled == 1, "only the request with no budget reached the worker: \(status.processes)")
+    }
+
+    @Test func test_aBudgetThatRunsOutWithAWorker_isAnsweredTimeout_andTheNextClientGetsItsOwnAnswer() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("slow", ["--delay", "3s"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
+        let started = ContinuousClock.now
+        guard case .failure(let error) = try await client.call(service: "echo", method: "echo", params: budget(300, 1)) else {
+            Issue.record("expected a timeout"); return
+        }
+        #expect(error.code == .timeout && error.message.contains("while a 'echo' worker had it"), "\(error)")
+        #expect(started.duration(to: .now) < .milliseconds(2500), "answered when the budget ran out, not when the worker finished")
+        #expect(try await client.call(service: "echo", method: "echo", params: ["n": 2]).get()["params"]?["n"] == 2)
+    }
+}

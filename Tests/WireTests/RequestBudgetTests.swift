@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import Wire
+
+/// The gateway reads a request's budget from its bytes, and only from
+/// `params._meta.timeoutMs`.
+@Suite("Request budget in the bytes")
+struct RequestBudgetTests {
+    private func find(_ json: String) -> RequestBudget? {
+        Array(json.utf8).withUnsafeBytes { RequestBudget.find(in: $0) }
+    }
+
+    @Test func test_theBudgetIsFoundUnderParamsMeta_andRewrittenInPlace() throws {
+        let json = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"traceparent":"t","timeoutMs": 2500 }}}"#
+        let budget = try #require(find(json))
+        #expect(budget.milliseconds == 2500)
+        let rewritten = Array(json.utf8).withUnsafeBytes { budget.rewriting($0, to: 7) }
+        #expect(String(decoding: rewritten, as: UTF8.self) == json.replacingOccurrences(of: "2500", with: "7"))
+    }
+
+    @Test func test_aTimeoutMsAnywhereElse_isNotABudget() {
+        #expect(find(#"{"timeoutMs":5,"params":{}}"#) == nil)
+        #expect(find(#"{"params":{"timeoutMs":5}}"#) == nil)
+        #expect(find(#"{"params":{"post":{"_meta":{"timeoutMs":5}}}}"#) == nil)
+        #expect(find(#"{"params":{"content":"\"_meta\":{\"timeoutMs\":5}"}}"#) == nil)
+        #expect(find(#"{"params":{"_meta":{"timeoutMs":"5"}}}"#) == nil)
+        #expect(find(#"{"params":{"_meta":{"timeoutMs":1.5}}}"#) == nil)
+        #expect(find("not json") == nil)
+        #expect(find("") == nil)
+        #expect(find(#"{"params":{"_meta":{"timeoutMs":-3}}}"#)?.milliseconds == -3)
+    }
+}
