@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +48,7 @@ let package = Package(
             name: "Majordomo",
             dependencies: [
                 "ZeroMQ",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -68,7 +72,7 @@ let package = Package(
             ],
             path: "Shared/Application"
         ),
-        .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire"),
+        .target(name: "Wire", dependencies: ["Domain", .product(name: "CoreMetrics", package: "swift-metrics")], path: "Shared/Wire"),
         .target(
             name: "LocalPlatform",
             dependencies: [
@@ -92,10 +96,27 @@ let package = Package(
             dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log")],
             path: "Shared/NetworkPlatform"
         ),
+        // Metrics served to Prometheus: swift-metrics, written out by
+        // swift-prometheus, over a small HTTP endpoint on swift-nio.
+        .target(
+            name: "Observability",
+            dependencies: [
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Observability"
+        ),
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "Majordomo", "ZeroMQ",
+                "Majordomo", "ZeroMQ", "Observability",
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -105,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "Domain", "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "EventBus",
+                "Domain", "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "EventBus", "Observability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -116,8 +137,9 @@ let package = Package(
         .executableTarget(
             name: "PostsService",
             dependencies: [
-                "Domain", "EventBus", "LocalPlatform", "PostgresPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ",
+                "Domain", "EventBus", "LocalPlatform", "PostgresPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ", "Observability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -126,8 +148,9 @@ let package = Package(
         .executableTarget(
             name: "SearchService",
             dependencies: [
-                "Domain", "EventBus", "LocalPlatform", "Majordomo", "NetworkPlatform", "ServiceSupport", "Wire", "ZeroMQ",
+                "Domain", "EventBus", "LocalPlatform", "Majordomo", "NetworkPlatform", "ServiceSupport", "Wire", "ZeroMQ", "Observability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -7,6 +7,7 @@ import Foundation
 #endif
 import Logging
 import Majordomo
+import Observability
 import ServiceLifecycle
 import ServiceSupport
 import ZeroMQ
@@ -125,6 +126,9 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
 
+    @Option(help: ArgumentHelp("Serve metrics for Prometheus at host:port (POSTS_METRICS; default: off).", valueName: "host:port"))
+    var metrics: String?
+
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
@@ -132,7 +136,9 @@ struct GatewayCommand: AsyncParsableCommand {
         var busOptions: EventBus.Options
         let security: SecuritySettings
         let allowList: AllowList?
+        let metricsAddress: MetricsAddress?
         do {
+            metricsAddress = try settings.metricsAddress(metrics)
             options = try brokerOptions(settings)
             busOptions = try eventBusOptions(settings)
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
@@ -167,6 +173,9 @@ struct GatewayCommand: AsyncParsableCommand {
             logger.info("CURVE on", metadata: ["allowed keys": "\(allowList.count)", "allowList": "\(allowList.directory)",
                                                "fingerprint": "\(Curve.fingerprint(security.security.keys!.publicKey))"])
             services.append(.init(service: AllowListReloadService(admission: admission)))
+        }
+        if let endpoint = try await MetricsStart.start(metricsAddress, program: "gateway", logger: logger) {
+            services.append(.init(service: endpoint))
         }
         let broker = Broker(options: options, replies: JSONRPCBrokerReplies(), context: context, logger: logger)
         let bus = EventBus(options: busOptions, context: context, logger: logger)

@@ -56,6 +56,8 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let resolved = try worker.resolve(settings, defaultSessions: 4, events: eventsEndpoint)
         let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
         let logger = Logger(label: "posts-service")
+        // First: every metric made after it is a real one, not a no-op.
+        let metrics = try await MetricsStart.start(resolved.metrics, program: "posts-service", logger: logger)
         let (provider, path) = try await openPosts(settings, logger: logger)
         let context = try Context(security: resolved.security)
         let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
@@ -65,11 +67,19 @@ struct PostsServiceCommand: AsyncParsableCommand {
                                      context: context, logger: logger)
         logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))],
+            services: (metrics.map { [.init(service: $0)] } ?? []) + [.init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         defer { events.close() }
         try await group.run()
+    }
+
+    /// The platform with its store and feed timed (`posts_store_duration_seconds`).
+    private static func timed(_ platform: Platform) -> Platform {
+        var platform = platform
+        platform.store = TimedPostStore(platform.store)
+        platform.feed = TimedChangeFeed(platform.feed)
+        return platform
     }
 
     /// The posts: on PostgreSQL when a URL is given, else in the SQLite file.
@@ -87,10 +97,10 @@ struct PostsServiceCommand: AsyncParsableCommand {
                     }
                     logger.warning("--insecure: posts cross the network to PostgreSQL in plaintext", metadata: ["database": "\(url)"])
                 }
-                return (UseCaseProvider(try await PostgresPlatform.open(url: url, logger: logger)), url.description)
+                return (UseCaseProvider(Self.timed(try await PostgresPlatform.open(url: url, logger: logger))), url.description)
             }
             let path = database ?? settings.defaultDatabasePath
-            let provider = UseCaseProvider(try LocalPlatform.open(path: path, searchIndex: .memory))
+            let provider = UseCaseProvider(Self.timed(try LocalPlatform.open(path: path, searchIndex: .memory)))
             if let warning = LocalPlatform.accessWarning(path: path) { logger.warning("\(warning)") }
             return (provider, path)
         } catch let error as PostsError {

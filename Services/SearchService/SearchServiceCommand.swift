@@ -55,10 +55,12 @@ struct SearchServiceCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let logger = Logger(label: "search-service")
+        // First: every metric made after it is a real one, not a no-op.
+        let metrics = try await MetricsStart.start(resolved.metrics, program: "search-service", logger: logger)
         let context = try Context(security: resolved.security)
         let posts = try NetworkPlatform.connect(endpoint: endpoint, security: resolved.security)
         let index = try FTS5SearchIndex()
-        let sync = IndexSync(index: index, feed: posts.feed) { applied, head in
+        let sync = IndexSync(index: MeasuredSearchIndex(index), feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
         }
         let subscriber = try EventSubscriber(endpoint: eventsEndpoint, topic: "posts.changed", context: context, logger: logger) { _, body in
@@ -71,7 +73,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
                                      context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))),
+            services: (metrics.map { [.init(service: $0), .init(service: IndexGauges(sync: sync))] } ?? []) + [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))),
                        .init(service: SyncService(sync: sync, interval: interval, logger: logger))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))

@@ -73,6 +73,9 @@ public final class Broker: Sendable {
         await finished.value
     }
 
+    /// How often the gauges (queue depths, workers, buffered bytes) are set.
+    static let gaugePeriod = Duration.seconds(1)
+
     private func run() {
         defer { finished.complete(()) }
         let transport: BrokerTransport
@@ -97,6 +100,7 @@ public final class Broker: Sendable {
         let clock = ContinuousClock()
         var core = BrokerCore(configuration: options.configuration, replies: replies, now: clock.now)
         var drainDeadline: ContinuousClock.Instant?
+        var nextGauges = clock.now
         // True when the last batch ended because nothing was left to read:
         // only then may the loop block.
         var idle = false
@@ -111,7 +115,7 @@ public final class Broker: Sendable {
             }
             if let deadline = drainDeadline, core.isDrained || now >= deadline { break }
             do {
-                let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline)
+                let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline, nextGauges)
                 let timeout = idle && now < wake ? now.duration(to: wake) : .zero
                 if try transport.wait(timeout: timeout) { waker.drain() }
                 // A bounded batch, so timers still run under a flood. What a
@@ -138,6 +142,11 @@ public final class Broker: Sendable {
                 limited(Logger.Message(stringLiteral: problem.kind.rawValue), .warning, ["reason": "\(problem.detail)"])
             }
             let later = clock.now
+            if later >= nextGauges {
+                core.updateGauges()
+                transport.updateGauges(core.metrics)
+                nextGauges = later + Self.gaugePeriod
+            }
             if later >= core.nextDeadline {
                 core.tick(now: later)
                 logOverdue()

@@ -18,7 +18,7 @@ extension BrokerCore {
             refuse(client: client, body: body, .serviceLimit(service: name, limit: configuration.serviceLimit))
             return
         } else {
-            services[name] = Service(name: name)
+            services[name] = Service(name: name, metrics: metrics.unnamed)
             slot = services.index(forKey: name)!
         }
         let held = outstanding.index(forKey: client)
@@ -75,6 +75,7 @@ extension BrokerCore {
             message.append(MDP.Command.request.frame)
             message.append(request.client)
             message.append(MDP.empty)
+            services.values[slot].countDispatch(after: request.received.duration(to: now))
             if let expires = request.expires {
                 message.append(contentsOf: replies.body(request.body, withRemaining: now.duration(to: expires)))
             } else {
@@ -114,6 +115,7 @@ extension BrokerCore {
 
     mutating func refuse(client: Frame, body: [Frame], _ refusal: BrokerRefusal) {
         totals.refused += 1
+        (services[refusal.service]?.metrics ?? metrics.unnamed).count(ServiceMetrics.outcome(of: refusal))
         events.append(.refused(client: client, refusal: refusal))
         outbox.append([client, MDP.empty, MDP.clientHeader, Frame(refusal.service)] + replies.refusal(refusal, request: body))
     }

@@ -16,7 +16,19 @@ extension BrokerCore.Service {
     mutating func countReply(after latency: Duration) -> Frame {
         replies += 1
         self.latency.record(latency)
+        metrics.answered.increment()
+        metrics.duration.record(latency)
         return nameFrame
+    }
+
+    /// Counts how long a request waited before a worker was handed it.
+    mutating func countDispatch(after wait: Duration) {
+        metrics.queueWait.record(wait)
+    }
+
+    /// Counts a worker's reply dropped because its client had been answered `timeout`.
+    mutating func countLateReply() {
+        metrics.lateReplies.increment()
     }
 
     /// The next request to hand out and the idle worker to take it, if both exist.

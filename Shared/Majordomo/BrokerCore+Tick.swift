@@ -10,6 +10,7 @@ extension BrokerCore {
         let expired = workers.values.filter { $0.expiry <= now }
         for worker in expired {
             totals.workersExpired += 1
+            services[worker.service]?.metrics.expiries.increment()
             events.append(.workerExpired(identity: worker.identity, service: worker.service))
             remove(worker.identity, now: now)
         }

@@ -44,6 +44,7 @@ extension BrokerCore {
             dispatch(at: slot, known: (identity, known))
             if request.answered {
                 totals.lateReplies += 1  // its client was answered `timeout` already
+                services.values[slot].countLateReply()
             } else {
                 deliver(reply: body, to: client, at: slot, request: request, now: now)
             }
@@ -62,7 +63,9 @@ extension BrokerCore {
 
     mutating func register(_ identity: Frame, service name: String, expiry: Instant, now: Instant) {
         workers[identity] = Worker(identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now)
-        services[name, default: Service(name: name)].add(worker: identity)
+        let figures = metrics.service(named: name)
+        services[name, default: Service(name: name, metrics: figures)].add(worker: identity)
+        services[name]?.metrics = figures
         lowerDeadline(to: expiry)
         events.append(.workerRegistered(identity: identity, service: name))
         dispatch(name)
@@ -106,6 +109,7 @@ extension BrokerCore {
             request.deadline = min(now + configuration.queueWait, request.expires ?? now + configuration.queueWait)
             services[worker.service]?.queue.prepend(request)
             totals.requeued += 1
+            services[worker.service]?.metrics.requeues.increment()
             lowerDeadline(to: request.deadline)
             events.append(.requestRequeued(service: worker.service))
         }

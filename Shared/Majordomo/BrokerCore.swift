@@ -47,12 +47,14 @@ struct BrokerCore {
         var hadWorkers = false
         /// Since when it has had no worker and nothing waiting.
         var emptySince: ContinuousClock.Instant?
+        /// Its figures: its own once it has had a worker, else `_OTHER`'s.
+        var metrics: ServiceMetrics
         var requests = 0
         var replies = 0
         var refused = 0
         var latency = LatencyWindow()
 
-        init(name: String) { nameFrame = Frame(name) }
+        init(name: String, metrics: ServiceMetrics) { (nameFrame, self.metrics) = (Frame(name), metrics) }
     }
 
     /// Where a service is in `services`. The hot paths look a name up once
@@ -74,6 +76,8 @@ struct BrokerCore {
     private(set) var draining = false
     /// The time of the message or tick being handled.
     var now: Instant
+
+    let metrics = BrokerMetrics()
 
     var outbox: [[Frame]] = []
     var events: [BrokerEvent] = []
@@ -104,6 +108,7 @@ struct BrokerCore {
         case .failure(let problem):
             if answerMDP02(frames) { return }
             totals.malformed += 1
+            metrics.unnamed.count(.malformed)
             let claimsToBeWorker = frames.count > 2 && frames[2] == MDP.workerHeader
             if claimsToBeWorker {
                 disconnectWorker(sender, reason: problem.description, now: now)
@@ -154,6 +159,20 @@ struct BrokerCore {
             for request in services[name]?.queue.removeAll(where: { _ in true }) ?? [] {
                 reject(request, of: name, .shuttingDown(service: name))
             }
+        }
+    }
+
+    /// Sets the gauges (`gateway_queue_depth`, workers, sessions) to what is now.
+    func updateGauges() {
+        var processes: [String: Set<String>] = [:]
+        for worker in workers.values {
+            let text = worker.identity.string ?? ""
+            processes[worker.service, default: []].insert(WorkerSession.pid(inRoutingID: text).map { "\($0)" } ?? text)
+        }
+        for (name, service) in services where service.metrics !== metrics.unnamed {
+            service.metrics.queueDepth.record(service.queue.count)
+            service.metrics.sessions.record(service.workers)
+            service.metrics.workers.record(processes[name]?.count ?? 0)
         }
     }
 

@@ -144,4 +144,15 @@ final class BrokerTransport {
         stream?.finish(within: .milliseconds(500))
         socket?.close(lingering: .milliseconds(500))
     }
+
+    /// Sets the transport's gauges: bytes waiting for peers, peers held
+    /// back, connections (our own ZMTP only; libzmq does not tell).
+    func updateGauges(_ metrics: BrokerMetrics) {
+        guard let stream else { return }
+        let (total, largest) = stream.queuedBytes()
+        metrics.buffered.record(total)
+        metrics.peerBufferedMax.record(largest)
+        metrics.heldBack.record(stream.peersHeldBack)
+        metrics.connections.record(stream.peerCount)
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import Majordomo
+import Observability
 import ZeroMQ
 
 /// The flags every worker executable takes, each with its environment
@@ -14,6 +15,8 @@ public struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) public var heartbeatInterval: String?
     @Option(help: ArgumentHelp("Largest reply in bytes; keep it equal to the gateway's.", valueName: "bytes")) public var maxFrameSize: Int?
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) public var logLevel: String?
+    @Option(help: ArgumentHelp("Serve metrics for Prometheus at host:port (POSTS_METRICS; default: off).", valueName: "host:port"))
+    public var metrics: String?
     @OptionGroup public var curve: CurveOptions
 
     public init() {}
@@ -25,6 +28,8 @@ public struct WorkerOptions: ParsableArguments {
         public let maxReplyBytes: Int
         /// Every connection's CURVE rule: make the process's Context with it.
         public let security: Security
+        /// Where to serve metrics; nil for none.
+        public let metrics: MetricsAddress?
     }
 
     /// Resolves the settings, or throws a usage error naming the bad one.
@@ -41,7 +46,8 @@ public struct WorkerOptions: ParsableArguments {
                             configuration: try settings.workerConfiguration(sessions: sessions, defaultSessions: defaultSessions,
                                                                             threads: threads, heartbeatInterval: heartbeatInterval),
                             maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
-                            security: security.security)
+                            security: security.security,
+                            metrics: try settings.metricsAddress(metrics))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

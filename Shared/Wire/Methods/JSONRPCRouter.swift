@@ -1,3 +1,4 @@
+import CoreMetrics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,6 +17,7 @@ public struct JSONRPCRouter: Sendable {
     typealias Answer = @Sendable (JSONRPC.IncomingRequest, RequestMeta, ContinuousClock.Instant?, Int) async throws -> (Data, wrote: Bool)
 
     struct Entry: Sendable {
+        let metrics: MethodMetrics
         let answer: Answer
     }
 
@@ -35,11 +37,17 @@ public struct JSONRPCRouter: Sendable {
     public let maxReplyBytes: Int
     private let onFault: @Sendable (_ method: String, _ error: any Error) -> Void
     private var entries: [String: Entry] = [:]
+    /// Requests for no method of this service, and requests that are not
+    /// JSON-RPC at all.
+    private let unknown: MethodMetrics
+    private let active: Meter
 
     /// `onFault` hears of failures that are the service's own fault
     /// (internal errors), so they can be logged; bad requests are not faults.
     public init(service: String, maxReplyBytes: Int = .max, onFault: @escaping @Sendable (_ method: String, _ error: any Error) -> Void = { _, _ in }) {
         (self.service, self.maxReplyBytes, self.onFault) = (service, maxReplyBytes, onFault)
+        unknown = MethodMetrics(service: service, method: MethodMetrics.other)
+        active = Meter(label: MethodMetrics.activeName, dimensions: [("rpc_system", "jsonrpc"), ("rpc_service", service)])
     }
 
     /// The methods registered, by name.
@@ -66,7 +74,7 @@ public struct JSONRPCRouter: Sendable {
     ) {
         precondition(method.service == service, "\(method.name) belongs to service '\(method.service)', not '\(service)'")
         precondition(entries[method.name] == nil, "\(method.name) is registered twice")
-        entries[method.name] = Entry { request, meta, deadline, maxReplyBytes in
+        entries[method.name] = Entry(metrics: MethodMetrics(service: service, method: method.name)) { request, meta, deadline, maxReplyBytes in
             let params = if let fallback = method.defaultParams {
                 try request.params(Params.self, or: fallback)
             } else {
@@ -78,8 +86,17 @@ public struct JSONRPCRouter: Sendable {
         }
     }
 
-    /// Serves one request body (one JSON-RPC request).
+    /// Serves one request body (one JSON-RPC request), and counts it.
     public func handle(_ body: Data, now: ContinuousClock.Instant = .now) async -> Handled {
+        active.increment()
+        let handled = await serve(body, now: now)
+        let metrics = handled.method.flatMap { entries[$0]?.metrics } ?? unknown
+        metrics.record(handled.outcome, after: now.duration(to: .now))
+        active.decrement()
+        return handled
+    }
+
+    private func serve(_ body: Data, now: ContinuousClock.Instant) async -> Handled {
         let request: JSONRPC.IncomingRequest
         switch JSONRPC.decodeRequest(body) {
         case .failure(let failure): return Handled(reply: JSONRPC.encodeError(id: failure.id, failure.error), method: nil,

@@ -105,6 +105,21 @@ public final class StreamRouter {
     /// Bytes waiting to be written to a peer.
     public func queuedBytes(of routingID: Frame) -> Int? { peers[routingID]?.session.queued }
 
+    /// Bytes waiting to be written, to all peers and to the one with most:
+    /// a walk over every peer, for metrics once in a while.
+    public func queuedBytes() -> (total: Int, largest: Int) {
+        var total = 0, largest = 0
+        for peer in peers.values {
+            let queued = peer.session.queued
+            total += queued
+            largest = max(largest, queued)
+        }
+        return (total, largest)
+    }
+
+    /// Peers not read until they take what waits for them.
+    public var peersHeldBack: Int { heldBack }
+
     /// Routing ids of peers that left since last asked (roles that report it).
     public func takeDeparted() -> [Frame] {
         defer { departed.removeAll() }
