@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // One target per layer (see docs/ARCHITECTURE.md). The dependency rule is
@@ -35,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // OTLP over HTTP only: the gRPC exporter (and its build) left out.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         .systemLibrary(
@@ -72,7 +75,12 @@ let package = Package(
             ],
             path: "Shared/Application"
         ),
-        .target(name: "Wire", dependencies: ["Domain", .product(name: "CoreMetrics", package: "swift-metrics")], path: "Shared/Wire"),
+        .target(
+            name: "Wire",
+            dependencies: ["Domain", .product(name: "CoreMetrics", package: "swift-metrics"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Shared/Wire"
+        ),
         .target(
             name: "LocalPlatform",
             dependencies: [
@@ -93,7 +101,8 @@ let package = Package(
         ),
         .target(
             name: "NetworkPlatform",
-            dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing")],
             path: "Shared/NetworkPlatform"
         ),
         // Metrics served to Prometheus: swift-metrics, written out by
@@ -104,6 +113,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -127,6 +138,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "Domain", "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "EventBus", "Observability",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -138,6 +150,7 @@ let package = Package(
             name: "PostsService",
             dependencies: [
                 "Domain", "EventBus", "LocalPlatform", "PostgresPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ", "Observability",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -149,6 +162,7 @@ let package = Package(
             name: "SearchService",
             dependencies: [
                 "Domain", "EventBus", "LocalPlatform", "Majordomo", "NetworkPlatform", "ServiceSupport", "Wire", "ZeroMQ", "Observability",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -159,7 +173,8 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport", "ZeroMQ",
+                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport", "ZeroMQ", "Observability",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ],

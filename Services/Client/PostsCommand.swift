@@ -1,7 +1,9 @@
 import ArgumentParser
 import Domain
 import Foundation
+import Observability
 import ServiceSupport
+import Tracing
 import ZeroMQ
 
 @main
@@ -34,8 +36,13 @@ struct PostsCommand: AsyncParsableCommand {
 
     /// A command-line tool logs only errors (POSTS_LOG_LEVEL to see more), so
     /// what it prints on stderr is its own one-line messages.
+    ///
+    /// With OTEL_EXPORTER_OTLP_ENDPOINT set, each command is the root span
+    /// of its trace (`posts create`), and its spans are sent before it exits.
     static func main() async {
-        let level = (try? Settings().logLevel(nil, default: .error)) ?? .error
+        let settings = Settings()
+        let level = (try? settings.logLevel(nil, default: .error)) ?? .error
+        var export: SpanExport?
         do {
             // No arguments on a terminal: the full-screen interface; otherwise help.
             let arguments = Array(CommandLine.arguments.dropFirst())
@@ -43,12 +50,18 @@ struct PostsCommand: AsyncParsableCommand {
             if command is UICommand { LogSetup.silence() } else { LogSetup.bootstrap(level: level) }
             // Not logged: a command-line tool's stderr is its own messages.
             DescriptorLimit.raise()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
+            export = try SpanExport.start(serviceName: "posts", environment: settings.environment)
+            let name = "posts " + (type(of: command).configuration.commandName ?? "")
+            if let asyncCommand = command as? any AsyncParsableCommand {
+                // Run once, here and nowhere else: the command crosses into the span's task-local scope alone.
+                nonisolated(unsafe) var running = asyncCommand
+                try await withSpan(name) { _ in try await running.run() }
             } else {
                 try command.run()
             }
+            await export?.finish()
         } catch {
+            await export?.finish()
             exit(withError: error)
         }
     }

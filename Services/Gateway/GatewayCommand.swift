@@ -177,7 +177,11 @@ struct GatewayCommand: AsyncParsableCommand {
         if let endpoint = try await MetricsStart.start(metricsAddress, program: "gateway", logger: logger) {
             services.append(.init(service: endpoint))
         }
-        let broker = Broker(options: options, replies: JSONRPCBrokerReplies(), context: context, logger: logger)
+        if let exporter = try TracingStart.start(serviceName: "gateway", environment: settings.environment) {
+            services.insert(.init(service: exporter), at: 0)  // first in, last out: it sends the last spans
+        }
+        let broker = Broker(options: options, replies: JSONRPCBrokerReplies(),
+                            tracing: TracingStart.isRequested(settings.environment) ? GatewayTracing() : nil, context: context, logger: logger)
         let bus = EventBus(options: busOptions, context: context, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: BrokerService(broker: broker, logger: logger)),

@@ -2,6 +2,7 @@ import Domain
 import EventBus
 import Foundation
 import Logging
+import Tracing
 import Wire
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -37,6 +38,7 @@ struct PostsRouter: Sendable {
                 if let since { return try await posts.save(post, ifUnchangedSince: since) }
                 return try await posts.save(post)
             }
+            logger.debug("post saved", metadata: ["uid": "\(saved.uid)"])  // in the request's span: with its trace_id
             return PostDTO(domain: saved)
         }
         router.on(PostsMethod.saveMany) { params, _ in
@@ -59,16 +61,18 @@ struct PostsRouter: Sendable {
 
     func handle(_ body: Data) async -> Data {
         let handled = await router.handle(body)
-        if handled.wrote { await announceChange() }
+        if handled.wrote { await announceChange(context: handled.context) }
         return handled.reply
     }
 
     /// Tells subscribers (search workers) that there is something new to
     /// pull. Best effort by design: a lost notice costs a reader one timer
     /// period, never data, because readers pull `posts.changes`.
-    private func announceChange() async {
+    private func announceChange(context: ServiceContext?) async {
         guard let events, let head = try? await changes.head() else { return }
-        let notice = ChangeNotice(service: PostsMethod.service, head: head)
+        var meta = RequestMeta()
+        if let context { meta.carry(context) }
+        let notice = ChangeNotice(service: PostsMethod.service, head: head, traceparent: meta.traceparent, tracestate: meta.tracestate)
         guard let body = try? JSONWriter.encode(notice) else { return }
         events.publish(topic: notice.topic, body: Array(body))
     }

@@ -4,6 +4,7 @@ import EventBus
 import Foundation
 import LocalPlatform
 import Logging
+import Observability
 import Majordomo
 import PostgresPlatform
 import ServiceLifecycle
@@ -58,6 +59,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let logger = Logger(label: "posts-service")
         // First: every metric made after it is a real one, not a no-op.
         let metrics = try await MetricsStart.start(resolved.metrics, program: "posts-service", logger: logger)
+        let tracing = try TracingStart.start(serviceName: "posts-service", environment: settings.environment)
         let (provider, path) = try await openPosts(settings, logger: logger)
         let context = try Context(security: resolved.security)
         let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
@@ -66,8 +68,12 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let mdpWorker = MajordomoWorker(endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
                                      context: context, logger: logger)
         logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
+        // First in, last out: the span exporter sends the last spans.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
+        if let metrics { services.append(.init(service: metrics)) }
+        services.append(.init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker)))
         let group = ServiceGroup(configuration: .init(
-            services: (metrics.map { [.init(service: $0)] } ?? []) + [.init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         defer { events.close() }

@@ -4,6 +4,8 @@ import EventBus
 import Foundation
 import LocalPlatform
 import Logging
+import Tracing
+import Observability
 import Majordomo
 import NetworkPlatform
 import ServiceLifecycle
@@ -57,14 +59,19 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let logger = Logger(label: "search-service")
         // First: every metric made after it is a real one, not a no-op.
         let metrics = try await MetricsStart.start(resolved.metrics, program: "search-service", logger: logger)
+        let tracing = try TracingStart.start(serviceName: "search-service", environment: settings.environment)
         let context = try Context(security: resolved.security)
         let posts = try NetworkPlatform.connect(endpoint: endpoint, security: resolved.security)
         let index = try FTS5SearchIndex()
-        let sync = IndexSync(index: MeasuredSearchIndex(index), feed: posts.feed) { applied, head in
+        let traces = NoticeTraces()
+        let sync = IndexSync(index: MeasuredSearchIndex(index, traces: traces), feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
         }
         let subscriber = try EventSubscriber(endpoint: eventsEndpoint, topic: "posts.changed", context: context, logger: logger) { _, body in
-            if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { sync.heard(head: notice.head) }
+            if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) {
+                traces.heard(notice)
+                sync.heard(head: notice.head)
+            }
         }
         defer { subscriber.close() }
         let router = SearchRouter(search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: maxReplyBytes,
@@ -72,9 +79,14 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let mdpWorker = MajordomoWorker(endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
                                      context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
+        // First in, last out: the span exporter sends the last spans.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
+        if let metrics { services += [.init(service: metrics), .init(service: IndexGauges(sync: sync))] }
+        let handler = BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker
+        services += [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: handler))),
+                     .init(service: SyncService(sync: sync, interval: interval, logger: logger))]
         let group = ServiceGroup(configuration: .init(
-            services: (metrics.map { [.init(service: $0), .init(service: IndexGauges(sync: sync))] } ?? []) + [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker))),
-                       .init(service: SyncService(sync: sync, interval: interval, logger: logger))],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         try await group.run()
@@ -106,9 +118,13 @@ struct SyncService: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await sync.run(interval: interval) { error in
-                logger.warning("cannot pull changes; trying again", metadata: ["error": "\(error)", "after": "\(interval)"])
+        // Background pulls are not traced (a trace a second); a change's
+        // apply is, in the trace of the write that made it (NoticeTraces).
+        await ServiceContext.$current.withValue(TracingStart.unsampled()) {
+            await cancelWhenGracefulShutdown {
+                await sync.run(interval: interval) { error in
+                    logger.warning("cannot pull changes; trying again", metadata: ["error": "\(error)", "after": "\(interval)"])
+                }
             }
         }
     }

@@ -1,13 +1,16 @@
 /// The event a service publishes after every committed write: its name and
 /// the newest change sequence. Topic `<service>.changed`; body
-/// `{"service":"posts","head":42}`.
+/// `{"service":"posts","head":42}`, and the W3C trace context of the write
+/// when it was traced (`traceparent`, `tracestate`), so each replica's
+/// apply of it joins the write's trace.
 public struct ChangeNotice: Sendable, Equatable, Codable {
     public var service: String
     public var head: Int64
+    public var traceparent: String?
+    public var tracestate: String?
 
-    public init(service: String, head: Int64) {
-        self.service = service
-        self.head = head
+    public init(service: String, head: Int64, traceparent: String? = nil, tracestate: String? = nil) {
+        (self.service, self.head, self.traceparent, self.tracestate) = (service, head, traceparent, tracestate)
     }
 
     public var topic: String { "\(service).changed" }

@@ -37,6 +37,7 @@ public final class Broker: Sendable {
 
     private let options: Options
     private let replies: any BrokerReplies
+    private let tracing: (any BrokerTracing)?
     private let context: Context
     private let logger: Logger
     private let waker = Waker()
@@ -46,9 +47,11 @@ public final class Broker: Sendable {
     /// Lines about what peers did wrong: at most one per second per kind.
     private let limiter = LogLimiter()
 
-    public init(options: Options, replies: any BrokerReplies, context: Context, logger: Logger) {
+    /// `tracing`, when given, records the broker's own span of each request.
+    public init(options: Options, replies: any BrokerReplies, tracing: (any BrokerTracing)? = nil, context: Context, logger: Logger) {
         self.options = options
         self.replies = replies
+        self.tracing = tracing
         self.context = context
         self.logger = logger
     }
@@ -99,6 +102,7 @@ public final class Broker: Sendable {
     private func serve(_ transport: BrokerTransport) {
         let clock = ContinuousClock()
         var core = BrokerCore(configuration: options.configuration, replies: replies, now: clock.now)
+        core.tracing = tracing
         var drainDeadline: ContinuousClock.Instant?
         var nextGauges = clock.now
         // True when the last batch ended because nothing was left to read:

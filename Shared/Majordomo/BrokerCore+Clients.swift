@@ -44,7 +44,9 @@ extension BrokerCore {
             expires = now + budget
             deadline = min(deadline, now + budget)
         }
-        services.values[slot].queue.append(Request(client: client, body: body, received: now, deadline: deadline, expires: expires))
+        var request = Request(client: client, body: body, received: now, deadline: deadline, expires: expires)
+        if let tracing, let (span, traced) = tracing.begin(service: name, body: body) { (request.span, request.body) = (span, traced) }
+        services.values[slot].queue.append(request)
         if let held { outstanding.values[held] += 1 } else { outstanding[client] = 1 }
         lowerDeadline(to: deadline)
         dispatch(at: slot)
@@ -76,6 +78,7 @@ extension BrokerCore {
             message.append(request.client)
             message.append(MDP.empty)
             services.values[slot].countDispatch(after: request.received.duration(to: now))
+            request.span?.dispatched(after: request.received.duration(to: now))
             if let expires = request.expires {
                 message.append(contentsOf: replies.body(request.body, withRemaining: now.duration(to: expires)))
             } else {
@@ -95,6 +98,7 @@ extension BrokerCore {
         message.append(MDP.empty)
         message.append(MDP.clientHeader)
         message.append(services.values[slot].countReply(after: request.received.duration(to: now)))
+        request.span?.finished("answered")
         message.append(contentsOf: body)
         outbox.append(message)
         finish(client: client)
@@ -108,6 +112,7 @@ extension BrokerCore {
 
     /// Answers a request the broker accepted but cannot complete.
     mutating func reject(_ request: Request, of service: String, _ refusal: BrokerRefusal) {
+        request.span?.finished(ServiceMetrics.outcome(of: refusal).rawValue)
         finish(client: request.client)
         services[service]?.refused += 1
         refuse(client: request.client, body: request.body, refusal)

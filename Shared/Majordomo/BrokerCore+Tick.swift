@@ -68,6 +68,7 @@ extension BrokerCore {
                 finish(client: request.client)
                 services[service]?.refused += 1
                 totals.timedOutWithWorker += 1
+                request.span?.finished("timeout")
                 refuse(client: request.client, body: request.body, timeout(request, service: service, withWorker: true))
             }
             index = workers.index(after: index)

@@ -22,6 +22,8 @@ struct BrokerCore {
         /// The client was answered (its budget ran out while a worker had
         /// it): the worker's reply, when it comes, is dropped.
         var answered = false
+        /// The broker's span of it, when tracing is on.
+        var span: (any RequestSpan)?
     }
 
     struct Worker {
@@ -78,6 +80,8 @@ struct BrokerCore {
     var now: Instant
 
     let metrics = BrokerMetrics()
+    /// Records the broker's span of each request; nil when tracing is off.
+    var tracing: (any BrokerTracing)?
 
     var outbox: [[Frame]] = []
     var events: [BrokerEvent] = []

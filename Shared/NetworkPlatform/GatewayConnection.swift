@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Majordomo
 import Synchronization
+import Tracing
 import Wire
 import ZeroMQ
 
@@ -40,7 +41,15 @@ final class GatewayConnection: Sendable {
         let budget = RPCDeadline.remaining(within: timeout)
         guard budget > .zero else { throw .timeout(seconds: 0) }
         let id = JSONRPCID.string(UUID().uuidString)
-        let meta = RequestMeta(timeoutMs: Int((budget.seconds * 1000).rounded(.up)))
+        var meta = RequestMeta(timeoutMs: Int((budget.seconds * 1000).rounded(.up)))
+        // The client span, a child of whatever this call is made for (the
+        // command, or a request being served), handed on in `_meta`.
+        let span = InstrumentationSystem.tracer.startSpan(method.name, context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        span.attributes["rpc.system"] = "jsonrpc"
+        span.attributes["rpc.service"] = method.service
+        span.attributes["rpc.method"] = method.name
+        defer { span.end() }
+        meta.carry(span.context)
         let reply: [Frame]
         do {
             let body = try JSONRPC.encodeRequest(id: id, method: method.name, params: params, meta: meta)
@@ -56,6 +65,8 @@ final class GatewayConnection: Sendable {
         do {
             return try JSONRPC.decodeResponse(Data(reply.first?.bytes ?? []), as: Result.self)
         } catch {
+            span.attributes["rpc.jsonrpc.error_code"] = error.code.rawValue
+            span.setStatus(SpanStatus(code: .error, message: error.code.name))
             throw PostsError(error)
         }
     }

@@ -7,14 +7,19 @@ import Foundation
 @preconcurrency import Glibc
 #endif
 import Logging
+import Observability
 
 public enum LogSetup {
     /// Structured logs to stderr at `level`, once per process, every
     /// message and value escaped (`EscapingLogHandler`).
-    public static func bootstrap(level: Logger.Level) {
+    /// With traces exported (OTEL_EXPORTER_OTLP_ENDPOINT), a line written
+    /// inside a span carries its `trace_id` and `span_id`.
+    public static func bootstrap(level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let provider = TracingStart.isRequested(environment) ? TracingStart.loggingMetadata : nil
         LoggingSystem.bootstrap { label in
             var handler = EscapingLogHandler(label: label)
             handler.logLevel = level
+            handler.metadataProvider = provider
             return handler
         }
     }

@@ -16,7 +16,7 @@ struct GatewayDeadlineTests {
         defer { harness.shutdown() }
         let context = try Context()
         try await harness.startGateway(context: context)
-        try await harness.startEcho("slow", ["--delay", "4s"], context: context)
+        try await harness.startEcho("slow", ["--delay", "8s"], context: context)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
         let first = Task { try await client.call(service: "echo", method: "echo", params: ["n": 0]) }
         #expect(await eventually { (try? await client.status().processes.first?.busy) == 1 })

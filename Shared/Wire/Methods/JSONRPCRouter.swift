@@ -1,4 +1,5 @@
 import CoreMetrics
+import Tracing
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -28,6 +29,9 @@ public struct JSONRPCRouter: Sendable {
         /// The method asked for, when it is one of this service's.
         public let method: String?
         public let outcome: RPCOutcome
+        /// The trace context of the server span it was served in (for the
+        /// change notice a write publishes).
+        public let context: ServiceContext?
         /// A method that writes answered with its result, and the result
         /// does not say that nothing changed (`WriteResult`).
         public let wrote: Bool
@@ -100,28 +104,46 @@ public struct JSONRPCRouter: Sendable {
         let request: JSONRPC.IncomingRequest
         switch JSONRPC.decodeRequest(body) {
         case .failure(let failure): return Handled(reply: JSONRPC.encodeError(id: failure.id, failure.error), method: nil,
-                                                   outcome: .error(failure.error.code), wrote: false)
+                                                   outcome: .error(failure.error.code), context: nil, wrote: false)
         case .success(let decoded): request = decoded
         }
         guard let entry = entries[request.method] else {
             let error = JSONRPCError.methodNotFound(request.method, service: service)
-            return Handled(reply: JSONRPC.encodeError(id: request.id, error), method: nil, outcome: .error(error.code), wrote: false)
+            return Handled(reply: JSONRPC.encodeError(id: request.id, error), method: nil, outcome: .error(error.code), context: nil,
+                           wrote: false)
         }
         var deadline: ContinuousClock.Instant?
         var wrote = false
+        var span: (any Span)?
         let result = await JSONRPC.answering(request, maxReplyBytes: maxReplyBytes, onFault: onFault) { request in
             let meta = try request.meta()
+            // The server span: a child of the caller's (the gateway's), or a
+            // new trace for a caller that sent none.
+            let serving = InstrumentationSystem.tracer.startSpan(request.method, context: meta.context, ofKind: .server)
+            span = serving
+            serving.attributes["rpc.system"] = "jsonrpc"
+            serving.attributes["rpc.service"] = service
+            serving.attributes["rpc.method"] = request.method
             if let budget = meta.timeoutMs {
                 guard budget > 0 else { throw JSONRPCError.budgetSpent(method: request.method) }
                 deadline = now + .milliseconds(budget)
             }
-            let (reply, changed) = try await RPCDeadline.$current.withValue(deadline) {
-                try await entry.answer(request, meta, deadline, maxReplyBytes)
+            let (reply, changed) = try await ServiceContext.$current.withValue(serving.context) {
+                try await RPCDeadline.$current.withValue(deadline) {
+                    try await entry.answer(request, meta, deadline, maxReplyBytes)
+                }
             }
             wrote = changed
             return reply
         }
-        return Handled(reply: result.reply, method: request.method, outcome: result.outcome,
-                       wrote: wrote && result.outcome == .ok)
+        if let span {
+            if case .error(let code) = result.outcome {
+                span.attributes["rpc.jsonrpc.error_code"] = code.rawValue
+                span.setStatus(SpanStatus(code: .error, message: code.name))
+            }
+            span.end()
+        }
+        return Handled(reply: result.reply, method: request.method, outcome: result.outcome, context: span?.context,
+                       wrote: wrote && result.outcome == RPCOutcome.ok)
     }
 }

@@ -67,10 +67,10 @@ extension ProcessHarness {
     /// more sessions of `service`; returns its pid.
     @discardableResult
     func startWorker(_ name: String, _ executable: String, service: String, sessions: Int, _ arguments: [String],
-                     context: Context) async throws -> Int32 {
+                     environment: [String: String] = [:], context: Context) async throws -> Int32 {
         let client = try GatewayClient(endpoint: gatewayEndpoint, context: context, timeout: .milliseconds(500), retries: 0)
         let before = (try? await client.workers(of: service)) ?? 0
-        let process = try start(name, executable, arguments)
+        let process = try start(name, executable, arguments, environment: environment)
         let registered = await eventually { ((try? await client.workers(of: service)) ?? 0) >= before + sessions }
         guard registered else { throw HarnessError("\(name) did not register:\n\(log(name))") }
         return process.processIdentifier

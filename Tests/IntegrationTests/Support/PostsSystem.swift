@@ -16,9 +16,10 @@ extension ProcessHarness {
     }
 
     /// Starts a search-service and waits until the gateway lists its sessions.
-    func startSearchService(_ name: String, sessions: Int = 1, _ arguments: [String] = [], context: Context) async throws -> Int32 {
+    func startSearchService(_ name: String, sessions: Int = 1, _ arguments: [String] = [], environment: [String: String] = [:],
+                            context: Context) async throws -> Int32 {
         try await startWorker(name, "search-service", service: "search", sessions: sessions,
-                              ["--sessions", "\(sessions)", "--sync-interval", "250ms"] + arguments, context: context)
+                              ["--sessions", "\(sessions)", "--sync-interval", "250ms"] + arguments, environment: environment, context: context)
     }
 
     /// A gateway and one posts-service, ready for the `posts` CLI.

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import Wire
+import ZeroMQ
+
+/// Traces through the real processes, exported by swift-otel as OTLP/HTTP
+/// to a receiver that decodes them with the opentelemetry-proto package.
+@Suite("Tracing", .serialized)
+struct TracingTests {
+    struct ExportedSpan: Decodable {
+        let service: String, trace: String, span: String, parent: String, name: String
+    }
+
+    /// Starts the receiver; returns its endpoint and where it writes spans.
+    private func startReceiver(_ harness: ProcessHarness) async throws -> (endpoint: String, spans: String) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/otlp-receiver.py").path
+        let (spans, portFile) = ("\(harness.directory)/spans.jsonl", "\(harness.directory)/otlp.port")
+        try harness.start("otlp", "/usr/bin/env", ["python3", script, spans, portFile])
+        var port: String?
+        _ = await eventually { port = try? String(contentsOfFile: portFile, encoding: .utf8); return port != nil }
+        guard let port else { throw HarnessError("the OTLP receiver did not start:\n\(harness.log("otlp"))") }
+        return ("http://127.0.0.1:\(port)", spans)
+    }
+
+    private func spans(_ path: String) -> [ExportedSpan] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(ExportedSpan.self, from: Data($0.utf8))
+        }
+    }
+
+    @Test func test_onePostsCreate_isOneTrace_acrossTheClientGatewayPostsServiceAndEverySearchReplica() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let (endpoint, path) = try await startReceiver(harness)
+        let otel = ["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_BSP_SCHEDULE_DELAY": "100"]
+        let context = try Context()
+        try harness.start("gateway", "gateway", [], environment: otel)
+        let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .milliseconds(200), retries: 0)
+        #expect(await eventually { (try? await probe.mmiService("echo")) != nil })
+        try await harness.startWorker("posts-service", "posts-service", service: "posts", sessions: 2,
+                                      ["--database", harness.databasePath, "--sessions", "2"], environment: otel, context: context)
+        for replica in ["search-1", "search-2"] {
+            _ = try await harness.startSearchService(replica, environment: otel.merging(["OTEL_SERVICE_NAME": replica]) { $1 }, context: context)
+        }
+        let created = try await harness.run("posts", ["create", "--title", "Traced"], without: ["POSTS_LOG_LEVEL"], environment: otel)
+        #expect(created.status == 0, "\(created)")
+        var trace: [ExportedSpan] = []
+        let whole = await eventually(within: .seconds(20)) {
+            let all = spans(path)
+            guard let root = all.first(where: { $0.service == "posts" && $0.name == "posts create" }) else { return false }
+            trace = all.filter { $0.trace == root.trace }
+            return Set(trace.map(\.service)).isSuperset(of: ["posts", "gateway", "posts-service", "search-1", "search-2"])
+        }
+        #expect(whole, "one trace id across every process: \(trace.map { "\($0.service) \($0.name)" })")
+        // Parent links, hop by hop: client → gateway → posts-service → each replica's apply.
+        let byID = Dictionary(trace.map { ($0.span, $0) }, uniquingKeysWith: { first, _ in first })
+        let save = trace.first { $0.service == "posts-service" && $0.name == "posts.save" }
+        #expect(save.flatMap { byID[$0.parent] }?.service == "gateway", "posts.save's parent is the gateway's span")
+        #expect(save.flatMap { byID[$0.parent] }.flatMap { byID[$0.parent] }?.name == "posts.save", "the gateway's parent is the client's span")
+        for replica in ["search-1", "search-2"] {
+            let apply = trace.first { $0.service == replica && $0.name == "search.apply" }
+            #expect(apply.flatMap { byID[$0.parent] }?.name == "posts.save", "\(replica) applied the change in the save's trace")
+        }
+        if let traceID = trace.first?.trace {
+            #expect(harness.log("posts-service").contains("trace_id=\(traceID)"), "the log line written in the request's span names its trace")
+        }
+    }
+
+    @Test func test_aRequestWithNoTraceContext_isTracedFromTheGatewayOn() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let (endpoint, path) = try await startReceiver(harness)
+        let otel = ["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_BSP_SCHEDULE_DELAY": "100"]
+        let context = try Context()
+        try harness.start("gateway", "gateway", [], environment: otel)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
+        #expect(await eventually { (try? await client.mmiService("echo")) != nil })
+        try await harness.startWorker("posts-service", "posts-service", service: "posts", sessions: 1,
+                                      ["--database", harness.databasePath, "--sessions", "1"], environment: otel, context: context)
+        // A third-party client: plain JSON-RPC, no _meta at all, and no params.
+        #expect(try await client.call(service: "posts", method: "posts.health").get()["status"] == "ok")
+        var pair: (gateway: ExportedSpan, server: ExportedSpan)?
+        _ = await eventually(within: .seconds(20)) {
+            let all = spans(path)
+            guard let server = all.first(where: { $0.name == "posts.health" }),
+                  let gateway = all.first(where: { $0.span == server.parent }) else { return false }
+            pair = (gateway, server)
+            return true
+        }
+        #expect(pair?.gateway.service == "gateway" && pair?.gateway.parent == "", "the gateway's span begins the trace: \(spans(path))")
+    }
+}
