@@ -30,7 +30,7 @@ struct PostsCommand: AsyncParsableCommand {
         or --curve-key and --gateway-key; `posts keys generate NAME` makes keys.
         """,
         subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
-                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, ImportCommand.self, UICommand.self,
+                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, TopCommand.self, ImportCommand.self, UICommand.self,
                       KeysCommand.self]
     )
 

@@ -88,10 +88,12 @@ public struct SystemStatus: Sendable, Equatable, Codable {
     /// How many posts there are, when the source counts them.
     public var posts: Int?
     public var searchIndexes: [SearchIndex]
+    /// Each method of each service, as its processes count it.
+    public var methods: [MethodTraffic]
 
     public init(source: String, uptimeSeconds: Double? = nil, services: [Service] = [], processes: [Process] = [],
-                posts: Int? = nil, searchIndexes: [SearchIndex] = []) {
+                posts: Int? = nil, searchIndexes: [SearchIndex] = [], methods: [MethodTraffic] = []) {
         (self.source, self.uptimeSeconds, self.services, self.processes) = (source, uptimeSeconds, services, processes)
-        (self.posts, self.searchIndexes) = (posts, searchIndexes)
+        (self.posts, self.searchIndexes, self.methods) = (posts, searchIndexes, methods)
     }
 }

@@ -80,7 +80,7 @@ struct JSONRPCRouterTests {
         #expect(unknown.outcome == RPCOutcome.error(.methodNotFound))
         let bare = await router.handle(Data(#"{"jsonrpc":"2.0","id":1,"method":"test.ping"}"#.utf8))
         #expect(try JSONRPC.decodeResponse(bare.reply, as: HealthResult.self).status == "ok")
-        #expect(router.methods == ["test.echo", "test.ping", "test.remove"])
+        #expect(router.methods == ["rpc.stats", "test.echo", "test.ping", "test.remove"])
     }
 
     @Test func test_aSearchHitCrossesTheWireAsItsDTO_andComesBackTheSame() throws {

@@ -45,13 +45,18 @@ public struct JSONRPCRouter: Sendable {
     /// JSON-RPC at all.
     private let unknown: MethodMetrics
     private let active: Meter
+    /// Every method's figures, for `rpc.stats`.
+    private let figures = MethodFigures()
 
     /// `onFault` hears of failures that are the service's own fault
     /// (internal errors), so they can be logged; bad requests are not faults.
     public init(service: String, maxReplyBytes: Int = .max, onFault: @escaping @Sendable (_ method: String, _ error: any Error) -> Void = { _, _ in }) {
         (self.service, self.maxReplyBytes, self.onFault) = (service, maxReplyBytes, onFault)
         unknown = MethodMetrics(service: service, method: MethodMetrics.other)
+        figures.add(unknown)
         active = Meter(label: MethodMetrics.activeName, dimensions: [("rpc_system", "jsonrpc"), ("rpc_service", service)])
+        let figures = figures
+        register(ServerStats.method(of: service)) { _, call in (try call.reply(figures.stats()), false) }
     }
 
     /// The methods registered, by name.
@@ -78,7 +83,9 @@ public struct JSONRPCRouter: Sendable {
     ) {
         precondition(method.service == service, "\(method.name) belongs to service '\(method.service)', not '\(service)'")
         precondition(entries[method.name] == nil, "\(method.name) is registered twice")
-        entries[method.name] = Entry(metrics: MethodMetrics(service: service, method: method.name)) { request, meta, deadline, maxReplyBytes in
+        let metrics = MethodMetrics(service: service, method: method.name)
+        figures.add(metrics)
+        entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
             let params = if let fallback = method.defaultParams {
                 try request.params(Params.self, or: fallback)
             } else {

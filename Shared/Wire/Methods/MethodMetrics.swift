@@ -17,14 +17,30 @@ final class MethodMetrics: Sendable {
     private let duration: CoreMetrics.Timer
     private let answered: Counter
     private let failed = Mutex<[JSONRPCErrorCode: Counter]>([:])
+    /// The same figures kept here too, for `rpc.stats`.
+    let method: String
+    private let counts = Atomic<Int>(0)
+    private let errors = Atomic<Int>(0)
+    private let window = DurationWindow()
 
     init(service: String, method: String) {
+        self.method = method
         dimensions = [("rpc_system", "jsonrpc"), ("rpc_service", service), ("rpc_method", method)]
         duration = CoreMetrics.Timer(label: Self.durationName, dimensions: dimensions)
         answered = Counter(label: Self.requestsName, dimensions: dimensions + [("outcome", RPCOutcome.ok.label)])
     }
 
+    /// This method's figures for `rpc.stats`.
+    var stats: ServerStats.Method {
+        let latency = window.percentiles()
+        return ServerStats.Method(method: method, requests: counts.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed),
+                                  p50Ms: latency?.p50, p99Ms: latency?.p99)
+    }
+
     func record(_ outcome: RPCOutcome, after elapsed: Duration) {
+        counts.add(1, ordering: .relaxed)
+        if outcome != .ok { errors.add(1, ordering: .relaxed) }
+        window.record(elapsed)
         duration.recordNanoseconds(Int64(elapsed.components.seconds) * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         switch outcome {
         case .ok: answered.increment()
