@@ -7,10 +7,10 @@ import Synchronization
 
 /// A router's methods' figures, shared by the router and its `rpc.stats`
 /// handler (which is registered before the methods it reports on).
-final class MethodFigures: Sendable {
+@usableFromInline final class MethodFigures: Sendable {
     private let methods = Mutex<[MethodMetrics]>([])
 
-    func add(_ metrics: MethodMetrics) { methods.withLock { $0.append(metrics) } }
+    @usableFromInline func add(_ metrics: MethodMetrics) { methods.withLock { $0.append(metrics) } }
 
     /// Every method asked for at least once, and every method registered.
     func stats() -> ServerStats {

@@ -5,7 +5,7 @@ import Synchronization
 /// (docs/OPERATIONS.md, "Metrics"): requests by outcome and how long they
 /// took. Made once per method when it is registered; with no metrics
 /// backend bootstrapped, every handle is swift-metrics' no-op.
-final class MethodMetrics: Sendable {
+@usableFromInline final class MethodMetrics: Sendable {
     static let requestsName = "rpc_server_requests_total"
     static let durationName = "rpc_server_duration_seconds"
     static let activeName = "rpc_server_active_requests"
@@ -23,7 +23,7 @@ final class MethodMetrics: Sendable {
     private let errors = Atomic<Int>(0)
     private let window = DurationWindow()
 
-    init(service: String, method: String) {
+    @usableFromInline init(service: String, method: String) {
         self.method = method
         dimensions = [("rpc_system", "jsonrpc"), ("rpc_service", service), ("rpc_method", method)]
         duration = CoreMetrics.Timer(label: Self.durationName, dimensions: dimensions)

@@ -15,6 +15,10 @@ public struct RPCCall<Result: Codable & Sendable>: Sendable {
     /// The largest reply the gateway takes (its POSTS_MAX_FRAME_SIZE).
     public let maxReplyBytes: Int
 
+    @usableFromInline init(id: JSONRPCID, meta: RequestMeta, deadline: ContinuousClock.Instant?, maxReplyBytes: Int) {
+        (self.id, self.meta, self.deadline, self.maxReplyBytes) = (id, meta, deadline, maxReplyBytes)
+    }
+
     public func reply(_ result: Result) throws -> RPCReply<Result> {
         RPCReply(data: try JSONRPC.encodeResult(id: id, result))
     }

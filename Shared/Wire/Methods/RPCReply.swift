@@ -7,5 +7,7 @@ import Foundation
 /// A whole reply, written, to a method whose result is `Result`: only
 /// `RPCCall.reply` makes one.
 public struct RPCReply<Result>: Sendable {
-    let data: Data
+    @usableFromInline let data: Data
+
+    init(data: Data) { self.data = data }
 }

@@ -89,9 +89,11 @@ struct PostsSuite {
     }
 
     /// One posts.get round trip, timed from the send until its reply
-    /// arrives (not the check of the reply that follows).
+    /// arrives (not the check of the reply that follows). The request
+    /// carries a budget in `params._meta`, as the product's client sends it:
+    /// the gateway reads it, and writes what is left when it hands it on.
     private func timedGet(on socket: Socket, uid: String, id: Int) throws -> Duration {
-        let (time, reply) = try Probe.roundTrip(socket, request("posts.get", #"{"uid":"\#(uid)"}"#, id: id))
+        let (time, reply) = try Probe.roundTrip(socket, request("posts.get", #"{"uid":"\#(uid)","_meta":{"timeoutMs":10000}}"#, id: id))
         guard reply.last?.string?.contains("\"result\"") == true else { throw BenchError("posts.get failed") }
         return time
     }

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import Wire
+
+/// The gateway hands the worker its own span as the parent: a request's
+/// `traceparent` is replaced in place, or inserted where there is none.
+@Suite("Trace context in the bytes")
+struct TraceContextSlotTests {
+    static let gatewaySpan = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"
+
+    private func written(_ json: String) throws -> String {
+        try Array(json.utf8).withUnsafeBytes { bytes in
+            let slot = try #require(TraceContextSlot.find(in: bytes), "no slot in \(json)")
+            return String(decoding: try #require(slot.writing(traceparent: Self.gatewaySpan, into: bytes)), as: UTF8.self)
+        }
+    }
+
+    @Test func test_aCallersTraceparentIsReplacedInPlace_andItsStateKept() throws {
+        let caller = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+        let json = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"traceparent":"\#(caller)","tracestate":"a=1"}}}"#
+        let slot = try #require(Array(json.utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) })
+        #expect(slot.traceparent?.text == caller && slot.tracestate == "a=1")
+        #expect(try written(json) == json.replacingOccurrences(of: caller, with: Self.gatewaySpan))
+    }
+
+    @Test(arguments: [
+        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"timeoutMs":5}}}"#,
+         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"traceparent":"TP","timeoutMs":5}}}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{}}}"#,
+         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"}}}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x"}}"#,
+         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"},"q":"x"}}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
+         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"}}}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"m"}"#,
+         #"{"params":{"_meta":{"traceparent":"TP"}},"jsonrpc":"2.0","id":1,"method":"m"}"#),
+    ])
+    func test_aRequestWithoutOne_getsOneInserted_andStaysAValidRequest(_ example: (String, String)) throws {
+        let result = try written(example.0)
+        #expect(result == example.1.replacingOccurrences(of: "TP", with: Self.gatewaySpan))
+        let request = try JSONRPC.decodeRequest(Data(result.utf8)).get()
+        #expect(try request.meta().traceparent == Self.gatewaySpan)
+    }
+
+    @Test func test_positionalParamsAndNonJSON_carryNoContext() {
+        #expect(Array(#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}"#.utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) } == nil)
+        #expect(Array("raw bytes".utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) } == nil)
+    }
+}
