@@ -1,3 +1,4 @@
+import Application
 import Domain
 import Foundation
 import ServiceSupport
@@ -30,18 +31,8 @@ enum Output {
         for row in rows { print(line(row)) }
     }
 
-    /// "just now", "5 min ago", "3 h ago", "2 days ago", then the date.
-    static func relative(_ date: Date, now: Date = Date()) -> String {
-        let seconds = now.timeIntervalSince(date)
-        switch seconds {
-        case ..<(-60): return date.formatted(Date.ISO8601FormatStyle().year().month().day())
-        case ..<60: return "just now"
-        case ..<3600: return "\(Int(seconds / 60)) min ago"
-        case ..<86_400: return "\(Int(seconds / 3600)) h ago"
-        case ..<(86_400 * 30): let days = Int(seconds / 86_400); return days == 1 ? "yesterday" : "\(days) days ago"
-        default: return date.formatted(Date.ISO8601FormatStyle().year().month().day())
-        }
-    }
+    /// "just now", "5 min ago", …: the interface's words (`RelativeDate`).
+    static func relative(_ date: Date, now: Date = Date()) -> String { RelativeDate.describe(date, now: now) }
 
     /// Matches in bold yellow on a terminal; plain text otherwise. One
     /// line, escaped (a snippet is a post's text).

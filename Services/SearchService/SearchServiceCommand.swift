@@ -67,7 +67,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let sync = IndexSync(index: MeasuredSearchIndex(index, traces: traces), feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
         }
-        let subscriber = try EventSubscriber(endpoint: eventsEndpoint, topic: "posts.changed", context: context, logger: logger) { _, body in
+        let subscriber = try EventSubscriber(endpoint: eventsEndpoint, topic: ChangeNotice.topic(of: PostsMethod.service), context: context, logger: logger) { _, body in
             if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) {
                 traces.heard(notice)
                 sync.heard(head: notice.head)

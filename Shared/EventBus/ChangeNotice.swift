@@ -13,5 +13,8 @@ public struct ChangeNotice: Sendable, Equatable, Codable {
         (self.service, self.head, self.traceparent, self.tracestate) = (service, head, traceparent, tracestate)
     }
 
-    public var topic: String { "\(service).changed" }
+    public var topic: String { Self.topic(of: service) }
+
+    /// The topic a service's notices go out on: the one place it is spelled.
+    public static func topic(of service: String) -> String { "\(service).changed" }
 }

@@ -3,6 +3,7 @@ import EventBus
 import Foundation
 import Logging
 import Synchronization
+import Wire
 import ZeroMQ
 
 /// Live updates from the gateway's event bus (`posts.changed` notices), and
@@ -19,7 +20,7 @@ struct EventBusWatch: PostsWatchUseCase {
             // The bus and the poll both tell of a change: pass on each head once.
             let continuation = Newer(raw)
             let subscriber = events.flatMap { events in
-                try? EventSubscriber(endpoint: events, topic: ChangeNotice(service: "posts", head: 0).topic, context: context,
+                try? EventSubscriber(endpoint: events, topic: ChangeNotice.topic(of: PostsMethod.service), context: context,
                                      logger: Logger(label: "posts.watch")) { _, body in
                     if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { continuation.yield(notice.head) }
                 }

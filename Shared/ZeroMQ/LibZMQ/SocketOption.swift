@@ -57,29 +57,25 @@ public protocol SocketOptionValue: Sendable {
     static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Self?
 }
 
-extension Int32: SocketOptionValue {
-    public static func set(_ value: Int32, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
+/// The integer options (int and int64_t in libzmq): the value's bytes as
+/// they are in memory, one body for both widths.
+public protocol IntegerSocketOptionValue: FixedWidthInteger, SocketOptionValue {}
+
+extension IntegerSocketOptionValue {
+    public static func set(_ value: Self, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
         withUnsafeBytes(of: value) { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
     }
 
-    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Int32? {
-        var value: Int32 = 0
-        var size = MemoryLayout<Int32>.size
+    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Self? {
+        var value: Self = 0
+        var size = MemoryLayout<Self>.size
         return zmq_getsockopt(handle, option, &value, &size) == 0 ? value : nil
     }
 }
 
-extension Int64: SocketOptionValue {
-    public static func set(_ value: Int64, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
-        withUnsafeBytes(of: value) { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
-    }
+extension Int32: IntegerSocketOptionValue {}
 
-    public static func get(option: Int32, from handle: UnsafeMutableRawPointer) -> Int64? {
-        var value: Int64 = 0
-        var size = MemoryLayout<Int64>.size
-        return zmq_getsockopt(handle, option, &value, &size) == 0 ? value : nil
-    }
-}
+extension Int64: IntegerSocketOptionValue {}
 
 extension Bool: SocketOptionValue {
     public static func set(_ value: Bool, option: Int32, on handle: UnsafeMutableRawPointer) -> Int32 {
