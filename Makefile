@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 RELEASE_BIN := $(CURDIR)/.build/release
 
-.PHONY: setup build release run run-postgres test bench clean
+.PHONY: setup build release run run-postgres test lint bench clean
 
 setup:
 	@deploy/setup
@@ -38,10 +38,16 @@ run-postgres: release
 
 # Every test, in one process: unit, contract (SQLite and real processes),
 # integration and the interface in tmux.
-test:
+test: lint
 	@deploy/setup --test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Conventions a tool holds: the format (.swift-format: 150 columns, 4
+# spaces), and no Foundation in the gateway's modules (docs/ARCHITECTURE.md).
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Shared Services Tests
+	python3 Tests/Checks/foundation-free.py
 
 # Benchmarks through the real gateway; results go to stdout and bench-results/.
 bench: release

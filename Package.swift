@@ -77,8 +77,10 @@ let package = Package(
         ),
         .target(
             name: "Wire",
-            dependencies: ["Domain", .product(name: "CoreMetrics", package: "swift-metrics"),
-                           .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: [
+                "Domain", .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             path: "Shared/Wire"
         ),
         .target(
@@ -95,14 +97,18 @@ let package = Package(
         // Domain's ports on PostgreSQL, for posts shared by several hosts.
         .target(
             name: "PostgresPlatform",
-            dependencies: ["Domain", "LocalPlatform", .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Domain", "LocalPlatform", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Shared/PostgresPlatform"
         ),
         .target(
             name: "NetworkPlatform",
-            dependencies: ["Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: [
+                "Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             path: "Shared/NetworkPlatform"
         ),
         // Metrics served to Prometheus: swift-metrics, written out by
@@ -230,15 +236,20 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/ServiceTests"
         ),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "ZeroMQ"], path: "Tests/ServiceSupportTests"),
         .testTarget(name: "PostgresPlatformTests", dependencies: ["PostgresPlatform"], path: "Tests/PostgresPlatformTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "PostgresPlatform", "TestSupport"],
+            dependencies: [
+                "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "PostgresPlatform",
+                "TestSupport",
+            ],
             path: "Tests/IntegrationTests"
         ),
     ]

@@ -10,7 +10,11 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gateway endpoint (default: POSTS_GATEWAY, else the ipc:// default).", valueName: "endpoint"))
     var gateway: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for an answer, and for a service's workers to register after a gateway restart (a dead gateway is noticed within 2 s). Each request carries it as its budget: past it, nothing more is done for it.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait for an answer, and for a service's workers to register after a gateway restart (a dead gateway is noticed within 2 "
+                + "s). Each request carries it as its budget: past it, nothing more is done for it.",
+            valueName: "seconds"))
     var timeout: Double = 10
 
     @Option(help: ArgumentHelp("Use this SQLite file directly, with no services.", valueName: "path"))
@@ -55,8 +59,9 @@ struct ConnectionOptions: ParsableArguments {
         }
         // One attempt: the gateway itself hands a request to another worker
         // when one dies, and a resent delete would report "not found".
-        return UseCaseProvider(try NetworkPlatform.connect(
-            endpoint: endpoint, events: events, timeout: .milliseconds(Int64(timeout * 1000)), retries: 0,
-            security: security.security))
+        return UseCaseProvider(
+            try NetworkPlatform.connect(
+                endpoint: endpoint, events: events, timeout: .milliseconds(Int64(timeout * 1000)), retries: 0,
+                security: security.security))
     }
 }

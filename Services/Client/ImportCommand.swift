@@ -8,16 +8,16 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import posts from a JSON or JSON Lines file.",
         discussion: """
-        The file holds a JSON array of posts, or one post per line (JSON Lines).
-        A post is {"title", "content"}, optionally with "uid" (a UUID: importing
-        again updates instead of duplicating) and "createDate" (ISO 8601). The
-        common sample-data shape {"userId", "id", "title", "body"} works too; its
-        uid is derived from userId and id, so importing it again duplicates
-        nothing either. A uid given twice is one post: the later entry wins.
-        Use - to read standard input. If any entry is invalid, nothing is
-        written; if the system fails part way, the posts already written stay,
-        and the message says how many.
-        """)
+            The file holds a JSON array of posts, or one post per line (JSON Lines).
+            A post is {"title", "content"}, optionally with "uid" (a UUID: importing
+            again updates instead of duplicating) and "createDate" (ISO 8601). The
+            common sample-data shape {"userId", "id", "title", "body"} works too; its
+            uid is derived from userId and id, so importing it again duplicates
+            nothing either. A uid given twice is one post: the later entry wins.
+            Use - to read standard input. If any entry is invalid, nothing is
+            written; if the system fails part way, the posts already written stay,
+            and the message says how many.
+            """)
 
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: ArgumentHelp("The file, or - for standard input.", valueName: "file")) var file: String
@@ -98,8 +98,10 @@ enum ImportReader {
             guard let entry = try? decoder.decode(Entry.self, from: item) else {
                 throw .invalid(label, .malformed("is not a post object (expected {\"title\", \"content\"} or {\"title\", \"body\"})"))
             }
-            entries.append(ImportEntry(label: label, uid: entry.uid, userId: entry.userId, id: entry.id, title: entry.title,
-                                       content: entry.content, body: entry.body, createDate: entry.createDate))
+            entries.append(
+                ImportEntry(
+                    label: label, uid: entry.uid, userId: entry.userId, id: entry.id, title: entry.title,
+                    content: entry.content, body: entry.body, createDate: entry.createDate))
         }
         return entries
     }
@@ -125,7 +127,9 @@ final class Progress: Sendable {
         if bar {
             let width = 30
             let filled = done * width / total
-            let line = "\rImporting [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done * 100 / total)% \(done)/\(total)"
+            let line =
+                "\rImporting [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done * 100 / total)% "
+                + "\(done)/\(total)"
             StandardError.write(line)
         } else if done == total || done - lastLine >= max(1, total / 10) {
             state.withLock { $0.lastLine = done }

@@ -9,11 +9,11 @@ struct KeysCommand: ParsableCommand {
         commandName: "keys",
         abstract: "Make and show CURVE keys for connections across hosts (tcp://).",
         discussion: """
-        Every process that talks over tcp:// has a key pair. The gateway admits the
-        public keys in its allow-list directory (POSTS_CURVE_ALLOW); each other
-        process needs its own secret-key file (POSTS_CURVE_KEY) and the gateway's
-        public key (POSTS_GATEWAY_KEY). docs/OPERATIONS.md walks through it.
-        """,
+            Every process that talks over tcp:// has a key pair. The gateway admits the
+            public keys in its allow-list directory (POSTS_CURVE_ALLOW); each other
+            process needs its own secret-key file (POSTS_CURVE_KEY) and the gateway's
+            public key (POSTS_GATEWAY_KEY). docs/OPERATIONS.md walks through it.
+            """,
         subcommands: [GenerateKey.self, ShowKey.self]
     )
 }
@@ -23,10 +23,10 @@ struct GenerateKey: ParsableCommand {
         commandName: "generate",
         abstract: "Write NAME.key_secret (0600) and NAME.key (the public key), and print the public key.",
         discussion: """
-        Existing files are never overwritten. Copy NAME.key into the gateway's
-        allow-list directory (then send the gateway SIGHUP) to admit this key;
-        keep NAME.key_secret on the host that uses it, for POSTS_CURVE_KEY.
-        """
+            Existing files are never overwritten. Copy NAME.key into the gateway's
+            allow-list directory (then send the gateway SIGHUP) to admit this key;
+            keep NAME.key_secret on the host that uses it, for POSTS_CURVE_KEY.
+            """
     )
 
     @Argument(help: ArgumentHelp("Name of the key: letters, digits, '.', '-', '_'.", valueName: "name"))

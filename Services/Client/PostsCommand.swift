@@ -12,26 +12,28 @@ struct PostsCommand: AsyncParsableCommand {
         commandName: "posts",
         abstract: "Manage posts: through the gateway, or on a SQLite file with --local.",
         discussion: """
-        On a terminal, `posts` with no arguments opens the full-screen interface
-        (`posts ui`); the commands below are for scripts and quick use.
+            On a terminal, `posts` with no arguments opens the full-screen interface
+            (`posts ui`); the commands below are for scripts and quick use.
 
-        Talks to the gateway at POSTS_GATEWAY (default ipc://<runtime dir>/gateway.ipc;
-        start everything with `make run`). With --local PATH it runs the same use
-        cases on a SQLite file, with no services at all.
+            Talks to the gateway at POSTS_GATEWAY (default ipc://<runtime dir>/gateway.ipc;
+            start everything with `make run`). With --local PATH it runs the same use
+            cases on a SQLite file, with no services at all.
 
-        Exit codes: 0 done; 64 bad usage; 65 invalid input (an empty title, say);
-        3 not found; 4 unavailable (no gateway, no worker, busy, timed out);
-        5 conflict (edit: the post changed elsewhere meanwhile); 6 not allowed (the
-        gateway refused this client's CURVE key, or wants one; or its socket is
-        another user's); 1 anything else.
+            Exit codes: 0 done; 64 bad usage; 65 invalid input (an empty title, say);
+            3 not found; 4 unavailable (no gateway, no worker, busy, timed out);
+            5 conflict (edit: the post changed elsewhere meanwhile); 6 not allowed (the
+            gateway refused this client's CURVE key, or wants one; or its socket is
+            another user's); 1 anything else.
 
-        Across hosts (tcp://) every connection uses CURVE: POSTS_CURVE_KEY (this
-        client's secret-key file) and POSTS_GATEWAY_KEY (the gateway's public key),
-        or --curve-key and --gateway-key; `posts keys generate NAME` makes keys.
-        """,
-        subcommands: [ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
-                      DeleteCommand.self, SearchCommand.self, StatusCommand.self, TopCommand.self, ImportCommand.self, UICommand.self,
-                      KeysCommand.self]
+            Across hosts (tcp://) every connection uses CURVE: POSTS_CURVE_KEY (this
+            client's secret-key file) and POSTS_GATEWAY_KEY (the gateway's public key),
+            or --curve-key and --gateway-key; `posts keys generate NAME` makes keys.
+            """,
+        subcommands: [
+            ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
+            DeleteCommand.self, SearchCommand.self, StatusCommand.self, TopCommand.self, ImportCommand.self, UICommand.self,
+            KeysCommand.self,
+        ]
     )
 
     /// A command-line tool logs only errors (POSTS_LOG_LEVEL to see more), so
@@ -91,7 +93,8 @@ enum Failure {
         case .unavailable(.permissionDenied):
             "the gateway runs as another user: run posts as that user, or start your own (POSTS_RUNTIME_DIR / POSTS_GATEWAY)"
         case .unavailable(.notAdmitted):
-            "a client needs its own key (POSTS_CURVE_KEY, made by `posts keys generate NAME`) and the gateway's public key (POSTS_GATEWAY_KEY); the gateway's operator copies the client's NAME.key into the allow-list directory and sends the gateway SIGHUP"
+            "a client needs its own key (POSTS_CURVE_KEY, made by `posts keys generate NAME`) and the gateway's public key (POSTS_GATEWAY_KEY); "
+                + "the gateway's operator copies the client's NAME.key into the allow-list directory and sends the gateway SIGHUP"
         case .conflict:
             "load it again (posts show) and redo the change"
         case .timeout:

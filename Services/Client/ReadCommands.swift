@@ -20,9 +20,11 @@ struct ListCommand: AsyncParsableCommand {
             let page = try await connection.provider().makePostsUseCase().posts(limit: limit, cursor: cursor)
             if connection.json { return Output.json(PageOutput(posts: page.posts, nextCursor: page.nextCursor)) }
             if page.posts.isEmpty { return print(cursor == nil ? "No posts yet. Add one: posts create --title \"Hello\"" : "No more posts.") }
-            Output.table(["UID", "TITLE", "CREATED"], page.posts.map {
-                [$0.uid.uuidString, Output.shorten($0.title, to: 48), Output.relative($0.createDate)]
-            })
+            Output.table(
+                ["UID", "TITLE", "CREATED"],
+                page.posts.map {
+                    [$0.uid.uuidString, Output.shorten($0.title, to: 48), Output.relative($0.createDate)]
+                })
             if let next = page.nextCursor {
                 let size = limit == 20 ? "" : " --limit \(limit)"
                 print("\nMore: posts list\(connection.placeArguments)\(size) --cursor \(next)")

@@ -11,26 +11,35 @@ struct StatusTable {
     static func tables(for status: SystemStatus) -> [StatusTable] {
         var tables: [StatusTable] = []
         if !status.services.isEmpty {
-            tables.append(StatusTable(
-                columns: [("SERVICE", 12), ("PROCESSES", -9), ("SESSIONS", -8), ("QUEUED", -6), ("REQUESTS", -9), ("REFUSED", -7),
-                          ("P50 MS", -7), ("P99 MS", -7)],
-                rows: status.services.map {
-                    [$0.name, "\($0.processes)", "\($0.sessions)", "\($0.queued)", "\($0.requests)", "\($0.refused)",
-                     milliseconds($0.p50Milliseconds), milliseconds($0.p99Milliseconds)]
-                }))
+            tables.append(
+                StatusTable(
+                    columns: [
+                        ("SERVICE", 12), ("PROCESSES", -9), ("SESSIONS", -8), ("QUEUED", -6), ("REQUESTS", -9), ("REFUSED", -7),
+                        ("P50 MS", -7), ("P99 MS", -7),
+                    ],
+                    rows: status.services.map {
+                        [
+                            $0.name, "\($0.processes)", "\($0.sessions)", "\($0.queued)", "\($0.requests)", "\($0.refused)",
+                            milliseconds($0.p50Milliseconds), milliseconds($0.p99Milliseconds),
+                        ]
+                    }))
         }
         if !status.processes.isEmpty {
-            tables.append(StatusTable(
-                columns: [("PROCESS", 20), ("SERVICE", 9), ("SESSIONS", -8), ("BUSY", -4), ("HANDLED", -8), ("HEARD MS AGO", -12)],
-                rows: status.processes.map {
-                    [$0.pid.map { "pid \($0)" } ?? $0.name, $0.service, "\($0.sessions)", "\($0.busy)", "\($0.handled)",
-                     String(format: "%.0f", $0.silentMilliseconds)]
-                }))
+            tables.append(
+                StatusTable(
+                    columns: [("PROCESS", 20), ("SERVICE", 9), ("SESSIONS", -8), ("BUSY", -4), ("HANDLED", -8), ("HEARD MS AGO", -12)],
+                    rows: status.processes.map {
+                        [
+                            $0.pid.map { "pid \($0)" } ?? $0.name, $0.service, "\($0.sessions)", "\($0.busy)", "\($0.handled)",
+                            String(format: "%.0f", $0.silentMilliseconds),
+                        ]
+                    }))
         }
         if !status.searchIndexes.isEmpty {
-            tables.append(StatusTable(
-                columns: [("SEARCH PROCESS", 14), ("DOCUMENTS", -9), ("APPLIED", -8), ("HEAD", -8), ("LAG", -5)],
-                rows: status.searchIndexes.map { ["pid \($0.pid)", "\($0.documents)", "\($0.applied)", "\($0.head)", "\($0.lag)"] }))
+            tables.append(
+                StatusTable(
+                    columns: [("SEARCH PROCESS", 14), ("DOCUMENTS", -9), ("APPLIED", -8), ("HEAD", -8), ("LAG", -5)],
+                    rows: status.searchIndexes.map { ["pid \($0.pid)", "\($0.documents)", "\($0.applied)", "\($0.head)", "\($0.lag)"] }))
         }
         return tables
     }

@@ -8,13 +8,13 @@ struct TopCommand: AsyncParsableCommand {
         commandName: "top",
         abstract: "Live request rates, errors and latency per service and method.",
         discussion: """
-        Every --interval it asks each worker process, through the gateway, for its \
-        counts per method (`rpc.stats`), and prints each method's requests and errors \
-        per second since the last look, and the p50 and p99 of its last 1,024 requests \
-        (the slowest process's). The first look shows the totals so far. Runs until \
-        interrupted, or --count looks. The same figures are served to Prometheus with \
-        --metrics (docs/OPERATIONS.md).
-        """
+            Every --interval it asks each worker process, through the gateway, for its \
+            counts per method (`rpc.stats`), and prints each method's requests and errors \
+            per second since the last look, and the p50 and p99 of its last 1,024 requests \
+            (the slowest process's). The first look shows the totals so far. Runs until \
+            interrupted, or --count looks. The same figures are served to Prometheus with \
+            --metrics (docs/OPERATIONS.md).
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -45,8 +45,11 @@ struct TopCommand: AsyncParsableCommand {
                 } else {
                     if redraw { print("\u{1B}[H\u{1B}[2J", terminator: "") }
                     print("\(current.source)  every \(interval) s" + (previous == nil ? "  (first look: totals so far)" : ""))
-                    Output.table(["SERVICE", "METHOD", previous == nil ? "REQUESTS" : "REQ/S", previous == nil ? "ERRORS" : "ERR/S",
-                                  "P50 MS", "P99 MS"], rows.map(\.cells))
+                    Output.table(
+                        [
+                            "SERVICE", "METHOD", previous == nil ? "REQUESTS" : "REQ/S", previous == nil ? "ERRORS" : "ERR/S",
+                            "P50 MS", "P99 MS",
+                        ], rows.map(\.cells))
                     if rows.isEmpty { print("No method has a worker that counts it. Start them with `make run`.") }
                 }
                 previous = (current.methods, now)
@@ -79,9 +82,10 @@ struct TrafficRow: Encodable, Equatable {
                 guard let seconds, seconds > 0 else { return Double(now) }
                 return Double(max(0, now - (then ?? 0))) / seconds
             }
-            return TrafficRow(service: method.service, method: method.method, requests: rate(method.requests, earlier?.requests),
-                              errors: rate(method.errors, earlier?.errors), p50Milliseconds: method.p50Milliseconds,
-                              p99Milliseconds: method.p99Milliseconds)
+            return TrafficRow(
+                service: method.service, method: method.method, requests: rate(method.requests, earlier?.requests),
+                errors: rate(method.errors, earlier?.errors), p50Milliseconds: method.p50Milliseconds,
+                p99Milliseconds: method.p99Milliseconds)
         }
     }
 

@@ -8,10 +8,10 @@ struct UICommand: AsyncParsableCommand {
         commandName: "ui",
         abstract: "Open the full-screen interface (also: `posts` with no arguments, on a terminal).",
         discussion: """
-        Browse, read, write, edit and delete posts, search as you type, and watch
-        the services' status. Keys are shown at the bottom of every screen; Ctrl-C
-        or q on the list quits. The list follows changes made elsewhere.
-        """
+            Browse, read, write, edit and delete posts, search as you type, and watch
+            the services' status. Keys are shown at the bottom of every screen; Ctrl-C
+            or q on the list quits. The list follows changes made elsewhere.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions

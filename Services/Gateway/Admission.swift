@@ -31,13 +31,16 @@ final class Admission: Sendable {
         let firstTime = refusedKeys.withLock { keys -> Bool? in
             keys.count < Self.rememberedLimit ? keys.insert(key).inserted : nil
         }
-        let metadata: Logger.Metadata = ["fingerprint": "\(Curve.fingerprint(key))", "address": "\(request.address)",
-                                         "allowList": "\(allowList.directory)"]
+        let metadata: Logger.Metadata = [
+            "fingerprint": "\(Curve.fingerprint(key))", "address": "\(request.address)",
+            "allowList": "\(allowList.directory)",
+        ]
         switch firstTime {
         case true?:
             logger.warning("refused a peer: its key is not on the allow-list", metadata: metadata)
         case nil where limiter.admit("refused").log:
-            logger.warning("refused a peer: its key is not on the allow-list (more refused keys than are remembered; rate limited)", metadata: metadata)
+            logger.warning(
+                "refused a peer: its key is not on the allow-list (more refused keys than are remembered; rate limited)", metadata: metadata)
         default:
             break
         }

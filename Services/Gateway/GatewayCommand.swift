@@ -18,55 +18,55 @@ struct GatewayCommand: AsyncParsableCommand {
         commandName: "gateway",
         abstract: "Majordomo (7/MDP) broker that routes JSON-RPC requests to workers by service name.",
         discussion: """
-        With no settings at all it binds ipc://<runtime dir>/gateway.ipc, where the
-        runtime dir is POSTS_RUNTIME_DIR, else $XDG_RUNTIME_DIR/posts, else
-        /tmp/posts-<uid> (created with mode 0700).
+            With no settings at all it binds ipc://<runtime dir>/gateway.ipc, where the
+            runtime dir is POSTS_RUNTIME_DIR, else $XDG_RUNTIME_DIR/posts, else
+            /tmp/posts-<uid> (created with mode 0700).
 
-        Every flag has an environment variable; a flag wins over its variable:
-          --bind                POSTS_GATEWAY_BIND (comma-separated), else POSTS_GATEWAY
-          --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
-          --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
-          --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
-          --heartbeat-liveness  POSTS_HEARTBEAT_LIVENESS   default 3
-          --queue-wait          POSTS_QUEUE_WAIT           default 5s
-          --queue-limit         POSTS_QUEUE_LIMIT          default 10000
-          --client-limit        POSTS_CLIENT_LIMIT         default 1000
-          --service-limit       POSTS_SERVICE_LIMIT        default 1000
-          --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216 (at least 1024)
-          --max-connections     POSTS_MAX_CONNECTIONS      default: the descriptor limit less an eighth (at least 64 kept)
-          --max-peer-output     POSTS_MAX_PEER_OUTPUT      default 1048576 (at least 65536)
-          --message-timeout     POSTS_MESSAGE_TIMEOUT      default 30s
-          --shutdown-grace      POSTS_SHUTDOWN_GRACE       default 2s
-          --log-level           POSTS_LOG_LEVEL            default info
-          --curve-key           POSTS_CURVE_KEY            the gateway's secret-key file (0600)
-          --curve-allow         POSTS_CURVE_ALLOW          directory of the public keys (NAME.key) admitted
-          --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
-          --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (logged as a warning)
+            Every flag has an environment variable; a flag wins over its variable:
+              --bind                POSTS_GATEWAY_BIND (comma-separated), else POSTS_GATEWAY
+              --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
+              --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
+              --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+              --heartbeat-liveness  POSTS_HEARTBEAT_LIVENESS   default 3
+              --queue-wait          POSTS_QUEUE_WAIT           default 5s
+              --queue-limit         POSTS_QUEUE_LIMIT          default 10000
+              --client-limit        POSTS_CLIENT_LIMIT         default 1000
+              --service-limit       POSTS_SERVICE_LIMIT        default 1000
+              --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216 (at least 1024)
+              --max-connections     POSTS_MAX_CONNECTIONS      default: the descriptor limit less an eighth (at least 64 kept)
+              --max-peer-output     POSTS_MAX_PEER_OUTPUT      default 1048576 (at least 65536)
+              --message-timeout     POSTS_MESSAGE_TIMEOUT      default 30s
+              --shutdown-grace      POSTS_SHUTDOWN_GRACE       default 2s
+              --log-level           POSTS_LOG_LEVEL            default info
+              --curve-key           POSTS_CURVE_KEY            the gateway's secret-key file (0600)
+              --curve-allow         POSTS_CURVE_ALLOW          directory of the public keys (NAME.key) admitted
+              --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
+              --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (logged as a warning)
 
-        Security: every tcp:// endpoint (the gateway's and the event bus's) uses
-        CURVE, and only peers whose public key is in the allow-list directory are
-        served; binding tcp:// with no key refuses to start unless --insecure.
-        Make keys with `posts keys generate NAME --dir DIR`. SIGHUP reads the
-        allow-list again without a restart. ipc:// is guarded by its 0700 directory.
-        A service with no worker and nothing waiting is forgotten after the queue
-        wait; past the service limit, READY for a new service gets DISCONNECT.
+            Security: every tcp:// endpoint (the gateway's and the event bus's) uses
+            CURVE, and only peers whose public key is in the allow-list directory are
+            served; binding tcp:// with no key refuses to start unless --insecure.
+            Make keys with `posts keys generate NAME --dir DIR`. SIGHUP reads the
+            allow-list again without a restart. ipc:// is guarded by its 0700 directory.
+            A service with no worker and nothing waiting is forgotten after the queue
+            wait; past the service limit, READY for a new service gets DISCONNECT.
 
-        Bounds (docs/OPERATIONS.md, "Bounds"): on plaintext ipc:// a peer with more
-        than --max-peer-output bytes waiting for it is not read until half are
-        written; a message may hold --max-frame-size plus 64 KiB in all, and must
-        arrive whole within --message-timeout of its first byte; past --max-connections a new
-        connection is closed at once and accepting rests for 100 ms. At start the
-        soft file descriptor limit is raised to the hard one and logged.
+            Bounds (docs/OPERATIONS.md, "Bounds"): on plaintext ipc:// a peer with more
+            than --max-peer-output bytes waiting for it is not read until half are
+            written; a message may hold --max-frame-size plus 64 KiB in all, and must
+            arrive whole within --message-timeout of its first byte; past --max-connections a new
+            connection is closed at once and accepting rests for 100 ms. At start the
+            soft file descriptor limit is raised to the hard one and logged.
 
-        The event bus: services publish to --events-publish (an XSUB socket),
-        subscribers connect to --events-subscribe (an XPUB socket).
-        Durations take ms, s or m (2500ms, 2.5s, 1m); a bare number is ms.
-        SIGTERM or SIGINT: stop taking requests (waiting ones are answered "service
-        unavailable"), wait up to the shutdown grace for requests already with
-        workers, send DISCONNECT to workers, exit 0.
-        Protocol and introspection (mmi.service, mmi.status, mmi.services,
-        mmi.workers): docs/PROTOCOL.md.
-        """
+            The event bus: services publish to --events-publish (an XSUB socket),
+            subscribers connect to --events-subscribe (an XPUB socket).
+            Durations take ms, s or m (2500ms, 2.5s, 1m); a bare number is ms.
+            SIGTERM or SIGINT: stop taking requests (waiting ones are answered "service
+            unavailable"), wait up to the shutdown grace for requests already with
+            workers, send DISCONNECT to workers, exit 0.
+            Protocol and introspection (mmi.service, mmi.status, mmi.services,
+            mmi.workers): docs/PROTOCOL.md.
+            """
     )
 
     @Option(name: .customLong("bind"), help: ArgumentHelp("Endpoint to bind; repeat for several.", valueName: "endpoint"))
@@ -148,8 +148,12 @@ struct GatewayCommand: AsyncParsableCommand {
             options.connections = budget
             busOptions.connections = budget
             busOptions.limits.messageTimeout = options.messageTimeout
-            Logger(label: "gateway").info("connection limit", metadata: ["maxConnections": "\(budget.limit)",
-                                                                         "maxPeerOutput": "\(options.maxPeerOutput)"])
+            Logger(label: "gateway").info(
+                "connection limit",
+                metadata: [
+                    "maxConnections": "\(budget.limit)",
+                    "maxPeerOutput": "\(options.maxPeerOutput)",
+                ])
             security = try SecuritySettings.gateway(
                 settings, curveKey: curveKey, allow: curveAllow, insecure: insecure, curveOnIPC: curveIpc,
                 endpoints: options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints)
@@ -159,7 +163,10 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         let live = LiveEndpoint.served(options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints)
         guard live.isEmpty else {
-            StandardError.write("gateway: \(live.joined(separator: ", ")) already served by a running gateway; stop it first, or bind other endpoints (--bind, --events-publish, --events-subscribe)\n")
+            StandardError.write(
+                "gateway: \(live.joined(separator: ", ")) already served by a running gateway; stop it first, or bind other endpoints (--bind, "
+                    + "--events-publish, --events-subscribe)\n"
+            )
             throw ExitCode.failure
         }
         let logger = Logger(label: "gateway")
@@ -170,8 +177,12 @@ struct GatewayCommand: AsyncParsableCommand {
             // Bound before any CURVE socket, so no handshake goes unchecked.
             let admission = Admission(allowList: allowList, logger: logger)
             _ = try ZAPHandler.start(context: context, decide: admission.decide)
-            logger.info("CURVE on", metadata: ["allowed keys": "\(allowList.count)", "allowList": "\(allowList.directory)",
-                                               "fingerprint": "\(Curve.fingerprint(security.security.keys!.publicKey))"])
+            logger.info(
+                "CURVE on",
+                metadata: [
+                    "allowed keys": "\(allowList.count)", "allowList": "\(allowList.directory)",
+                    "fingerprint": "\(Curve.fingerprint(security.security.keys!.publicKey))",
+                ])
             services.append(.init(service: AllowListReloadService(admission: admission)))
         }
         if let endpoint = try await MetricsStart.start(metricsAddress, program: "gateway", logger: logger) {
@@ -180,15 +191,19 @@ struct GatewayCommand: AsyncParsableCommand {
         if let exporter = try TracingStart.start(serviceName: "gateway", environment: settings.environment) {
             services.insert(.init(service: exporter), at: 0)  // first in, last out: it sends the last spans
         }
-        let broker = Broker(options: options, replies: JSONRPCBrokerReplies(),
-                            tracing: TracingStart.isRequested(settings.environment) ? GatewayTracing() : nil, context: context, logger: logger)
+        let broker = Broker(
+            options: options, replies: JSONRPCBrokerReplies(),
+            tracing: TracingStart.isRequested(settings.environment) ? GatewayTracing() : nil, context: context, logger: logger)
         let bus = EventBus(options: busOptions, context: context, logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: BrokerService(broker: broker, logger: logger)),
-                       .init(service: EventBusService(bus: bus, logger: logger))] + services,
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        ))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: BrokerService(broker: broker, logger: logger)),
+                    .init(service: EventBusService(bus: bus, logger: logger)),
+                ] + services,
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            ))
         do {
             try await group.run()
         } catch let error as ZMQError {
@@ -219,8 +234,10 @@ struct GatewayCommand: AsyncParsableCommand {
         try RuntimeDirectory.prepare(endpoints: endpoints, environment: environment)
         var options = Broker.Options(endpoints: endpoints)
         var configuration = BrokerConfiguration()
-        configuration.heartbeatInterval = try settings.duration(heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
-        configuration.heartbeatLiveness = try settings.integer(heartbeatLiveness, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
+        configuration.heartbeatInterval = try settings.duration(
+            heartbeatInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
+        configuration.heartbeatLiveness = try settings.integer(
+            heartbeatLiveness, env: "POSTS_HEARTBEAT_LIVENESS", default: configuration.heartbeatLiveness)
         configuration.queueWait = try settings.duration(queueWait, env: "POSTS_QUEUE_WAIT", default: configuration.queueWait)
         configuration.queueLimit = try settings.integer(queueLimit, env: "POSTS_QUEUE_LIMIT", default: configuration.queueLimit)
         configuration.clientLimit = try settings.integer(clientLimit, env: "POSTS_CLIENT_LIMIT", default: configuration.clientLimit)
@@ -229,8 +246,9 @@ struct GatewayCommand: AsyncParsableCommand {
         options.configuration = configuration
         options.maxFrameSize = Int64(try settings.maxFrameSize(maxFrameSize))
         options.messageTimeout = try settings.duration(messageTimeout, env: "POSTS_MESSAGE_TIMEOUT", default: options.messageTimeout)
-        options.maxPeerOutput = try settings.integer(maxPeerOutput, env: "POSTS_MAX_PEER_OUTPUT", default: options.maxPeerOutput,
-                                                     minimum: 1 << 16)
+        options.maxPeerOutput = try settings.integer(
+            maxPeerOutput, env: "POSTS_MAX_PEER_OUTPUT", default: options.maxPeerOutput,
+            minimum: 1 << 16)
         return options
     }
 }

@@ -29,19 +29,24 @@ struct JSONRPCBrokerReplies: BrokerReplies {
         case .workersFailed(let service, let attempts):
             error = JSONRPCError(PostsError.failed("request failed: \(attempts) '\(service)' workers stopped responding while handling it"))
         case .unsupportedProtocol(let header, _):
-            error = JSONRPCError(.invalidRequest, "this broker speaks 7/MDP 0.1 (MDPC01 for clients, MDPW01 for workers), not \(header); see docs/PROTOCOL.md",
-                                 data: ["reason": "protocolVersion", "expected": "MDPC01", "actual": .string(header)])
+            error = JSONRPCError(
+                .invalidRequest, "this broker speaks 7/MDP 0.1 (MDPC01 for clients, MDPW01 for workers), not \(header); see docs/PROTOCOL.md",
+                data: ["reason": "protocolVersion", "expected": "MDPC01", "actual": .string(header)])
         case .serviceLimit(let service, let limit):
             error = JSONRPCError(PostsError.unavailable(.noWorker(service: service)))
             error.message = "service '\(Escaped.line(service))' has no worker, and the gateway already tracks its limit of \(limit) services"
         case .invalidServiceName(let service):
-            error = JSONRPCError(.invalidRequest, "service name '\(Escaped.line(service))' is not 1 to \(MDP.serviceNameLimit) of A-Z a-z 0-9 . - _; see docs/PROTOCOL.md",
-                                 data: ["reason": "serviceName"])
+            error = JSONRPCError(
+                .invalidRequest,
+                "service name '\(Escaped.line(service))' is not 1 to \(MDP.serviceNameLimit) of A-Z a-z 0-9 . - _; see docs/PROTOCOL.md",
+                data: ["reason": "serviceName"])
         case .timeout(let service, let budget, let withWorker):
             error = JSONRPCError(PostsError.timeout(seconds: budget.milliseconds / 1000))
-            error.message = "timeout: the request's budget of \(Int(budget.milliseconds)) ms (params._meta.timeoutMs) ran out "
-                + (withWorker ? "while a '\(service)' worker had it; its reply, if one comes, is dropped"
-                              : "before a '\(service)' worker took it; no worker was given it")
+            error.message =
+                "timeout: the request's budget of \(Int(budget.milliseconds)) ms (params._meta.timeoutMs) ran out "
+                + (withWorker
+                    ? "while a '\(service)' worker had it; its reply, if one comes, is dropped"
+                    : "before a '\(service)' worker took it; no worker was given it")
         case .shuttingDown(let service):
             error = JSONRPCError(PostsError.unavailable(.shuttingDown))
             error.message = "the gateway is shutting down; request for '\(service)' not taken, retry shortly"
@@ -101,9 +106,11 @@ extension GatewayStatus {
         var processes: [String: SystemStatus.Process] = [:]
         for worker in snapshot.workers {
             let key = "\(worker.service)/\(worker.pid.map { "\($0)" } ?? worker.identity)"
-            var process = processes[key] ?? SystemStatus.Process(
-                service: worker.service, pid: worker.pid, name: worker.identity, sessions: 0, busy: 0, handled: 0,
-                silentMilliseconds: worker.silentFor.milliseconds)
+            var process =
+                processes[key]
+                ?? SystemStatus.Process(
+                    service: worker.service, pid: worker.pid, name: worker.identity, sessions: 0, busy: 0, handled: 0,
+                    silentMilliseconds: worker.silentFor.milliseconds)
             process.sessions += 1
             process.busy += worker.busy ? 1 : 0
             process.handled += worker.handled
@@ -114,26 +121,30 @@ extension GatewayStatus {
         self.init(
             uptimeSeconds: snapshot.uptime.milliseconds / 1000,
             services: snapshot.services.map { service in
-                SystemStatus.Service(name: service.name, processes: all.filter { $0.service == service.name }.count, sessions: service.workers,
-                                     queued: service.queued, requests: service.requests, refused: service.refused,
-                                     p50Milliseconds: service.latency?.p50.milliseconds, p99Milliseconds: service.latency?.p99.milliseconds)
+                SystemStatus.Service(
+                    name: service.name, processes: all.filter { $0.service == service.name }.count, sessions: service.workers,
+                    queued: service.queued, requests: service.requests, refused: service.refused,
+                    p50Milliseconds: service.latency?.p50.milliseconds, p99Milliseconds: service.latency?.p99.milliseconds)
             },
             processes: all,
-            totals: Totals(requests: snapshot.totals.requests, replies: snapshot.totals.replies, refused: snapshot.totals.refused,
-                           malformed: snapshot.totals.malformed, workersExpired: snapshot.totals.workersExpired,
-                           requeued: snapshot.totals.requeued),
+            totals: Totals(
+                requests: snapshot.totals.requests, replies: snapshot.totals.replies, refused: snapshot.totals.refused,
+                malformed: snapshot.totals.malformed, workersExpired: snapshot.totals.workersExpired,
+                requeued: snapshot.totals.requeued),
             latency: snapshot.latency.map(Latency.init),
-            settings: Settings(heartbeatIntervalMs: configuration.heartbeatInterval.milliseconds,
-                               heartbeatLiveness: configuration.heartbeatLiveness,
-                               queueWaitMs: configuration.queueWait.milliseconds,
-                               queueLimit: configuration.queueLimit, clientLimit: configuration.clientLimit)
+            settings: Settings(
+                heartbeatIntervalMs: configuration.heartbeatInterval.milliseconds,
+                heartbeatLiveness: configuration.heartbeatLiveness,
+                queueWaitMs: configuration.queueWait.milliseconds,
+                queueLimit: configuration.queueLimit, clientLimit: configuration.clientLimit)
         )
     }
 }
 
 extension GatewayStatus.Latency {
     init(_ summary: LatencySummary) {
-        self.init(samples: summary.samples, p50Ms: summary.p50.milliseconds, p90Ms: summary.p90.milliseconds,
-                  p99Ms: summary.p99.milliseconds, maxMs: summary.max.milliseconds)
+        self.init(
+            samples: summary.samples, p50Ms: summary.p50.milliseconds, p90Ms: summary.p90.milliseconds,
+            p99Ms: summary.p99.milliseconds, maxMs: summary.max.milliseconds)
     }
 }

@@ -18,36 +18,37 @@ struct PostsServiceCommand: AsyncParsableCommand {
         commandName: "posts-service",
         abstract: "MDP worker for service 'posts': owns the posts, in a SQLite file or on PostgreSQL.",
         discussion: """
-        Methods: posts.list, posts.get, posts.save, posts.saveMany, posts.delete,
-        posts.changes, posts.health (docs/PROTOCOL.md).
+            Methods: posts.list, posts.get, posts.save, posts.saveMany, posts.delete,
+            posts.changes, posts.health (docs/PROTOCOL.md).
 
-        Every flag has an environment variable; a flag wins over its variable:
-          --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
-          --database            POSTS_DATABASE             default $XDG_DATA_HOME/posts/posts.sqlite
-                                (or POSTS_DATA_DIR/posts.sqlite, ~/.local/share/posts/posts.sqlite)
-          --database-url        POSTS_DATABASE_URL         postgres://user[:password]@host[:port]/database:
-                                the posts on PostgreSQL, shared by posts-service on any number of hosts
-                                (schema made at start); unset: the SQLite file above
-          --sessions            POSTS_SESSIONS             default 4
-          --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
-          --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
-          --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
-          --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
-                                (pages are cut to fit; a single bigger reply is error -32005)
-          --log-level           POSTS_LOG_LEVEL            default info
-          --curve-key           POSTS_CURVE_KEY            this process's CURVE secret-key file (tcp://)
-          --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
-          --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
-          --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
-        After every committed write it publishes {"service":"posts","head":N} on
-        topic posts.changed. Several posts-service processes may share one database file.
-        SIGTERM: finish the requests in hand, tell the gateway DISCONNECT, exit 0.
-        """
+            Every flag has an environment variable; a flag wins over its variable:
+              --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
+              --database            POSTS_DATABASE             default $XDG_DATA_HOME/posts/posts.sqlite
+                                    (or POSTS_DATA_DIR/posts.sqlite, ~/.local/share/posts/posts.sqlite)
+              --database-url        POSTS_DATABASE_URL         postgres://user[:password]@host[:port]/database:
+                                    the posts on PostgreSQL, shared by posts-service on any number of hosts
+                                    (schema made at start); unset: the SQLite file above
+              --sessions            POSTS_SESSIONS             default 4
+              --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
+              --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
+              --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+              --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
+                                    (pages are cut to fit; a single bigger reply is error -32005)
+              --log-level           POSTS_LOG_LEVEL            default info
+              --curve-key           POSTS_CURVE_KEY            this process's CURVE secret-key file (tcp://)
+              --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
+              --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
+              --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
+            After every committed write it publishes {"service":"posts","head":N} on
+            topic posts.changed. Several posts-service processes may share one database file.
+            SIGTERM: finish the requests in hand, tell the gateway DISCONNECT, exit 0.
+            """
     )
 
     @OptionGroup var worker: WorkerOptions
     @Option(help: ArgumentHelp("SQLite database file.", valueName: "path")) var database: String?
-    @Option(help: ArgumentHelp("PostgreSQL database, postgres://user@host:port/name (instead of a SQLite file).", valueName: "url")) var databaseUrl: String?
+    @Option(help: ArgumentHelp("PostgreSQL database, postgres://user@host:port/name (instead of a SQLite file).", valueName: "url")) var databaseUrl:
+        String?
     @Option(help: ArgumentHelp("Event bus endpoint to publish change notices to.", valueName: "endpoint")) var eventsPublish: String?
 
     func run() async throws {
@@ -63,19 +64,23 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let (provider, path) = try await openPosts(settings, logger: logger)
         let context = try Context(security: resolved.security)
         let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
-        let router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
-                                 events: events, maxReplyBytes: maxReplyBytes, logger: logger)
-        let mdpWorker = MajordomoWorker(endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
-                                     context: context, logger: logger)
+        let router = PostsRouter(
+            posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
+            events: events, maxReplyBytes: maxReplyBytes, logger: logger)
+        let mdpWorker = MajordomoWorker(
+            endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
+            context: context, logger: logger)
         logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
         // First in, last out: the span exporter sends the last spans.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
         if let metrics { services.append(.init(service: metrics)) }
-        services.append(.init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker)))
-        let group = ServiceGroup(configuration: .init(
-            services: services,
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        ))
+        services.append(
+            .init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker)))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services,
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            ))
         defer { events.close() }
         try await group.run()
     }
@@ -99,7 +104,10 @@ struct PostsServiceCommand: AsyncParsableCommand {
                 // cross a network unencrypted only when asked to.
                 if url.isPlaintextAcrossNetwork {
                     guard try worker.curve.insecure || settings.flag(env: "POSTS_INSECURE") else {
-                        throw ValidationError("\(url): another host, and no TLS: every post would cross the network in plaintext. Add sslmode=verify-full&sslrootcert=CA.pem to the URL (docs/OPERATIONS.md), or give --insecure (POSTS_INSECURE=1)")
+                        throw ValidationError(
+                            "\(url): another host, and no TLS: every post would cross the network in plaintext. Add "
+                                + "sslmode=verify-full&sslrootcert=CA.pem to the URL (docs/OPERATIONS.md), or give --insecure (POSTS_INSECURE=1)"
+                        )
                     }
                     logger.warning("--insecure: posts cross the network to PostgreSQL in plaintext", metadata: ["database": "\(url)"])
                 }

@@ -20,8 +20,9 @@ struct SearchRouter: Sendable {
         }
         router.on(SearchMethod.stats) { _, _ in
             let applied = try await index.position().applied
-            let stats = SystemStatus.SearchIndex(pid: getpid(), documents: try await index.documentCount(), applied: applied,
-                                                 head: max(applied, sync.headSeen.load(ordering: .relaxed)))
+            let stats = SystemStatus.SearchIndex(
+                pid: getpid(), documents: try await index.documentCount(), applied: applied,
+                head: max(applied, sync.headSeen.load(ordering: .relaxed)))
             return SearchStatsResult(index: SearchIndexDTO(domain: stats), indexBytes: try await index.sizeInBytes())
         }
         router.on(SearchMethod.health) { _, _ in HealthResult(status: "ok", service: SearchMethod.service, pid: getpid()) }

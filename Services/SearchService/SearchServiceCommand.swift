@@ -19,25 +19,25 @@ struct SearchServiceCommand: AsyncParsableCommand {
         commandName: "search-service",
         abstract: "MDP worker for service 'search': full-text search over posts (SQLite FTS5).",
         discussion: """
-        Each process keeps its own index in memory, built from posts.changes and
-        kept in step by change notices from the event bus and by a timer. Start
-        and stop as many as you like (honcho start -c search=4).
+            Each process keeps its own index in memory, built from posts.changes and
+            kept in step by change notices from the event bus and by a timer. Start
+            and stop as many as you like (honcho start -c search=4).
 
-        Every flag has an environment variable; a flag wins over its variable:
-          --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
-          --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
-          --sync-interval       POSTS_SEARCH_SYNC_INTERVAL default 1s (the most a lost notice costs)
-          --sessions            POSTS_SESSIONS             default 2
-          --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
-          --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
-          --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
-          --log-level           POSTS_LOG_LEVEL            default info
-          --curve-key           POSTS_CURVE_KEY            this process's CURVE secret-key file (tcp://)
-          --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
-          --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
-          --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
-        Methods: search.query, search.stats, search.health (docs/PROTOCOL.md).
-        """
+            Every flag has an environment variable; a flag wins over its variable:
+              --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
+              --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
+              --sync-interval       POSTS_SEARCH_SYNC_INTERVAL default 1s (the most a lost notice costs)
+              --sessions            POSTS_SESSIONS             default 2
+              --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
+              --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
+              --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
+              --log-level           POSTS_LOG_LEVEL            default info
+              --curve-key           POSTS_CURVE_KEY            this process's CURVE secret-key file (tcp://)
+              --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
+              --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
+              --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
+            Methods: search.query, search.stats, search.health (docs/PROTOCOL.md).
+            """
     )
 
     @OptionGroup var worker: WorkerOptions
@@ -67,28 +67,35 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let sync = IndexSync(index: MeasuredSearchIndex(index, traces: traces), feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
         }
-        let subscriber = try EventSubscriber(endpoint: eventsEndpoint, topic: ChangeNotice.topic(of: PostsMethod.service), context: context, logger: logger) { _, body in
+        let subscriber = try EventSubscriber(
+            endpoint: eventsEndpoint, topic: ChangeNotice.topic(of: PostsMethod.service), context: context, logger: logger
+        ) { _, body in
             if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) {
                 traces.heard(notice)
                 sync.heard(head: notice.head)
             }
         }
         defer { subscriber.close() }
-        let router = SearchRouter(search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: maxReplyBytes,
-                                  logger: logger)
-        let mdpWorker = MajordomoWorker(endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
-                                     context: context, logger: logger)
+        let router = SearchRouter(
+            search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: maxReplyBytes,
+            logger: logger)
+        let mdpWorker = MajordomoWorker(
+            endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
+            context: context, logger: logger)
         logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
         // First in, last out: the span exporter sends the last spans.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
         if let metrics { services += [.init(service: metrics), .init(service: IndexGauges(sync: sync))] }
         let handler = BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker
-        services += [.init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: handler))),
-                     .init(service: SyncService(sync: sync, interval: interval, logger: logger))]
-        let group = ServiceGroup(configuration: .init(
-            services: services,
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        ))
+        services += [
+            .init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: handler))),
+            .init(service: SyncService(sync: sync, interval: interval, logger: logger)),
+        ]
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services,
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            ))
         try await group.run()
     }
 }

@@ -21,8 +21,10 @@ public struct SystemStatus: Sendable, Equatable, Codable {
         public var p50Milliseconds: Double?
         public var p99Milliseconds: Double?
 
-        public init(name: String, processes: Int, sessions: Int, queued: Int, requests: Int, refused: Int,
-                    p50Milliseconds: Double? = nil, p99Milliseconds: Double? = nil) {
+        public init(
+            name: String, processes: Int, sessions: Int, queued: Int, requests: Int, refused: Int,
+            p50Milliseconds: Double? = nil, p99Milliseconds: Double? = nil
+        ) {
             (self.name, self.processes, self.sessions, self.queued) = (name, processes, sessions, queued)
             (self.requests, self.refused, self.p50Milliseconds, self.p99Milliseconds) = (requests, refused, p50Milliseconds, p99Milliseconds)
         }
@@ -66,8 +68,9 @@ public struct SystemStatus: Sendable, Equatable, Codable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(pid: try container.decode(Int32.self, forKey: .pid), documents: try container.decode(Int.self, forKey: .documents),
-                      applied: try container.decode(Int64.self, forKey: .applied), head: try container.decode(Int64.self, forKey: .head))
+            self.init(
+                pid: try container.decode(Int32.self, forKey: .pid), documents: try container.decode(Int.self, forKey: .documents),
+                applied: try container.decode(Int64.self, forKey: .applied), head: try container.decode(Int64.self, forKey: .head))
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -91,8 +94,10 @@ public struct SystemStatus: Sendable, Equatable, Codable {
     /// Each method of each service, as its processes count it.
     public var methods: [MethodTraffic]
 
-    public init(source: String, uptimeSeconds: Double? = nil, services: [Service] = [], processes: [Process] = [],
-                posts: Int? = nil, searchIndexes: [SearchIndex] = [], methods: [MethodTraffic] = []) {
+    public init(
+        source: String, uptimeSeconds: Double? = nil, services: [Service] = [], processes: [Process] = [],
+        posts: Int? = nil, searchIndexes: [SearchIndex] = [], methods: [MethodTraffic] = []
+    ) {
         (self.source, self.uptimeSeconds, self.services, self.processes) = (source, uptimeSeconds, services, processes)
         (self.posts, self.searchIndexes, self.methods) = (posts, searchIndexes, methods)
     }

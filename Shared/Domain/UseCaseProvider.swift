@@ -11,8 +11,10 @@ public struct Platform: Sendable {
     public var status: any StatusSource
     public var watch: any PostsWatchUseCase
 
-    public init(store: any PostStore, feed: any ChangeFeed, search: any SearchEngine, searchSync: IndexSync? = nil,
-                status: any StatusSource, watch: any PostsWatchUseCase) {
+    public init(
+        store: any PostStore, feed: any ChangeFeed, search: any SearchEngine, searchSync: IndexSync? = nil,
+        status: any StatusSource, watch: any PostsWatchUseCase
+    ) {
         (self.store, self.feed, self.search, self.searchSync) = (store, feed, search, searchSync)
         (self.status, self.watch) = (status, watch)
     }

@@ -38,14 +38,17 @@ final class BusTransport {
         self.waker = waker
         let isOwn = { (endpoint: String) in StreamRouter.serves(endpoint) && !context.security.usesCurve(endpoint) }
         let all = options.publishEndpoints + options.subscribeEndpoints
-        let stream = all.contains(where: isOwn)
+        let stream =
+            all.contains(where: isOwn)
             ? try StreamRouter(limits: options.limits, budget: options.connections ?? .withinDescriptorLimit())
             : nil
         let upstream = options.publishEndpoints.contains { !isOwn($0) } ? try Socket(context, .xsubscribe) : nil
         let downstream = options.subscribeEndpoints.contains { !isOwn($0) } ? try Socket(context, .xpublish) : nil
         var endpoints: [String] = []
-        let sides: [([String], StreamRouter.Role, Socket?)] = [(options.publishEndpoints, .publishers, upstream),
-                                                                (options.subscribeEndpoints, .subscribers, downstream)]
+        let sides: [([String], StreamRouter.Role, Socket?)] = [
+            (options.publishEndpoints, .publishers, upstream),
+            (options.subscribeEndpoints, .subscribers, downstream),
+        ]
         for (side, role, socket) in sides {
             for endpoint in side {
                 if isOwn(endpoint), let stream {
@@ -131,8 +134,11 @@ final class BusTransport {
         for (subscriber, prefixes) in subscriptions where topic.withUnsafeBytes({ bytes in prefixes.contains { bytes.starts(with: $0) } }) {
             if (stream.queuedBytes(of: subscriber) ?? 0) > stream.limits.maxOutput {
                 dropped += 1
-                problems.append(PeerProblem(.subscriberBehind, "subscriber \(subscriber) has more than \(stream.limits.maxOutput) bytes "
-                                                + "waiting; \(dropped) events dropped so far"))
+                problems.append(
+                    PeerProblem(
+                        .subscriberBehind,
+                        "subscriber \(subscriber) has more than \(stream.limits.maxOutput) bytes "
+                            + "waiting; \(dropped) events dropped so far"))
             } else {
                 _ = stream.send([subscriber] + message)
             }

@@ -61,7 +61,9 @@ public final class EventPublisher: Sendable {
                 break
             }
             waker.drain()
-            for event in mailbox.withLock({ queue in defer { queue.removeAll() }; return queue }) {
+            for event in mailbox.withLock({ queue in
+                defer { queue.removeAll() }; return queue
+            }) {
                 // PUB never blocks: at its high-water mark it drops, as a bus may.
                 _ = try? socket.send(event, wait: false)
             }

@@ -19,13 +19,15 @@ public final class EventSubscriber: Sendable {
     private let closed = Atomic<Bool>(false)
 
     /// Throws when `endpoint` is not a valid ZeroMQ endpoint.
-    public init(endpoint: String, topic: String, context: Context, logger: Logger,
-                onEvent: @escaping @Sendable (_ topic: String, _ body: [UInt8]) -> Void) throws {
+    public init(
+        endpoint: String, topic: String, context: Context, logger: Logger,
+        onEvent: @escaping @Sendable (_ topic: String, _ body: [UInt8]) -> Void
+    ) throws {
         try Socket(context, .subscribe).connect(endpoint)
         startSocketThread(named: "event-subscribe") { [self] in
             guard let socket = try? Socket(context, .subscribe),
-                  (try? socket.set(.subscribe, Array(topic.utf8))) != nil,
-                  (try? socket.connect(endpoint)) != nil
+                (try? socket.set(.subscribe, Array(topic.utf8))) != nil,
+                (try? socket.connect(endpoint)) != nil
             else {
                 logger.error("cannot subscribe to events", metadata: ["endpoint": "\(endpoint)"])
                 return

@@ -78,18 +78,22 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             for change in changes where change.sequence > applied {
                 switch change.kind {
                 case .upsert(let post):
-                    try touched += Int64.fetchAll(db.cachedStatement(sql: """
-                        INSERT INTO document (uid, title, content) VALUES (?, ?, ?)
-                        ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content
-                        RETURNING rowid
-                        """), arguments: [post.uid.uuidString, Highlights.unmarked(post.title), Highlights.unmarked(post.content)])
+                    try touched += Int64.fetchAll(
+                        db.cachedStatement(
+                            sql: """
+                                INSERT INTO document (uid, title, content) VALUES (?, ?, ?)
+                                ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content
+                                RETURNING rowid
+                                """), arguments: [post.uid.uuidString, Highlights.unmarked(post.title), Highlights.unmarked(post.content)])
                 case .delete:
-                    try touched += Int64.fetchAll(db.cachedStatement(sql: "DELETE FROM document WHERE uid = ? RETURNING rowid"),
-                                                  arguments: [change.uid.uuidString])
+                    try touched += Int64.fetchAll(
+                        db.cachedStatement(sql: "DELETE FROM document WHERE uid = ? RETURNING rowid"),
+                        arguments: [change.uid.uuidString])
                 }
             }
-            try db.execute(sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
-                           arguments: [position.applied, position.database])
+            try db.execute(
+                sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
+                arguments: [position.applied, position.database])
             return touched
         }
     }
@@ -107,10 +111,11 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// half less (docs/BENCHMARKS.md).
     public func compact() async throws(PostsError) {
         try await write { db in
-            try db.execute(sql: """
-                INSERT INTO document_fts(document_fts) VALUES ('optimize');
-                INSERT INTO document_words(document_words) VALUES ('optimize')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO document_fts(document_fts) VALUES ('optimize');
+                    INSERT INTO document_words(document_words) VALUES ('optimize')
+                    """)
         }
     }
 
@@ -165,10 +170,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         // man-page corpus, `file` made this lookup six times as long. No
         // word has U+0001 in it (unicode61 splits there), so nothing
         // between the prefix and prefix + U+0001 is missed.
-        let words = try String.fetchAll(db.cachedStatement(sql: """
-            SELECT term FROM document_vocab WHERE term > ? AND term < ? ORDER BY term LIMIT ?
-            """), arguments: [prefix + "\u{01}", prefix + "\u{10FFFF}", SearchRules.maxCompletions + 1])
-            .filter { $0.hasPrefix(prefix) }
+        let words = try String.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT term FROM document_vocab WHERE term > ? AND term < ? ORDER BY term LIMIT ?
+                    """), arguments: [prefix + "\u{01}", prefix + "\u{10FFFF}", SearchRules.maxCompletions + 1]
+        )
+        .filter { $0.hasPrefix(prefix) }
         return words.count > SearchRules.maxCompletions ? [] : words
     }
 

@@ -9,8 +9,9 @@ enum OwnerOnlyFiles {
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             chmod(directory, 0o700)
         }
         // An empty file is an empty SQLite database; made here, its mode is ours.

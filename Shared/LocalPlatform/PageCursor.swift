@@ -15,7 +15,7 @@ struct PageCursor: Equatable {
     init(_ text: String) throws(PostsError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "v1", let bits = UInt64(parts[1], radix: 16),
-              Double(bitPattern: bits).isFinite, let uid = UUID(text: parts[2])
+            Double(bitPattern: bits).isFinite, let uid = UUID(text: parts[2])
         else {
             throw .invalid("cursor", .unknownCursor(text))
         }

@@ -36,8 +36,9 @@ struct PostRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// Domain's post from what is stored, however it was read.
     private static func post(uid: UUID, title: String, content: String, createDate: Double, updateDate: Double) -> Post {
-        Post(uid: uid, title: title, content: content,
-             createDate: Date(timeIntervalSince1970: createDate), updateDate: Date(timeIntervalSince1970: updateDate))
+        Post(
+            uid: uid, title: title, content: content,
+            createDate: Date(timeIntervalSince1970: createDate), updateDate: Date(timeIntervalSince1970: updateDate))
     }
 
     /// The post, or nil (logged) when its stored uid is not a UUID: only a

@@ -127,10 +127,11 @@ final class RankRequest {
         var inverseFrequencies: [Double] = frequencyFromMatches ? [1] : []
         for phrase in 0..<phrases where !frequencyFromMatches {
             var hits: Int64 = 0
-            try FTS5Failure.check(api.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
-                count?.assumingMemoryBound(to: Int64.self).pointee += 1
-                return SQLITE_OK
-            })
+            try FTS5Failure.check(
+                api.xQueryPhrase(fts, Int32(phrase), &hits) { _, _, count in
+                    count?.assumingMemoryBound(to: Int64.self).pointee += 1
+                    return SQLITE_OK
+                })
             inverseFrequencies.append(Self.inverseFrequency(rows: rows, hits: hits))
         }
         self.inverseFrequencies = .allocate(capacity: phrases)

@@ -22,7 +22,8 @@ enum RankedPage {
         var hits: [SearchHit] = []
         for match in page {
             guard let row = try Row.fetchOne(statement, arguments: [match.rowid]),
-                  let uid = UUID(text: row[0] as String) else { continue }
+                let uid = UUID(text: row[0] as String)
+            else { continue }
             let title: String = row[1], content: String = row[2]
             let marked = try snippet(of: [title, content], match.instances, tokens)
             let (snippet, highlights) = Highlights.split(marked)
@@ -60,8 +61,9 @@ enum RankedPage {
         var text = columns[column]
         return try text.withUTF8 { bytes in
             let (offsets, complete) = try tokens.offsets(bytes, limit: start + Snippet.tokens)
-            return Snippet.marked(bytes, offsets: offsets, complete: complete, start: start,
-                                  highlighting: instances.filter { $0.column == column })
+            return Snippet.marked(
+                bytes, offsets: offsets, complete: complete, start: start,
+                highlighting: instances.filter { $0.column == column })
         }
     }
 

@@ -9,12 +9,14 @@ struct SQLiteChangeFeed: ChangeFeed {
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
         try await store.read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT sequence, uid, title, content, createDate, updateDate, 0 AS deleted FROM post WHERE sequence > ?1
-                UNION ALL
-                SELECT sequence, uid, NULL, NULL, NULL, NULL, 1 FROM tombstone WHERE sequence > ?1
-                ORDER BY sequence LIMIT ?2
-                """), arguments: [sequence, limit])
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT sequence, uid, title, content, createDate, updateDate, 0 AS deleted FROM post WHERE sequence > ?1
+                        UNION ALL
+                        SELECT sequence, uid, NULL, NULL, NULL, NULL, 1 FROM tombstone WHERE sequence > ?1
+                        ORDER BY sequence LIMIT ?2
+                        """), arguments: [sequence, limit])
             let page = PostRules.pagePrefix(rows[...]) { (($0["title"] as String?) ?? "", ($0["content"] as String?) ?? "") }
             let changes = page.compactMap(Self.change(from:))
             return PostChanges(changes: changes, head: try Schema.head(db), database: try Schema.identity(db))
@@ -24,9 +26,10 @@ struct SQLiteChangeFeed: ChangeFeed {
     static func change(from row: Row) -> PostChange? {
         guard let uid = StoredUID.parse(row["uid"], sequence: row["sequence"]) else { return nil }
         if row["deleted"] as Int == 1 { return PostChange(sequence: row["sequence"], uid: uid, kind: .delete) }
-        let post = Post(uid: uid, title: row["title"], content: row["content"],
-                        createDate: Date(timeIntervalSince1970: row["createDate"]),
-                        updateDate: Date(timeIntervalSince1970: row["updateDate"]))
+        let post = Post(
+            uid: uid, title: row["title"], content: row["content"],
+            createDate: Date(timeIntervalSince1970: row["createDate"]),
+            updateDate: Date(timeIntervalSince1970: row["updateDate"]))
         return PostChange(sequence: row["sequence"], uid: uid, kind: .upsert(post))
     }
 

@@ -12,14 +12,17 @@ struct SQLitePostStore: PostStore {
         return try await store.read { db in
             // One extra row says whether there is a next page. Two statements,
             // so the one with a cursor can seek straight to it in the index.
-            let records = if let after {
-                try PostRecord.fetchAll(db, sql: """
-                    SELECT * FROM post WHERE (createDate, uid) < (?, ?)
-                    ORDER BY createDate DESC, uid DESC LIMIT ?
-                    """, arguments: [after.createDate, after.uid, limit + 1])
-            } else {
-                try PostRecord.fetchAll(db, sql: "SELECT * FROM post ORDER BY createDate DESC, uid DESC LIMIT ?", arguments: [limit + 1])
-            }
+            let records =
+                if let after {
+                    try PostRecord.fetchAll(
+                        db,
+                        sql: """
+                            SELECT * FROM post WHERE (createDate, uid) < (?, ?)
+                            ORDER BY createDate DESC, uid DESC LIMIT ?
+                            """, arguments: [after.createDate, after.uid, limit + 1])
+                } else {
+                    try PostRecord.fetchAll(db, sql: "SELECT * FROM post ORDER BY createDate DESC, uid DESC LIMIT ?", arguments: [limit + 1])
+                }
             let page = PostRules.pagePrefix(records.prefix(limit)) { ($0.title, $0.content) }
             let more = records.count > page.count
             let next = more ? page.last.map { PageCursor(createDate: $0.createDate, uid: $0.uid).text } : nil
@@ -56,8 +59,9 @@ struct SQLitePostStore: PostStore {
         try await store.write { db in
             guard try PostRecord.deleteOne(db, key: uid.uuidString) else { return false }
             let sequence = try Schema.nextSequence(db)
-            try db.execute(sql: "INSERT OR REPLACE INTO tombstone (uid, sequence, deleteDate) VALUES (?, ?, ?)",
-                           arguments: [uid.uuidString, sequence, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO tombstone (uid, sequence, deleteDate) VALUES (?, ?, ?)",
+                arguments: [uid.uuidString, sequence, Date().timeIntervalSince1970])
             return true
         }
     }
@@ -69,15 +73,18 @@ struct SQLitePostStore: PostStore {
         let sequence = try Schema.nextSequence(db)
         let uid = post.uid.text
         let updated = PostDate.rounded(now).timeIntervalSince1970
-        let upsert = try db.cachedStatement(sql: """
-            INSERT INTO post (uid, title, content, createDate, updateDate, sequence) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (uid) DO UPDATE SET
-                title = excluded.title, content = excluded.content, updateDate = excluded.updateDate, sequence = excluded.sequence
-            RETURNING createDate
-            """)
-        let created = try Double.fetchOne(upsert, arguments: [
-            uid, post.title, post.content, post.createDate.timeIntervalSince1970, updated, sequence,
-        ])
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO post (uid, title, content, createDate, updateDate, sequence) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (uid) DO UPDATE SET
+                    title = excluded.title, content = excluded.content, updateDate = excluded.updateDate, sequence = excluded.sequence
+                RETURNING createDate
+                """)
+        let created = try Double.fetchOne(
+            upsert,
+            arguments: [
+                uid, post.title, post.content, post.createDate.timeIntervalSince1970, updated, sequence,
+            ])
         try db.cachedStatement(sql: "DELETE FROM tombstone WHERE uid = ?").execute(arguments: [uid])
         var stored = post
         stored.updateDate = Date(timeIntervalSince1970: updated)

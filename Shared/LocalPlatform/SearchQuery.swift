@@ -58,7 +58,7 @@ enum SearchQuery {
     static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+            .decimalNumber, .letterNumber, .otherNumber, .privateUse:
             true
         default:
             false

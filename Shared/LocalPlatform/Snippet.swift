@@ -42,8 +42,10 @@ enum Snippet {
     /// The marked snippet of `text` (UTF-8), its tokens at `offsets` (byte
     /// ranges, as far as the tokenizer was asked to go: `complete` when it
     /// reached the end), the window starting at token `start`.
-    static func marked(_ text: UnsafeBufferPointer<UInt8>, offsets: [Range<Int>], complete: Bool, start: Int,
-                       highlighting instances: [PhraseInstance]) -> String {
+    static func marked(
+        _ text: UnsafeBufferPointer<UInt8>, offsets: [Range<Int>], complete: Bool, start: Int,
+        highlighting instances: [PhraseInstance]
+    ) -> String {
         guard !offsets.isEmpty else { return String(decoding: text, as: UTF8.self) }
         let start = complete ? max(0, min(start, offsets.count - tokens)) : min(start, offsets.count - 1)
         let end = min(start + tokens, offsets.count)

@@ -16,8 +16,10 @@ struct TokenOffsets {
     func offsets(_ text: UnsafeBufferPointer<UInt8>, limit: Int) throws -> (offsets: [Range<Int>], complete: Bool) {
         let found = Found(limit: limit)
         let code = text.withMemoryRebound(to: CChar.self) { characters in
-            tokenizer.tokenize(context: Unmanaged.passUnretained(found).toOpaque(), tokenization: .document,
-                               pText: characters.baseAddress, nText: Int32(characters.count)) { context, _, _, _, start, end in
+            tokenizer.tokenize(
+                context: Unmanaged.passUnretained(found).toOpaque(), tokenization: .document,
+                pText: characters.baseAddress, nText: Int32(characters.count)
+            ) { context, _, _, _, start, end in
                 guard let context else { return SQLITE_ERROR }
                 let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
                 guard found.offsets.count < found.limit else {

@@ -111,8 +111,9 @@ public final class Broker: Sendable {
         while true {
             let now = clock.now
             if drainDeadline == nil, stopping.load(ordering: .acquiring) {
-                logger.info("broker stopping: refusing new requests, waiting for requests in progress",
-                            metadata: ["grace": "\(options.configuration.shutdownGrace)"])
+                logger.info(
+                    "broker stopping: refusing new requests, waiting for requests in progress",
+                    metadata: ["grace": "\(options.configuration.shutdownGrace)"])
                 core.beginDrain()
                 flush(&core, to: transport, now: now)
                 drainDeadline = now + options.configuration.shutdownGrace

@@ -9,7 +9,7 @@ enum BrokerCommand: Equatable {
 
     init(_ frames: [Frame]) {
         guard frames.count >= 3, frames[0].isEmpty, frames[1] == MDP.workerHeader,
-              let byte = frames[2].singleByte, let command = MDP.Command(rawValue: byte)
+            let byte = frames[2].singleByte, let command = MDP.Command(rawValue: byte)
         else {
             self = .malformed("not an MDPW01 command")
             return

@@ -56,8 +56,8 @@ public enum BrokerRefusal: Sendable, Equatable {
     public var service: String {
         switch self {
         case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _),
-             .workersFailed(let name, _), .shuttingDown(let name), .unsupportedProtocol(_, let name),
-             .serviceLimit(let name, _), .invalidServiceName(let name), .timeout(let name, _, _):
+            .workersFailed(let name, _), .shuttingDown(let name), .unsupportedProtocol(_, let name),
+            .serviceLimit(let name, _), .invalidServiceName(let name), .timeout(let name, _, _):
             name
         }
     }

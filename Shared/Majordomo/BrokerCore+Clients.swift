@@ -24,10 +24,9 @@ extension BrokerCore {
         let held = outstanding.index(forKey: client)
         let queueLength = services.values[slot].countRequest()
         let refusal: BrokerRefusal? =
-            if draining { .shuttingDown(service: name) }
-            else if let held, outstanding.values[held] >= configuration.clientLimit { .clientLimit(service: name, limit: configuration.clientLimit) }
-            else if queueLength >= configuration.queueLimit { .queueFull(service: name, limit: configuration.queueLimit) }
-            else { nil }
+            if draining { .shuttingDown(service: name) } else if let held, outstanding.values[held] >= configuration.clientLimit {
+                .clientLimit(service: name, limit: configuration.clientLimit)
+            } else if queueLength >= configuration.queueLimit { .queueFull(service: name, limit: configuration.queueLimit) } else { nil }
         if let refusal {
             services.values[slot].refused += 1
             refuse(client: client, body: body, refusal)

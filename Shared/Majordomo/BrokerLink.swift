@@ -35,10 +35,13 @@ extension BrokerLink {
 /// Connects to `endpoint` as `identity`, on the transport that serves it.
 /// Over ipc:// a worker takes requests from a broker it trusts, so the
 /// frame limit is only a guard against a runaway allocation.
-func connectBrokerLink(to endpoint: String, identity: [UInt8], context: Context,
-                       handshake: @escaping @Sendable (HandshakeEvent) -> Void) throws -> any BrokerLink {
+func connectBrokerLink(
+    to endpoint: String, identity: [UInt8], context: Context,
+    handshake: @escaping @Sendable (HandshakeEvent) -> Void
+) throws -> any BrokerLink {
     if StreamRouter.serves(endpoint), !context.security.usesCurve(endpoint) {
-        return StreamDealer(endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers))
+        return StreamDealer(
+            endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers))
     }
     let socket = try Socket(context, .dealer)
     try socket.set(.routingID, identity)

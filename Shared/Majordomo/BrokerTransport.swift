@@ -25,15 +25,18 @@ final class BrokerTransport {
     private var problems: [PeerProblem] = []
     private var dropped = 0
 
-    init(options: Broker.Options, context: Context, waker: Int32,
-         handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void) throws {
+    init(
+        options: Broker.Options, context: Context, waker: Int32,
+        handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void
+    ) throws {
         self.waker = waker
         let own = options.endpoints.map { StreamRouter.serves($0) && !context.security.usesCurve($0) }
         var stream: StreamRouter?
         var socket: Socket?
         if own.contains(true) {
-            let limits = ZMTP.Limits(maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
-                                     messageTimeout: options.messageTimeout, maxOutput: options.maxPeerOutput, sharedFrames: MDP.headers)
+            let limits = ZMTP.Limits(
+                maxFrameSize: Int(options.maxFrameSize), maxFrames: options.configuration.maxFrames,
+                messageTimeout: options.messageTimeout, maxOutput: options.maxPeerOutput, sharedFrames: MDP.headers)
             stream = try StreamRouter(limits: limits, budget: options.connections ?? .withinDescriptorLimit())
         }
         if own.contains(false) {

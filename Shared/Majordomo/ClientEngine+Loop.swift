@@ -141,8 +141,9 @@ extension ClientEngine {
             return (retry, next)
         }
         for (request, attempts) in failed {
-            request.continuation.resume(throwing: MajordomoClientError.timeout(
-                service: request.serviceName, endpoint: endpoint, attempts: attempts, each: request.timeout))
+            request.continuation.resume(
+                throwing: MajordomoClientError.timeout(
+                    service: request.serviceName, endpoint: endpoint, attempts: attempts, each: request.timeout))
         }
         if outcome.0 {
             logger.info("no reply in time; retrying on a new socket", metadata: ["endpoint": "\(endpoint)"])

@@ -46,8 +46,10 @@ final class ClientEngine: Sendable {
     let waker = Waker()
     let handshakes = HandshakeRecord()
 
-    init(endpoint: String, configuration: MajordomoClient.Configuration, context: Context,
-         logger: Logger, correlator: @escaping MajordomoClient.Correlator) {
+    init(
+        endpoint: String, configuration: MajordomoClient.Configuration, context: Context,
+        logger: Logger, correlator: @escaping MajordomoClient.Correlator
+    ) {
         self.endpoint = endpoint
         self.configuration = configuration
         self.context = context

@@ -40,10 +40,11 @@ public enum MDP {
     /// they are shown in logs, `mmi.status` and terminals, so nothing a
     /// terminal would act on may be one.
     public static func isValidServiceName<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
-        (1...serviceNameLimit).contains(bytes.count) && bytes.allSatisfy { byte in
-            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        (1...serviceNameLimit).contains(bytes.count)
+            && bytes.allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 
     public static func isValidServiceName(_ frame: Frame) -> Bool {

@@ -67,7 +67,8 @@ public enum MajordomoClientError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .timeout(let service, let endpoint, let attempts, let each):
-            "no reply from service '\(service)' through \(endpoint) after \(attempts) attempt(s) of \(each) each; is the gateway running, with a '\(service)' worker?"
+            "no reply from service '\(service)' through \(endpoint) after \(attempts) attempt(s) of \(each) each; is the gateway running, with a "
+                + "'\(service)' worker?"
         case .closed:
             "the client was closed before the reply arrived"
         }

@@ -152,8 +152,9 @@ final class SessionThread: TaskExecutor, Sendable {
                 // broker goes unheard, as for a lost socket).
                 let reason = String(cString: strerror(errno))
                 if pollFailures.admit(reason).log {
-                    logger.error("worker thread cannot wait for its sessions' sockets; retrying",
-                                 metadata: ["error": "poll: \(reason)", "descriptors": "\(items.count)"])
+                    logger.error(
+                        "worker thread cannot wait for its sessions' sockets; retrying",
+                        metadata: ["error": "poll: \(reason)", "descriptors": "\(items.count)"])
                 }
                 sleepThread(seconds: 0.01)
                 break

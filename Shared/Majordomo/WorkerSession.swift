@@ -102,8 +102,10 @@ final class WorkerSession: Sendable {
     }
 
     /// One connection to the broker, from READY until it ends.
-    private func serve(_ link: any BrokerLink, worker: MajordomoWorker, generation: Int,
-                       handler: MajordomoWorker.Handling, delay: inout Duration) async -> End {
+    private func serve(
+        _ link: any BrokerLink, worker: MajordomoWorker, generation: Int,
+        handler: MajordomoWorker.Handling, delay: inout Duration
+    ) async -> End {
         let (configuration, _, logger) = worker.settings
         let clock = ContinuousClock()
         let expiry = configuration.heartbeatInterval * configuration.heartbeatLiveness
@@ -202,7 +204,9 @@ final class WorkerSession: Sendable {
     /// earlier connection's are dropped: its broker gave that request to
     /// another worker).
     private func sendReplies(generation: Int, client: inout Frame?, on link: any BrokerLink) throws {
-        for reply in mailbox.withLock({ box in defer { box.removeAll() }; return box }) where reply.generation == generation {
+        for reply in mailbox.withLock({ box in
+            defer { box.removeAll() }; return box
+        }) where reply.generation == generation {
             if let to = client { try link.send(MDP.reply(client: to, body: reply.body)) }
             client = nil
         }

@@ -20,8 +20,10 @@ struct EventBusWatch: PostsWatchUseCase {
             // The bus and the poll both tell of a change: pass on each head once.
             let continuation = Newer(raw)
             let subscriber = events.flatMap { events in
-                try? EventSubscriber(endpoint: events, topic: ChangeNotice.topic(of: PostsMethod.service), context: context,
-                                     logger: Logger(label: "posts.watch")) { _, body in
+                try? EventSubscriber(
+                    endpoint: events, topic: ChangeNotice.topic(of: PostsMethod.service), context: context,
+                    logger: Logger(label: "posts.watch")
+                ) { _, body in
                     if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { continuation.yield(notice.head) }
                 }
             }

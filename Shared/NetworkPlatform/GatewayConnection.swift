@@ -105,22 +105,23 @@ final class GatewayConnection: Sendable {
     private func notAdmitted() -> PostsError? {
         guard let failure = client.handshakeFailure else { return nil }
         let keys = context.security.keys
-        let detail = switch failure {
-        case .refused:
-            "its CURVE key (fingerprint \(keys.map { Curve.fingerprint($0.publicKey) } ?? "none")) is not on the gateway's allow-list"
-        case .mechanismMismatch where keys == nil, .closedDuringHandshake where keys == nil:
-            "the gateway requires CURVE and this client has no key (POSTS_CURVE_KEY, POSTS_GATEWAY_KEY)"
-        case .mechanismMismatch:
-            "this client uses CURVE and the gateway does not, on this endpoint"
-        case .cryptographic:
-            "the CURVE handshake failed: POSTS_GATEWAY_KEY is not this gateway's public key"
-        case .closedDuringHandshake where keys != nil:
-            "it closed the connection during the CURVE handshake: is POSTS_GATEWAY_KEY this gateway's public key?"
-        case .closedDuringHandshake:
-            "it closed the connection during the handshake"
-        case .succeeded, .protocolError:
-            "\(failure)"
-        }
+        let detail =
+            switch failure {
+            case .refused:
+                "its CURVE key (fingerprint \(keys.map { Curve.fingerprint($0.publicKey) } ?? "none")) is not on the gateway's allow-list"
+            case .mechanismMismatch where keys == nil, .closedDuringHandshake where keys == nil:
+                "the gateway requires CURVE and this client has no key (POSTS_CURVE_KEY, POSTS_GATEWAY_KEY)"
+            case .mechanismMismatch:
+                "this client uses CURVE and the gateway does not, on this endpoint"
+            case .cryptographic:
+                "the CURVE handshake failed: POSTS_GATEWAY_KEY is not this gateway's public key"
+            case .closedDuringHandshake where keys != nil:
+                "it closed the connection during the CURVE handshake: is POSTS_GATEWAY_KEY this gateway's public key?"
+            case .closedDuringHandshake:
+                "it closed the connection during the handshake"
+            case .succeeded, .protocolError:
+                "\(failure)"
+            }
         return .unavailable(.notAdmitted(endpoint: endpoint, detail: detail))
     }
 }

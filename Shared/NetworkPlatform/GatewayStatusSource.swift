@@ -13,8 +13,9 @@ struct GatewayStatusSource: StatusSource {
         for service in status.services where service.processes > 0 {
             methods += await traffic(of: service.name, processes: status.processes.filter { $0.service == service.name })
         }
-        return SystemStatus(source: gateway.endpoint, uptimeSeconds: status.uptimeSeconds, services: status.services,
-                            processes: status.processes, searchIndexes: await searchIndexes(of: searchProcesses), methods: methods)
+        return SystemStatus(
+            source: gateway.endpoint, uptimeSeconds: status.uptimeSeconds, services: status.services,
+            processes: status.processes, searchIndexes: await searchIndexes(of: searchProcesses), methods: methods)
     }
 
     /// Each process's `rpc.stats`, summed per method (latency: the slowest
@@ -26,8 +27,11 @@ struct GatewayStatusSource: StatusSource {
         }
         var byMethod: [String: MethodTraffic] = [:]
         for method in answers.flatMap(\.methods) {
-            var sum = byMethod[method.method] ?? MethodTraffic(service: service, method: method.method, requests: 0, errors: 0,
-                                                               p50Milliseconds: nil, p99Milliseconds: nil)
+            var sum =
+                byMethod[method.method]
+                ?? MethodTraffic(
+                    service: service, method: method.method, requests: 0, errors: 0,
+                    p50Milliseconds: nil, p99Milliseconds: nil)
             sum.requests += method.requests
             sum.errors += method.errors
             sum.p50Milliseconds = [sum.p50Milliseconds, method.p50Ms].compactMap { $0 }.max()

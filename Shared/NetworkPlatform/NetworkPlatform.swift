@@ -11,8 +11,10 @@ public enum NetworkPlatform {
     /// without it changes are noticed by polling. `security` says which
     /// connections use CURVE, with which keys (ServiceSupport's
     /// SecuritySettings reads it from the settings).
-    public static func connect(endpoint: String, events: String? = nil, timeout: Duration = .seconds(10),
-                               retries: Int = 0, security: Security = .none) throws(PostsError) -> Platform {
+    public static func connect(
+        endpoint: String, events: String? = nil, timeout: Duration = .seconds(10),
+        retries: Int = 0, security: Security = .none
+    ) throws(PostsError) -> Platform {
         let context: Context
         do {
             context = try Context(security: security)

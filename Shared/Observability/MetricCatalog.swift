@@ -11,47 +11,59 @@ public enum MetricCatalog {
     }
 
     // Every worker process (JSON-RPC server).
-    public static let serverRequests = Entry(name: "rpc_server_requests_total",
-                                             help: "Requests served, by service, method and outcome (ok or the JSON-RPC error's name).")
-    public static let serverDuration = Entry(name: "rpc_server_duration_seconds",
-                                             help: "Time from a request's arrival at the worker to its reply, by service and method.")
+    public static let serverRequests = Entry(
+        name: "rpc_server_requests_total",
+        help: "Requests served, by service, method and outcome (ok or the JSON-RPC error's name).")
+    public static let serverDuration = Entry(
+        name: "rpc_server_duration_seconds",
+        help: "Time from a request's arrival at the worker to its reply, by service and method.")
     public static let serverActive = Entry(name: "rpc_server_active_requests", help: "Requests being served now, by service.")
 
     // The gateway (7/MDP broker).
     public static let gatewayRequests = Entry(
         name: "gateway_requests_total",
         help: "Requests through the gateway, by service and outcome (answered, busy, unavailable, timeout, failed, shutting_down, malformed).")
-    public static let gatewayQueueWait = Entry(name: "gateway_queue_wait_seconds",
-                                               help: "Time a request waited in the gateway for a worker, by service.")
-    public static let gatewayDuration = Entry(name: "gateway_request_duration_seconds",
-                                              help: "Time from a request's arrival at the gateway to its answer, by service.")
+    public static let gatewayQueueWait = Entry(
+        name: "gateway_queue_wait_seconds",
+        help: "Time a request waited in the gateway for a worker, by service.")
+    public static let gatewayDuration = Entry(
+        name: "gateway_request_duration_seconds",
+        help: "Time from a request's arrival at the gateway to its answer, by service.")
     public static let gatewayQueueDepth = Entry(name: "gateway_queue_depth", help: "Requests waiting for a worker, by service.")
     public static let gatewayWorkers = Entry(name: "gateway_workers", help: "Worker processes registered, by service.")
     public static let gatewaySessions = Entry(name: "gateway_worker_sessions", help: "Worker sessions (MDP connections) registered, by service.")
-    public static let gatewayExpiries = Entry(name: "gateway_worker_expiries_total",
-                                              help: "Worker sessions forgotten after missing their heartbeats, by service.")
-    public static let gatewayRequeues = Entry(name: "gateway_requeues_total",
-                                              help: "Requests handed to another worker after theirs was lost, by service.")
-    public static let gatewayLateReplies = Entry(name: "gateway_late_replies_total",
-                                                 help: "Worker replies dropped because their client had been answered timeout, by service.")
-    public static let gatewayBuffered = Entry(name: "gateway_output_buffered_bytes",
-                                              help: "Bytes written by the gateway and not yet taken by their peers, all peers together.")
-    public static let gatewayPeerBufferedMax = Entry(name: "gateway_peer_output_buffered_max_bytes",
-                                                     help: "The most bytes waiting for any one peer.")
-    public static let gatewayHeldBack = Entry(name: "gateway_peers_held_back",
-                                              help: "Peers not read until they take what is waiting for them (POSTS_MAX_PEER_OUTPUT).")
+    public static let gatewayExpiries = Entry(
+        name: "gateway_worker_expiries_total",
+        help: "Worker sessions forgotten after missing their heartbeats, by service.")
+    public static let gatewayRequeues = Entry(
+        name: "gateway_requeues_total",
+        help: "Requests handed to another worker after theirs was lost, by service.")
+    public static let gatewayLateReplies = Entry(
+        name: "gateway_late_replies_total",
+        help: "Worker replies dropped because their client had been answered timeout, by service.")
+    public static let gatewayBuffered = Entry(
+        name: "gateway_output_buffered_bytes",
+        help: "Bytes written by the gateway and not yet taken by their peers, all peers together.")
+    public static let gatewayPeerBufferedMax = Entry(
+        name: "gateway_peer_output_buffered_max_bytes",
+        help: "The most bytes waiting for any one peer.")
+    public static let gatewayHeldBack = Entry(
+        name: "gateway_peers_held_back",
+        help: "Peers not read until they take what is waiting for them (POSTS_MAX_PEER_OUTPUT).")
     public static let gatewayConnections = Entry(name: "gateway_connections", help: "Plaintext ipc:// connections open.")
 
     // posts-service.
-    public static let storeDuration = Entry(name: "posts_store_duration_seconds",
-                                            help: "Time the posts store took, by operation.")
+    public static let storeDuration = Entry(
+        name: "posts_store_duration_seconds",
+        help: "Time the posts store took, by operation.")
 
     // search-service.
     public static let searchDocuments = Entry(name: "search_documents", help: "Posts in this replica's index.")
     public static let searchApplied = Entry(name: "search_applied_sequence", help: "The last change sequence this replica applied.")
     public static let searchLag = Entry(name: "search_lag_changes", help: "Changes this replica has heard of and not yet applied.")
-    public static let searchDelay = Entry(name: "search_index_delay_seconds",
-                                          help: "Time from a post's save (its updateDate) to it being searchable on this replica.")
+    public static let searchDelay = Entry(
+        name: "search_index_delay_seconds",
+        help: "Time from a post's save (its updateDate) to it being searchable on this replica.")
 
     public static let all: [Entry] = [
         serverRequests, serverDuration, serverActive,

@@ -34,9 +34,11 @@ final class MetricsHTTPHandler: ChannelInboundHandler {
     private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         let (status, type, body): (HTTPResponseStatus, String, [UInt8]) =
-            if head.method != .GET && head.method != .HEAD { (.methodNotAllowed, "text/plain; charset=utf-8", Array("only GET /metrics\n".utf8)) }
-            else if path != "/metrics" { (.notFound, "text/plain; charset=utf-8", Array("not found: the metrics are at /metrics\n".utf8)) }
-            else { (.ok, "text/plain; version=0.0.4; charset=utf-8", registry.emitToBuffer()) }
+            if head.method != .GET && head.method != .HEAD {
+                (.methodNotAllowed, "text/plain; charset=utf-8", Array("only GET /metrics\n".utf8))
+            } else if path != "/metrics" { (.notFound, "text/plain; charset=utf-8", Array("not found: the metrics are at /metrics\n".utf8)) } else {
+                (.ok, "text/plain; version=0.0.4; charset=utf-8", registry.emitToBuffer())
+            }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: "\(body.count)")

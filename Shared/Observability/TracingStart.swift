@@ -44,8 +44,9 @@ public enum TracingStart {
             (0..<bytes).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
         }
         var context = ServiceContext.topLevel
-        InstrumentationSystem.instrument.extract(["traceparent": "00-\(hex(16))-\(hex(8))-00"], into: &context,
-                                                 using: DictionaryExtractor())
+        InstrumentationSystem.instrument.extract(
+            ["traceparent": "00-\(hex(16))-\(hex(8))-00"], into: &context,
+            using: DictionaryExtractor())
         return context
     }
 

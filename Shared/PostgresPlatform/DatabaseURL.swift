@@ -28,7 +28,9 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
             throw DatabaseURLError("'\(Self.redacted(text))' is not a postgres:// URL (postgres://user:password@host:5432/database)")
         }
         guard let host = url.host, !host.isEmpty else { throw DatabaseURLError("'\(Self.redacted(text))' names no host") }
-        guard let user = url.user, !user.isEmpty else { throw DatabaseURLError("'\(Self.redacted(text))' names no user (postgres://USER@host/database)") }
+        guard let user = url.user, !user.isEmpty else {
+            throw DatabaseURLError("'\(Self.redacted(text))' names no user (postgres://USER@host/database)")
+        }
         let database = String(url.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else {
             throw DatabaseURLError("'\(Self.redacted(text))' names no database (postgres://user@host/DATABASE)")

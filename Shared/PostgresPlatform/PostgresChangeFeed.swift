@@ -11,7 +11,8 @@ struct PostgresChangeFeed: ChangeFeed {
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
         try await database.read { connection, logger in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT sequence, uid, title, content, create_ms, update_ms FROM post WHERE sequence > \(sequence)
                 UNION ALL
                 SELECT sequence, uid, NULL, NULL, NULL, NULL FROM tombstone WHERE sequence > \(sequence)
@@ -20,8 +21,9 @@ struct PostgresChangeFeed: ChangeFeed {
             var read: [Row] = []
             for try await row in rows.decode(Row.self) { read.append(row) }
             let changes = PostRules.pagePrefix(read[...]) { ($0.2 ?? "", $0.3 ?? "") }.map(Self.change)
-            return PostChanges(changes: changes, head: try await Schema.head(connection, logger: logger),
-                               database: try await Schema.identity(connection, logger: logger))
+            return PostChanges(
+                changes: changes, head: try await Schema.head(connection, logger: logger),
+                database: try await Schema.identity(connection, logger: logger))
         }
     }
 
@@ -29,8 +31,9 @@ struct PostgresChangeFeed: ChangeFeed {
         guard let title = row.2, let content = row.3, let created = row.4, let updated = row.5 else {
             return PostChange(sequence: row.0, uid: row.1, kind: .delete)
         }
-        let post = Post(uid: row.1, title: title, content: content, createDate: PostDate.date(milliseconds: created),
-                        updateDate: PostDate.date(milliseconds: updated))
+        let post = Post(
+            uid: row.1, title: title, content: content, createDate: PostDate.date(milliseconds: created),
+            updateDate: PostDate.date(milliseconds: updated))
         return PostChange(sequence: row.0, uid: row.1, kind: .upsert(post))
     }
 

@@ -18,8 +18,9 @@ final class PostgresDatabase: Sendable {
     init(url: DatabaseURL, logger: Logger) {
         location = url.description
         self.url = url
-        var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.user,
-                                                         password: url.password, database: url.database, tls: Self.tls(url))
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user,
+            password: url.password, database: url.database, tls: Self.tls(url))
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 8
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -90,7 +91,8 @@ final class PostgresDatabase: Sendable {
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else {
-                    throw PostsError.unavailable(.store("no answer from PostgreSQL at \(location) within \(Int(Self.callTimeout.components.seconds)) s"))
+                    throw PostsError.unavailable(
+                        .store("no answer from PostgreSQL at \(location) within \(Int(Self.callTimeout.components.seconds)) s"))
                 }
                 return value
             }
@@ -105,8 +107,9 @@ final class PostgresDatabase: Sendable {
     /// (no connection, a closed one) means the store is unavailable.
     static func map(_ error: any Error, location: String) -> PostsError {
         if let transaction = error as? PostgresTransactionError {
-            return map(transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? transaction.rollbackError
-                       ?? PostsError.failed("transaction failed"), location: location)
+            return map(
+                transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? transaction.rollbackError
+                    ?? PostsError.failed("transaction failed"), location: location)
         }
         if let error = error as? PostsError { return error }
         guard let psql = error as? PSQLError else { return .failed("PostgreSQL at \(location): \(error)") }

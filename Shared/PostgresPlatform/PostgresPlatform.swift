@@ -17,9 +17,10 @@ public enum PostgresPlatform {
         let feed = PostgresChangeFeed(database: database)
         let index: FTS5SearchIndex
         do { index = try FTS5SearchIndex() } catch { throw .failed("cannot make an in-memory search index: \(error)") }
-        return Platform(store: PostgresPostStore(database: database), feed: feed, search: index,
-                        searchSync: IndexSync(index: index, feed: feed), status: PostgresStatusSource(database: database),
-                        watch: PollingWatch(feed: feed, interval: .seconds(1)))
+        return Platform(
+            store: PostgresPostStore(database: database), feed: feed, search: index,
+            searchSync: IndexSync(index: index, feed: feed), status: PostgresStatusSource(database: database),
+            watch: PollingWatch(feed: feed, interval: .seconds(1)))
     }
 }
 
@@ -29,9 +30,11 @@ extension PostgresDatabase {
     /// pool trying again in the background while the process waits.
     func migrate() async throws(PostsError) {
         do {
-            let tls: PostgresConnection.Configuration.TLS = try Self.tlsSettings(url).map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
-            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
-                                                                 password: url.password, database: url.database, tls: tls)
+            let tls: PostgresConnection.Configuration.TLS =
+                try Self.tlsSettings(url).map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
+            var configuration = PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user,
+                password: url.password, database: url.database, tls: tls)
             configuration.options.connectTimeout = .seconds(10)
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             do {

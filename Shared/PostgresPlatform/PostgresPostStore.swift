@@ -14,20 +14,22 @@ struct PostgresPostStore: PostStore {
     func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
         let after = try cursor.map { text throws(PostsError) in try Cursor(text) }
         let rows = try await database.statement { client, logger in
-            let query: PostgresQuery = if let after {
-                """
-                SELECT uid, title, content, create_ms, update_ms FROM post WHERE (create_ms, uid) < (\(after.createMilliseconds), \(after.uid))
-                ORDER BY create_ms DESC, uid DESC LIMIT \(limit + 1)
-                """
-            } else {
-                "SELECT uid, title, content, create_ms, update_ms FROM post ORDER BY create_ms DESC, uid DESC LIMIT \(limit + 1)"
-            }
+            let query: PostgresQuery =
+                if let after {
+                    """
+                    SELECT uid, title, content, create_ms, update_ms FROM post WHERE (create_ms, uid) < (\(after.createMilliseconds), \(after.uid))
+                    ORDER BY create_ms DESC, uid DESC LIMIT \(limit + 1)
+                    """
+                } else {
+                    "SELECT uid, title, content, create_ms, update_ms FROM post ORDER BY create_ms DESC, uid DESC LIMIT \(limit + 1)"
+                }
             var rows: [Post] = []
             for try await row in try await client.query(query, logger: logger).decode(Row.self) { rows.append(Self.post(row)) }
             return rows
         }
         let page = PostRules.pagePrefix(rows.prefix(limit)) { ($0.title, $0.content) }
-        let next = rows.count > page.count ? page.last.map { Cursor(createMilliseconds: PostDate.milliseconds($0.createDate), uid: $0.uid).text } : nil
+        let next =
+            rows.count > page.count ? page.last.map { Cursor(createMilliseconds: PostDate.milliseconds($0.createDate), uid: $0.uid).text } : nil
         return PostsPage(posts: Array(page), nextCursor: next)
     }
 
@@ -49,7 +51,8 @@ struct PostgresPostStore: PostStore {
         return try await database.write { connection, logger in
             // The sequence lock is held: nobody else writes until commit.
             var stored: Int64?
-            for try await value in try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger).decode(Int64.self) {
+            for try await value in try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger).decode(Int64.self)
+            {
                 stored = value
             }
             guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
@@ -74,7 +77,8 @@ struct PostgresPostStore: PostStore {
             }
             guard deleted else { return false }
             let sequence = try await Schema.nextSequences(1, connection, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO tombstone (uid, sequence, delete_ms) VALUES (\(uid), \(sequence), \(now))
                 ON CONFLICT (uid) DO UPDATE SET sequence = excluded.sequence, delete_ms = excluded.delete_ms
                 """, logger: logger)
@@ -94,7 +98,8 @@ struct PostgresPostStore: PostStore {
         let contents = posts.map(\.content)
         let created = posts.map { PostDate.milliseconds($0.createDate) }
         let count = Int64(posts.count)
-        let rows = try await query("""
+        let rows = try await query(
+            """
             WITH taken AS (UPDATE change_sequence SET value = value + \(count) WHERE id = 1 RETURNING value - \(count) AS base),
                  cleared AS (DELETE FROM tombstone WHERE uid = ANY(\(uids)::uuid[]) AND EXISTS (SELECT 1 FROM taken))
             INSERT INTO post (uid, title, content, create_ms, update_ms, sequence)
@@ -115,8 +120,9 @@ struct PostgresPostStore: PostStore {
     }
 
     static func post(_ row: Row) -> Post {
-        Post(uid: row.0, title: row.1, content: row.2, createDate: PostDate.date(milliseconds: row.3),
-             updateDate: PostDate.date(milliseconds: row.4))
+        Post(
+            uid: row.0, title: row.1, content: row.2, createDate: PostDate.date(milliseconds: row.3),
+            updateDate: PostDate.date(milliseconds: row.4))
     }
 
     /// Where a page ends: the last post's create date (milliseconds) and uid.

@@ -11,8 +11,9 @@ extension DescriptorLimit {
         if raised {
             logger.log(level: level, "file descriptor limit", metadata: ["soft": "\(limit.soft)", "hard": "\(limit.hard)"])
         } else {
-            logger.warning("file descriptor limit could not be raised to the hard limit",
-                           metadata: ["soft": "\(limit.soft)", "hard": "\(limit.hard)"])
+            logger.warning(
+                "file descriptor limit could not be raised to the hard limit",
+                metadata: ["soft": "\(limit.soft)", "hard": "\(limit.hard)"])
         }
         return limit
     }

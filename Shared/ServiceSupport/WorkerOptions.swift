@@ -42,12 +42,14 @@ public struct WorkerOptions: ParsableArguments {
             for each in [endpoint, events] { try Endpoints.validate(each) }
             let security = try curve.resolve(settings, endpoints: [endpoint, events])
             if let warning = security.warning { Logger(label: "security").warning("\(warning)") }
-            return Resolved(endpoint: endpoint,
-                            configuration: try settings.workerConfiguration(sessions: sessions, defaultSessions: defaultSessions,
-                                                                            threads: threads, heartbeatInterval: heartbeatInterval),
-                            maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
-                            security: security.security,
-                            metrics: try settings.metricsAddress(metrics))
+            return Resolved(
+                endpoint: endpoint,
+                configuration: try settings.workerConfiguration(
+                    sessions: sessions, defaultSessions: defaultSessions,
+                    threads: threads, heartbeatInterval: heartbeatInterval),
+                maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
+                security: security.security,
+                metrics: try settings.metricsAddress(metrics))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

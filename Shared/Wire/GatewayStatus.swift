@@ -48,8 +48,10 @@ public struct GatewayStatus: Sendable, Codable, Equatable {
     public var latency: Latency?
     public var settings: Settings
 
-    public init(uptimeSeconds: Double, services: [SystemStatus.Service], processes: [SystemStatus.Process], totals: Totals,
-                latency: Latency?, settings: Settings) {
+    public init(
+        uptimeSeconds: Double, services: [SystemStatus.Service], processes: [SystemStatus.Process], totals: Totals,
+        latency: Latency?, settings: Settings
+    ) {
         (self.uptimeSeconds, self.services, self.processes) = (uptimeSeconds, services, processes)
         (self.totals, self.latency, self.settings) = (totals, latency, settings)
     }

@@ -32,11 +32,13 @@ enum InvalidReasonData {
         case "empty": return .empty
         case "tooLong":
             guard let max = data["max"]?.intValue, let count = data["actual"]?.intValue,
-                  let unit = data["unit"]?.stringValue.flatMap(LengthUnit.init(rawValue:)) else { return nil }
+                let unit = data["unit"]?.stringValue.flatMap(LengthUnit.init(rawValue:))
+            else { return nil }
             return .tooLong(max: max, actual: count, unit: unit)
         case "outOfRange":
             guard let min = data["min"]?.stringValue.flatMap({ Int64($0) }), let max = data["max"]?.stringValue.flatMap({ Int64($0) }),
-                  let actual else { return nil }
+                let actual
+            else { return nil }
             return .outOfRange(min: min, max: max, actual: actual)
         case "wrongType":
             guard let expected = data["expected"]?.stringValue.flatMap(ValueKind.init(rawValue:)), let actual else { return nil }

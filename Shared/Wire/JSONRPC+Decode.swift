@@ -31,7 +31,8 @@ extension JSONRPC {
         case .success((let document?, _)):
             return refuse(.null, .invalidRequest("the request must be an object (got \(document.shortDescription))"))
         case .success((nil, let found)): issue = found
-        case .failure(.tooDeep): return refuse(.null, JSONRPCError(.parseError, "the request has arrays and objects nested more than \(JSONParser.maxDepth) deep"))
+        case .failure(.tooDeep):
+            return refuse(.null, JSONRPCError(.parseError, "the request has arrays and objects nested more than \(JSONParser.maxDepth) deep"))
         case .failure(let failure): return refuse(.null, .parseError(JSONParseError(failure, bytes: data.count).description))
         }
         guard let readID = JSONRPCID(members.id ?? .null) else {

@@ -37,8 +37,9 @@ extension JSONRPC {
         do {
             let reply = try await answer(request)
             guard reply.count <= maxReplyBytes else {
-                throw JSONRPCError(PostsError.tooLarge(bytes: reply.count, limit: maxReplyBytes),
-                                   message: "the reply is \(reply.count) bytes, over the frame limit of \(maxReplyBytes) (POSTS_MAX_FRAME_SIZE)")
+                throw JSONRPCError(
+                    PostsError.tooLarge(bytes: reply.count, limit: maxReplyBytes),
+                    message: "the reply is \(reply.count) bytes, over the frame limit of \(maxReplyBytes) (POSTS_MAX_FRAME_SIZE)")
             }
             return (reply, .ok)
         } catch let error as JSONRPCError {

@@ -32,8 +32,9 @@ public struct JSONRPCError: Error, Sendable, Hashable, Codable, CustomStringConv
     /// A request whose `_meta.timeoutMs` was spent before it was served:
     /// its caller has stopped waiting, so it is not worked on.
     static func budgetSpent(method: String) -> Self {
-        Self(.timeout, "'\(method)' was not served: its time budget (params._meta.timeoutMs) ran out before it reached the service",
-             data: ["seconds": 0])
+        Self(
+            .timeout, "'\(method)' was not served: its time budget (params._meta.timeoutMs) ran out before it reached the service",
+            data: ["seconds": 0])
     }
 
     /// A field that breaks a rule said in words (`rule` follows the field's

@@ -80,7 +80,9 @@ struct JSONValueDecoder: Decoder {
             return number as! T
         case is Float.Type:
             guard let number = value.doubleValue else { throw wrong(.number) }
-            guard Float(number).isFinite else { throw PostsError.invalid(field(root, path, key), .malformed("is too large a number (got \(value.shortDescription))")) }
+            guard Float(number).isFinite else {
+                throw PostsError.invalid(field(root, path, key), .malformed("is too large a number (got \(value.shortDescription))"))
+            }
             return Float(number) as! T
         case let integer as any FixedWidthInteger.Type:
             return try exact(integer, value, wrong: wrong, field: { field(root, path, key) }) as! T
@@ -97,8 +99,10 @@ struct JSONValueDecoder: Decoder {
 
     /// An integer of type `I`: any number without a fraction (`20`, `20.0`,
     /// `2e1`) that `I` holds; a larger one is out of range, as written.
-    private static func exact<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, wrong: (ValueKind) -> PostsError,
-                                                    field: () -> String) throws(PostsError) -> I {
+    private static func exact<I: FixedWidthInteger>(
+        _ type: I.Type, _ value: JSONValue, wrong: (ValueKind) -> PostsError,
+        field: () -> String
+    ) throws(PostsError) -> I {
         switch value {
         case .integer(let integer):
             if let exact = I(exactly: integer) { return exact }

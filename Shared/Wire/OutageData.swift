@@ -15,12 +15,14 @@ enum OutageData {
 
     static func decode(_ data: JSONValue) -> Outage? {
         switch data["reason"]?.stringValue {
-        case "noAnswer": data["endpoint"]?.stringValue.flatMap { endpoint in data["seconds"]?.doubleValue.map { .noAnswer(endpoint: endpoint, seconds: $0) } }
+        case "noAnswer":
+            data["endpoint"]?.stringValue.flatMap { endpoint in data["seconds"]?.doubleValue.map { .noAnswer(endpoint: endpoint, seconds: $0) } }
         case "noWorker": data["service"]?.stringValue.map { .noWorker(service: $0) }
         case "shuttingDown": .shuttingDown
         case "store": data["detail"]?.stringValue.map { .store($0) }
         case "permissionDenied": data["endpoint"]?.stringValue.map { .permissionDenied(endpoint: $0) }
-        case "notAdmitted": data["endpoint"]?.stringValue.flatMap { endpoint in data["detail"]?.stringValue.map { .notAdmitted(endpoint: endpoint, detail: $0) } }
+        case "notAdmitted":
+            data["endpoint"]?.stringValue.flatMap { endpoint in data["detail"]?.stringValue.map { .notAdmitted(endpoint: endpoint, detail: $0) } }
         default: nil
         }
     }

@@ -18,8 +18,9 @@ public struct PostDTO: Codable, Sendable, Equatable {
     }
 
     public init(domain post: Post) {
-        self.init(uid: post.uid.text, title: post.title, content: post.content,
-                  createDate: WireDate.format(post.createDate), updateDate: WireDate.format(post.updateDate))
+        self.init(
+            uid: post.uid.text, title: post.title, content: post.content,
+            createDate: WireDate.format(post.createDate), updateDate: WireDate.format(post.updateDate))
     }
 
     /// Its members, in order; a nil date is left out.

@@ -52,20 +52,21 @@ extension PostsError {
     /// `.failed` with the message, and the code for any code but -32603.
     public init(_ error: JSONRPCError) {
         let data = error.data ?? .null
-        let rebuilt: PostsError? = switch error.code {
-        case .invalidParams:
-            data["field"]?.stringValue.flatMap { field in
-                InvalidReasonData.decode(data).map { .invalid(WireField.inDomain(field), $0) }
+        let rebuilt: PostsError? =
+            switch error.code {
+            case .invalidParams:
+                data["field"]?.stringValue.flatMap { field in
+                    InvalidReasonData.decode(data).map { .invalid(WireField.inDomain(field), $0) }
+                }
+            case .notFound: data["uid"]?.stringValue.flatMap(UUID.init(uuidString:)).map { .notFound(uid: $0) }
+            case .conflict: data["uid"]?.stringValue.flatMap(UUID.init(uuidString:)).map { .conflict(uid: $0) }
+            case .serviceUnavailable: OutageData.decode(data).map { .unavailable($0) }
+            case .busy: BusyData.decode(data).map { .busy($0) }
+            case .timeout: data["seconds"]?.doubleValue.map { .timeout(seconds: $0) }
+            case .tooLarge: data["bytes"]?.intValue.flatMap { bytes in data["limit"]?.intValue.map { .tooLarge(bytes: bytes, limit: $0) } }
+            case .internalError: .failed(error.message)
+            default: nil
             }
-        case .notFound: data["uid"]?.stringValue.flatMap(UUID.init(uuidString:)).map { .notFound(uid: $0) }
-        case .conflict: data["uid"]?.stringValue.flatMap(UUID.init(uuidString:)).map { .conflict(uid: $0) }
-        case .serviceUnavailable: OutageData.decode(data).map { .unavailable($0) }
-        case .busy: BusyData.decode(data).map { .busy($0) }
-        case .timeout: data["seconds"]?.doubleValue.map { .timeout(seconds: $0) }
-        case .tooLarge: data["bytes"]?.intValue.flatMap { bytes in data["limit"]?.intValue.map { .tooLarge(bytes: bytes, limit: $0) } }
-        case .internalError: .failed(error.message)
-        default: nil
-        }
         self = rebuilt ?? .failed("\(error.message) [\(error.code)]")
     }
 }

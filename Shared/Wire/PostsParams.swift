@@ -105,7 +105,8 @@ extension ChangesResult {
             let uid = try PostRules.uid(change.uid, field: "changes[\(index)].uid")
             switch (change.kind, change.post) {
             case ("delete", _): result.append(PostChange(sequence: change.sequence, uid: uid, kind: .delete))
-            case ("upsert", let post?): result.append(PostChange(sequence: change.sequence, uid: uid, kind: .upsert(try post.toDomain(field: "changes[\(index)].post"))))
+            case ("upsert", let post?):
+                result.append(PostChange(sequence: change.sequence, uid: uid, kind: .upsert(try post.toDomain(field: "changes[\(index)].post"))))
             case ("upsert", nil): throw .failed("change \(change.sequence) is an upsert without a post")
             default: throw .failed("change \(change.sequence) is of a kind this client does not know: '\(change.kind)'")
             }

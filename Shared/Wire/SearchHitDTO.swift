@@ -32,8 +32,9 @@ public struct SearchHitDTO: Codable, Sendable, Equatable {
         score = try container.decode(Double.self, forKey: .score)
         highlights = try container.decode([[Int]].self, forKey: .highlights).map { pair in
             guard pair.count == 2, pair[0] >= 0, pair[0] <= pair[1] else {
-                throw DecodingError.dataCorruptedError(forKey: .highlights, in: container,
-                                                       debugDescription: "a highlight is [start, end] with 0 <= start <= end")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .highlights, in: container,
+                    debugDescription: "a highlight is [start, end] with 0 <= start <= end")
             }
             return pair[0]..<pair[1]
         }

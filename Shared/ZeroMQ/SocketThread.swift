@@ -15,11 +15,13 @@ public func startSocketThread(named name: String, _ body: @escaping @Sendable ()
 public func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
     let start = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
     var thread = pthread_t()
-    let code = pthread_create(&thread, nil, { context in
-        guard let context else { return nil }
-        Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue().run()
-        return nil
-    }, start)
+    let code = pthread_create(
+        &thread, nil,
+        { context in
+            guard let context else { return nil }
+            Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, start)
     guard code == 0 else {
         Unmanaged<ThreadStart>.fromOpaque(start).release()
         fatalError("cannot start thread \(name): \(String(cString: strerror(code)))")

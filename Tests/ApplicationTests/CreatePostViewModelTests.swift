@@ -12,7 +12,8 @@ struct CreatePostViewModelTests {
         let states: AsyncStream<CreatePostState>
 
         init(store: MemoryPostStore) {
-            states = CreatePostViewModel(posts: PostsInteractor(store: store), navigator: navigator).transform(input: .init(actions: actions.stream)).state
+            states =
+                CreatePostViewModel(posts: PostsInteractor(store: store), navigator: navigator).transform(input: .init(actions: actions.stream)).state
         }
 
         /// Types `title`, saves, and returns the state the failed save shows.

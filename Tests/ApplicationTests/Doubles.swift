@@ -60,7 +60,9 @@ final class StatusSourceDouble: StatusSource {
     func failing(with error: PostsError?) { failure.withLock { $0 = error } }
 
     func status() async throws(PostsError) -> SystemStatus {
-        let call = calls.withLock { $0 += 1; return $0 }
+        let call = calls.withLock {
+            $0 += 1; return $0
+        }
         if let error = failure.withLock({ $0 }) { throw error }
         var status = shown
         status.source = "call \(call)"
@@ -80,8 +82,9 @@ final class Gate: Sendable {
 
 extension SearchResults {
     static func one(titled title: String, uid: UUID = UUID()) -> SearchResults {
-        SearchResults(hits: [SearchHit(uid: uid, title: title, snippet: "…\(title)…", highlights: [1..<(1 + title.unicodeScalars.count)], score: 1)],
-                      total: 1, sequence: 1)
+        SearchResults(
+            hits: [SearchHit(uid: uid, title: title, snippet: "…\(title)…", highlights: [1..<(1 + title.unicodeScalars.count)], score: 1)],
+            total: 1, sequence: 1)
     }
 }
 

@@ -15,8 +15,9 @@ struct PostsListViewModelTests {
         let states: AsyncStream<PostsListState>
 
         init(store: MemoryPostStore) {
-            let model = PostsListViewModel(posts: PostsInteractor(store: store), watch: watch, navigator: navigator,
-                                           now: { PostsListViewModelTests.now })
+            let model = PostsListViewModel(
+                posts: PostsInteractor(store: store), watch: watch, navigator: navigator,
+                now: { PostsListViewModelTests.now })
             states = model.transform(input: .init(actions: actions.stream)).state
         }
     }

@@ -11,8 +11,11 @@ struct ProblemTests {
             Problem(.conflict(uid: uid)), Problem(.unavailable(.noWorker(service: "posts"))), Problem(.notFound(uid: uid)),
             Problem(.invalid("title", .empty)), Problem(.timeout(seconds: 10)), Problem(.failed("disk full")),
         ]
-        #expect(problems == [.conflict, .outage(.noWorker(service: "posts")), .notFound, .invalid(InvalidField("title", .empty)),
-                             .slow("no answer within 10 s; the request may still have been carried out"), .other("disk full")])
+        #expect(
+            problems == [
+                .conflict, .outage(.noWorker(service: "posts")), .notFound, .invalid(InvalidField("title", .empty)),
+                .slow("no answer within 10 s; the request may still have been carried out"), .other("disk full"),
+            ])
         #expect(Set(problems.map(\.message)).count == problems.count, "no two read alike")
         #expect(Problem(.invalid("title", .empty)).message == "title must not be empty")
     }

@@ -39,11 +39,15 @@ struct StatusViewModelTests {
     @Test func test_whenTheSourceAnswers_thenServicesProcessesAndSearchLagAreShown_inAStableOrder() async {
         let status = SystemStatus(
             source: "", uptimeSeconds: 12,
-            services: [.init(name: "search", processes: 1, sessions: 4, queued: 0, requests: 9, refused: 1),
-                       .init(name: "posts", processes: 2, sessions: 8, queued: 3, requests: 40, refused: 0, p50Milliseconds: 0.4)],
-            processes: [.init(service: "search", pid: 30, name: "w3", sessions: 4, busy: 0, handled: 9, silentMilliseconds: 120),
-                        .init(service: "posts", pid: 21, name: "w2", sessions: 4, busy: 1, handled: 20, silentMilliseconds: 80),
-                        .init(service: "posts", pid: 20, name: "w1", sessions: 4, busy: 0, handled: 20, silentMilliseconds: 90)],
+            services: [
+                .init(name: "search", processes: 1, sessions: 4, queued: 0, requests: 9, refused: 1),
+                .init(name: "posts", processes: 2, sessions: 8, queued: 3, requests: 40, refused: 0, p50Milliseconds: 0.4),
+            ],
+            processes: [
+                .init(service: "search", pid: 30, name: "w3", sessions: 4, busy: 0, handled: 9, silentMilliseconds: 120),
+                .init(service: "posts", pid: 21, name: "w2", sessions: 4, busy: 1, handled: 20, silentMilliseconds: 80),
+                .init(service: "posts", pid: 20, name: "w1", sessions: 4, busy: 0, handled: 20, silentMilliseconds: 90),
+            ],
             posts: 40, searchIndexes: [.init(pid: 31, documents: 38, applied: 38, head: 40), .init(pid: 30, documents: 40, applied: 40, head: 40)])
         let screen = Screen(source: StatusSourceDouble(status))
         var states = screen.states.makeAsyncIterator()

@@ -10,8 +10,11 @@ struct ImportReaderTests {
 
     @Test func test_aJSONArrayOfPostsIsRead_withEntryLabels() throws {
         let entries = try read(#"  [{"title":"a","content":"x"},{"title":"b","userId":1,"id":2,"body":"y"}]"#)
-        #expect(entries == [ImportEntry(label: "entry 1", title: "a", content: "x"),
-                            ImportEntry(label: "entry 2", userId: 1, id: 2, title: "b", body: "y")])
+        #expect(
+            entries == [
+                ImportEntry(label: "entry 1", title: "a", content: "x"),
+                ImportEntry(label: "entry 2", userId: 1, id: 2, title: "b", body: "y"),
+            ])
     }
 
     @Test func test_jsonLinesAreRead_skippingBlankLines_withLineNumbers() throws {

@@ -4,8 +4,10 @@ import Testing
 
 @Suite("Dates to the millisecond")
 struct PostDateTests {
-    @Test(arguments: ["0001-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "1970-01-01T00:00:00.000Z", "2000-02-29T12:34:56.789Z",
-                      "2026-11-23T10:20:30.001Z", "9999-12-31T23:59:59.999Z"])
+    @Test(arguments: [
+        "0001-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "1970-01-01T00:00:00.000Z", "2000-02-29T12:34:56.789Z",
+        "2026-11-23T10:20:30.001Z", "9999-12-31T23:59:59.999Z",
+    ])
     func test_everyDateInTheRangeFormatsBackToExactlyWhatWasParsed(_ text: String) throws {
         #expect(PostDate.format(try PostDate.parse(text, field: "d")) == text)
     }
@@ -32,8 +34,10 @@ struct PostDateTests {
         #expect(PostDate.format(try PostDate.parse("2026-01-02T03:04:05.1235Z", field: "d")) == "2026-01-02T03:04:05.124Z")
     }
 
-    @Test(arguments: ["soon", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01", "2026-01-01T00:00:00",
-                      "2026-01-01T00:00:00Zjunk", "0000-12-31T00:00:00Z"])
+    @Test(arguments: [
+        "soon", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01", "2026-01-01T00:00:00",
+        "2026-01-01T00:00:00Zjunk", "0000-12-31T00:00:00Z",
+    ])
     func test_whatIsNotADateIsRefusedNamingTheField(_ text: String) {
         let error = #expect(throws: PostsError.self) { try PostDate.parse(text, field: "post.createDate") }
         guard case .invalid(let invalid)? = error else { Issue.record("expected invalid, got \(String(describing: error))"); return }

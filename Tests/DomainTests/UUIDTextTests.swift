@@ -16,17 +16,21 @@ struct UUIDTextTests {
     }
 
     @Test func test_aUUIDIsWrittenAsFoundationWritesIt() {
-        let edges = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-                     UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        let edges = [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+        ]
         for uid in edges + (0..<200).map({ _ in UUID() }) {
             #expect(uid.text == uid.uuidString)
         }
     }
 
-    @Test(arguments: ["", "0", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0",
-                      "E621E1F8C36C-495A-93FC-0C247A3E6E5F0", "E621E1F8-C36C-495A-93FC+0C247A3E6E5F", "{621E1F8-C36C-495A-93FC-0C247A3E6E5}",
-                      "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93F-C0C247A3E6E5F", "É621E1F8-C36C-495A-93FC-0C247A3E6E5",
-                      " E621E1F8-C36C-495A-93FC-0C247A3E6E5F"])
+    @Test(arguments: [
+        "", "0", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0",
+        "E621E1F8C36C-495A-93FC-0C247A3E6E5F0", "E621E1F8-C36C-495A-93FC+0C247A3E6E5F", "{621E1F8-C36C-495A-93FC-0C247A3E6E5}",
+        "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93F-C0C247A3E6E5F", "É621E1F8-C36C-495A-93FC-0C247A3E6E5",
+        " E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+    ])
     func test_anythingElseIsNotAUUID_forFoundationEither(_ text: String) {
         #expect(UUID(text: text) == nil)
         #expect(UUID(uuidString: text) == nil)

@@ -18,8 +18,9 @@ struct EventBusTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let context = try Context()
-        let bus = EventBus(options: .init(publishEndpoints: ["ipc://\(directory)/in.ipc"], subscribeEndpoints: ["ipc://\(directory)/out.ipc"]),
-                           context: context, logger: quiet)
+        let bus = EventBus(
+            options: .init(publishEndpoints: ["ipc://\(directory)/in.ipc"], subscribeEndpoints: ["ipc://\(directory)/out.ipc"]),
+            context: context, logger: quiet)
         let endpoints = try await bus.start()
         do { try await body(context, endpoints[0], endpoints[1], bus) } catch {
             bus.stop()
@@ -104,8 +105,9 @@ struct EventBusTests {
     }
 
     @Test func test_anEndpointThatCannotBeBound_isReportedByStart() async throws {
-        let bus = EventBus(options: .init(publishEndpoints: ["carrier-pigeon://x"], subscribeEndpoints: []),
-                           context: try Context(), logger: quiet)
+        let bus = EventBus(
+            options: .init(publishEndpoints: ["carrier-pigeon://x"], subscribeEndpoints: []),
+            context: try Context(), logger: quiet)
         await #expect(throws: ZMQError.self) { try await bus.start() }
     }
 }

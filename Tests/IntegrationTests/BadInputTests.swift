@@ -44,8 +44,9 @@ struct BadInputTests {
         peers.removeAll()
 
         // Not ZMTP at all: refused with a ZMTP ERROR, and logged.
-        try writeGarbage(Array("GET / HTTP/1.1\r\n\r\n".utf8) + (0..<512).map { UInt8($0 % 256) },
-                         toUnixSocket: "\(harness.directory)/gateway.ipc")
+        try writeGarbage(
+            Array("GET / HTTP/1.1\r\n\r\n".utf8) + (0..<512).map { UInt8($0 % 256) },
+            toUnixSocket: "\(harness.directory)/gateway.ipc")
         #expect(try await client.echo()["service"] == "echo", "after raw garbage bytes")
         #expect(harness.process("gateway")?.isRunning == true)
         let logged = await eventually(within: .seconds(5)) {
@@ -104,9 +105,11 @@ struct BadInputTests {
         let process = try harness.start("help", "gateway", ["--help"])
         #expect(process.wait(within: .seconds(10)) == 0)
         let help = harness.log("help")
-        for variable in ["POSTS_GATEWAY_BIND", "POSTS_HEARTBEAT_INTERVAL", "POSTS_HEARTBEAT_LIVENESS", "POSTS_QUEUE_WAIT",
-                         "POSTS_QUEUE_LIMIT", "POSTS_CLIENT_LIMIT", "POSTS_MAX_FRAME_SIZE", "POSTS_SHUTDOWN_GRACE", "POSTS_LOG_LEVEL",
-                         "POSTS_RUNTIME_DIR", "POSTS_EVENTS_PUBLISH", "POSTS_EVENTS_SUBSCRIBE"] {
+        for variable in [
+            "POSTS_GATEWAY_BIND", "POSTS_HEARTBEAT_INTERVAL", "POSTS_HEARTBEAT_LIVENESS", "POSTS_QUEUE_WAIT",
+            "POSTS_QUEUE_LIMIT", "POSTS_CLIENT_LIMIT", "POSTS_MAX_FRAME_SIZE", "POSTS_SHUTDOWN_GRACE", "POSTS_LOG_LEVEL",
+            "POSTS_RUNTIME_DIR", "POSTS_EVENTS_PUBLISH", "POSTS_EVENTS_SUBSCRIBE",
+        ] {
             #expect(help.contains(variable), "\(variable) missing from --help")
         }
     }

@@ -38,12 +38,14 @@ struct CLIThroughRestartTests {
         // Copied by `cp`, not in this process: a file this process held open
         // for writing could be inherited by a child another test spawns
         // meanwhile, and exec would then fail with "Text file busy".
-        let copy = try Spawned("/bin/cp", [ProcessHarness.binaries.appendingPathComponent("posts").path, posts],
-                               environment: harness.environment, output: "/dev/null", errors: "/dev/null")
+        let copy = try Spawned(
+            "/bin/cp", [ProcessHarness.binaries.appendingPathComponent("posts").path, posts],
+            environment: harness.environment, output: "/dev/null", errors: "/dev/null")
         defer { copy.killAndReap() }  // a no-op once it has exited; never left behind
         #expect(copy.wait(within: .seconds(30)) == 0)
-        let cli = try Spawned("/usr/sbin/runuser", ["-u", "nobody", "--", posts, "list", "--timeout", "3"],
-                              environment: harness.environment, output: log, errors: log)
+        let cli = try Spawned(
+            "/usr/sbin/runuser", ["-u", "nobody", "--", posts, "list", "--timeout", "3"],
+            environment: harness.environment, output: log, errors: log)
         defer { cli.killAndReap() }
         let status = cli.wait(within: .seconds(20))
         let output = harness.log("nobody")

@@ -22,7 +22,8 @@ struct GatewayFloodTests {
     /// reading: how much the gateway took, whether it stopped reading (no
     /// progress for 2 s), and its largest resident memory meanwhile.
     private func flood(_ bytes: [UInt8], as identity: String, at endpoint: String, gateway pid: pid_t) throws
-        -> (written: Int, stalled: Bool, largest: Int) {
+        -> (written: Int, stalled: Bool, largest: Int)
+    {
         let peer = try StreamPeer(endpoint: endpoint)
         try peer.open(identity: identity)
         var largest = 0

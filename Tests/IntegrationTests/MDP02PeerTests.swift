@@ -7,23 +7,24 @@ import ZeroMQ
 @Suite("MDP 0.2 peers", .serialized)
 struct MDP02PeerTests {
     static let client = """
-    import json, sys
-    from majortomo import Client
-    client = Client(sys.argv[1])
-    client.connect()
-    client.send(b"echo", json.dumps({"jsonrpc": "2.0", "id": 7, "method": "echo"}).encode())
-    reply = client.recv_all_as_list(timeout=5)
-    print(json.dumps(json.loads(reply[-1])))
-    client.close()
-    """
+        import json, sys
+        from majortomo import Client
+        client = Client(sys.argv[1])
+        client.connect()
+        client.send(b"echo", json.dumps({"jsonrpc": "2.0", "id": 7, "method": "echo"}).encode())
+        reply = client.recv_all_as_list(timeout=5)
+        print(json.dumps(json.loads(reply[-1])))
+        client.close()
+        """
 
     @Test func test_aMajortomoClient_isToldThisBrokerSpeaks7MDP01_insteadOfTimingOut() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         try await harness.startGateway(context: try Context())
         let log = harness.logPath("majortomo")
-        let python = try Spawned("/usr/bin/env", ["python3", "-c", Self.client, harness.gatewayEndpoint], environment: harness.environment,
-                                 output: log, errors: log)
+        let python = try Spawned(
+            "/usr/bin/env", ["python3", "-c", Self.client, harness.gatewayEndpoint], environment: harness.environment,
+            output: log, errors: log)
         defer { python.killAndReap() }  // a no-op once it has exited; never left behind
         let status = python.wait(within: .seconds(20))
         let output = harness.log("majortomo")

@@ -40,9 +40,12 @@ struct MetricsTests {
         #expect(sample(#"gateway_workers{rpc_service="posts"}"#, in: gateway) == 1)
         #expect((sample(#"gateway_request_duration_seconds_count{rpc_service="posts"}"#, in: gateway) ?? 0) >= 4)
         let posts = try await harness.fetch(urls["posts-service"]!).stdout
-        #expect(sample(#"rpc_server_requests_total{rpc_system="jsonrpc",rpc_service="posts",rpc_method="posts.save",outcome="ok"}"#, in: posts) == 3,
-                "\(posts)")
-        #expect(sample(#"rpc_server_requests_total{rpc_system="jsonrpc",rpc_service="posts",rpc_method="posts.get",outcome="not_found"}"#, in: posts) == 1)
+        #expect(
+            sample(#"rpc_server_requests_total{rpc_system="jsonrpc",rpc_service="posts",rpc_method="posts.save",outcome="ok"}"#, in: posts) == 3,
+            "\(posts)")
+        #expect(
+            sample(#"rpc_server_requests_total{rpc_system="jsonrpc",rpc_service="posts",rpc_method="posts.get",outcome="not_found"}"#, in: posts) == 1
+        )
         #expect((sample(#"posts_store_duration_seconds_count{operation="save"}"#, in: posts) ?? 0) >= 3)
         let search = try await harness.fetch(urls["search-1"]!).stdout
         #expect(sample("search_documents", in: search) == 3, "\(search)")
@@ -67,19 +70,23 @@ struct MetricsTests {
             """
         try config.write(toFile: "\(harness.directory)/prometheus.yml", atomically: true, encoding: .utf8)
         let port = Int.random(in: 20_000...40_000)
-        try harness.start("prometheus", "/usr/bin/prometheus", [
-            "--config.file=\(harness.directory)/prometheus.yml", "--storage.tsdb.path=\(harness.directory)/tsdb",
-            "--web.listen-address=127.0.0.1:\(port)",
-        ])
+        try harness.start(
+            "prometheus", "/usr/bin/prometheus",
+            [
+                "--config.file=\(harness.directory)/prometheus.yml", "--storage.tsdb.path=\(harness.directory)/tsdb",
+                "--web.listen-address=127.0.0.1:\(port)",
+            ])
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
-        let query = "http://127.0.0.1:\(port)/api/v1/query?query=" + "sum(rate(gateway_requests_total{outcome=\"answered\"}[10s]))"
+        let query =
+            "http://127.0.0.1:\(port)/api/v1/query?query=" + "sum(rate(gateway_requests_total{outcome=\"answered\"}[10s]))"
             .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         var rate: Double?
         let found = await eventually(within: .seconds(40)) {
             for n in 0..<50 { _ = try? await client.call(service: "posts", method: "posts.list", params: ["limit": .integer(Int64(n % 5 + 1))]) }
             guard let answer = try? await harness.fetch(query), let data = answer.stdout.data(using: .utf8),
-                  let json = try? JSONDecoder().decode(JSONValue.self, from: data),
-                  let value = json["data"]?["result"]?.arrayValue?.first?["value"]?.arrayValue?.last?.stringValue else { return false }
+                let json = try? JSONDecoder().decode(JSONValue.self, from: data),
+                let value = json["data"]?["result"]?.arrayValue?.first?["value"]?.arrayValue?.last?.stringValue
+            else { return false }
             rate = Double(value)
             return (rate ?? 0) > 0
         }

@@ -24,8 +24,10 @@ struct PostgresTests {
         // 600 saves, then 100 of them deleted and 100 edited, all at once.
         let uids = (0..<600).map { _ in UUID() }
         func save(_ uid: UUID, _ title: String) async throws {
-            _ = try await client.call(service: "posts", method: "posts.save",
-                                      params: ["post": ["uid": .string(uid.uuidString), "title": .string(title), "content": "body"]]).get()
+            _ = try await client.call(
+                service: "posts", method: "posts.save",
+                params: ["post": ["uid": .string(uid.uuidString), "title": .string(title), "content": "body"]]
+            ).get()
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, uid) in uids.enumerated() { group.addTask { try await save(uid, "post \(index)") } }
@@ -56,8 +58,11 @@ struct PostgresTests {
 
         // Each search worker: every post, no more, fully applied.
         let caughtUp = await eventually(within: .seconds(20)) {
-            guard let status = try? await harness.posts(["status", "--json"]).json, let indexes = status["searchIndexes"]?.arrayValue else { return false }
-            return indexes.count == 2 && indexes.allSatisfy { $0["documents"]?.intValue == 500 && $0["lag"]?.intValue == 0 && $0["applied"]?.intValue == 800 }
+            guard let status = try? await harness.posts(["status", "--json"]).json, let indexes = status["searchIndexes"]?.arrayValue else {
+                return false
+            }
+            return indexes.count == 2
+                && indexes.allSatisfy { $0["documents"]?.intValue == 500 && $0["lag"]?.intValue == 0 && $0["applied"]?.intValue == 800 }
         }
         let table = caughtUp ? "" : try await harness.posts(["status"]).stdout
         #expect(caughtUp, "\(table)")
@@ -73,8 +78,9 @@ struct PostgresTests {
         try await harness.startGateway(context: context)
         for index in 1...4 { try harness.start("posts-\(index)", "posts-service", ["--database-url", url, "--sessions", "1"]) }
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
-        #expect(await eventually(within: .seconds(20)) { (try? await client.workers(of: "posts")) == 4 },
-                "\((1...4).map { harness.log("posts-\($0)") }.joined(separator: "\n"))")
+        #expect(
+            await eventually(within: .seconds(20)) { (try? await client.workers(of: "posts")) == 4 },
+            "\((1...4).map { harness.log("posts-\($0)") }.joined(separator: "\n"))")
         for index in 1...4 { #expect(harness.process("posts-\(index)")?.wait(within: .zero) == nil, "posts-\(index) still runs") }
         #expect(try await harness.posts(["create", "--title", "one schema"]).status == 0)
         #expect(try await harness.posts(["list"]).stdout.contains("one schema"))
@@ -90,14 +96,18 @@ struct PostgresTests {
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
         for round in 0..<5 {
             let uid = UUID().uuidString
-            let read = try await client.call(service: "posts", method: "posts.save", params: ["post": ["uid": .string(uid), "title": "v0", "content": ""]]).get()
+            let read = try await client.call(
+                service: "posts", method: "posts.save", params: ["post": ["uid": .string(uid), "title": "v0", "content": ""]]
+            ).get()
             let outcomes = try await withThrowingTaskGroup(of: Result<JSONValue, JSONRPCError>.self) { group in
                 for editor in 0..<8 {
                     group.addTask {
-                        try await client.call(service: "posts", method: "posts.save", params: [
-                            "post": ["uid": .string(uid), "title": .string("editor \(editor)"), "content": ""],
-                            "ifUnchangedSince": read["updateDate"] ?? .null,
-                        ])
+                        try await client.call(
+                            service: "posts", method: "posts.save",
+                            params: [
+                                "post": ["uid": .string(uid), "title": .string("editor \(editor)"), "content": ""],
+                                "ifUnchangedSince": read["updateDate"] ?? .null,
+                            ])
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -151,13 +161,16 @@ struct PostgresTLSTests {
         let untrusted = url.withPassword.replacingOccurrences(of: url.rootCertificate ?? "", with: strangerCA)
         let refused = try harness.start("untrusted", "posts-service", ["--database-url", untrusted])
         #expect(refused.wait(within: .seconds(30)) == 1)
-        #expect(harness.log("untrusted").contains("PostgreSQL") && harness.log("untrusted").lowercased().contains("certificate"),
-                "\(harness.log("untrusted"))")
+        #expect(
+            harness.log("untrusted").contains("PostgreSQL") && harness.log("untrusted").lowercased().contains("certificate"),
+            "\(harness.log("untrusted"))")
 
         // No TLS to another host: refused before anything is sent, unless --insecure.
         let plaintext = try harness.start("plaintext", "posts-service", ["--database-url", "postgres://posts@192.0.2.7/posts"])
         #expect(plaintext.wait(within: .seconds(10)) == 64)
-        #expect(harness.log("plaintext").contains("sslmode=verify-full") && harness.log("plaintext").contains("--insecure"), "\(harness.log("plaintext"))")
+        #expect(
+            harness.log("plaintext").contains("sslmode=verify-full") && harness.log("plaintext").contains("--insecure"), "\(harness.log("plaintext"))"
+        )
         try await cluster.stop()
     }
 

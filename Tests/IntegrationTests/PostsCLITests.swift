@@ -44,8 +44,9 @@ struct PostsCLITests {
         #expect(status.status == 0)
         #expect(status.stdout.contains("posts") && status.stdout.contains("PROCESS") && status.stdout.contains("REFUSED"))
         let processes = try await harness.posts(["status", "--json"]).json?["processes"]
-        #expect(processes.map { if case .array(let all) = $0 { all.compactMap { $0["sessions"]?.intValue } } else { [] } } == [2],
-                "one posts-service process with its two sessions")
+        #expect(
+            processes.map { if case .array(let all) = $0 { all.compactMap { $0["sessions"]?.intValue } } else { [] } } == [2],
+            "one posts-service process with its two sessions")
     }
 
     @Test func test_importReadsArraysJSONLinesAndSampleData_andReimportingWithUIDsDuplicatesNothing() async throws {
@@ -120,7 +121,10 @@ struct PostsCLITests {
         let overBatch = try send(#"{"jsonrpc":"2.0","id":6,"method":"posts.saveMany","params":{"posts":[\#(tooMany)]}}"#)
         #expect(overBatch?.code == .invalidParams && overBatch?.data?["field"] == "params.posts" && overBatch?.data?["max"] == 1000)
         #expect(try send(#"{"jsonrpc":"2.0","id":7,"method":"posts.health"}"#) == nil)
-        let secondBad = try send(#"{"jsonrpc":"2.0","id":8,"method":"posts.saveMany","params":{"posts":[{"uid":"\#(UUID().uuidString)","title":"ok","content":""},{"uid":"\#(unknown)","title":"","content":""}]}}"#)
+        let secondBad = try send(
+            #"{"jsonrpc":"2.0","id":8,"method":"posts.saveMany","params":{"posts":[{"uid":"\#(UUID().uuidString)","title":"ok","content":""},"#
+                + #"{"uid":"\#(unknown)","title":"","content":""}]}}"#
+        )
         #expect(secondBad?.code == .invalidParams && secondBad?.data?["field"] == "params.posts[1].title")
     }
 

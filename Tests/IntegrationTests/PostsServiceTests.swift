@@ -23,8 +23,9 @@ enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
 @Suite("posts-service processes", .serialized)
 struct PostsServiceTests {
     private func save(_ client: GatewayClient, uid: UUID, title: String) async throws -> Result<JSONValue, JSONRPCError> {
-        try await client.call(service: "posts", method: "posts.save",
-                              params: ["post": ["uid": .string(uid.uuidString), "title": .string(title), "content": "c"]])
+        try await client.call(
+            service: "posts", method: "posts.save",
+            params: ["post": ["uid": .string(uid.uuidString), "title": .string(title), "content": "c"]])
     }
 
     /// Every post, through posts.changes.

@@ -13,7 +13,8 @@ struct ReadmeTourTests {
             .appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         guard let tour = text.range(of: "## A 60-second tour"), let start = text.range(of: "```sh\n", range: tour.upperBound..<text.endIndex),
-              let end = text.range(of: "```", range: start.upperBound..<text.endIndex) else {
+            let end = text.range(of: "```", range: start.upperBound..<text.endIndex)
+        else {
             throw HarnessError("README.md has no \"A 60-second tour\" with a ```sh block")
         }
         return text[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
@@ -36,14 +37,17 @@ struct ReadmeTourTests {
             let quoted = local.replacingOccurrences(of: "'", with: #"'\''"#)
             script += """
                 eval '\(quoted)' > tour.out 2>&1; status=$?; cat tour.out
-                if [ $status -ne 0 ] || [ ! -s tour.out ] || grep -q "^No posts match" tour.out; then echo "TOUR-FAILED (status $status, output $(wc -c < tour.out) bytes): \(quoted)"; fi
+                if [ $status -ne 0 ] || [ ! -s tour.out ] || grep -q "^No posts match" tour.out; then
+                    echo "TOUR-FAILED (status $status, output $(wc -c < tour.out) bytes): \(quoted)"
+                fi
 
                 """
         }
         try script.write(toFile: "\(harness.directory)/tour.sh", atomically: true, encoding: .utf8)
         let path = ProcessHarness.binaries.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let run = try await harness.run("/bin/bash", ["\(harness.directory)/tour.sh"], limit: .seconds(60), without: ["POSTS_LOG_LEVEL"],
-                                        environment: ["PATH": path])
+        let run = try await harness.run(
+            "/bin/bash", ["\(harness.directory)/tour.sh"], limit: .seconds(60), without: ["POSTS_LOG_LEVEL"],
+            environment: ["PATH": path])
         #expect(!run.stdout.contains("TOUR-FAILED"), "\(run.stdout)\(run.stderr)")
     }
 }

@@ -69,9 +69,10 @@ struct SearchTests {
 
         // A second posts-service on another file: the worker's pulls now reach either in turn.
         try await harness.startPostsService("posts-b", sessions: 1, database: ["--database", "\(harness.directory)/b.sqlite"], context: context)
-        #expect(await eventually(within: .seconds(10)) {
-            harness.log("search").contains("two posts databases answer for the posts service")
-        }, "the search worker names the problem: \(harness.log("search"))")
+        #expect(
+            await eventually(within: .seconds(10)) {
+                harness.log("search").contains("two posts databases answer for the posts service")
+            }, "the search worker names the problem: \(harness.log("search"))")
         // It followed one file and stays on it, instead of rebuilding its index at every pull.
         let resets = harness.log("search").components(separatedBy: "rebuilding the index").count - 1
         try await Task.sleep(for: .seconds(1))
@@ -88,7 +89,9 @@ struct SearchTests {
         // Heartbeat settings must agree, or the gateway expires the slower side.
         try await harness.startPostsService(sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
         var workers: Set<Int32> = []
-        for index in 1...3 { workers.insert(try await harness.startSearchService("search-\(index)", ["--heartbeat-interval", "250ms"], context: context)) }
+        for index in 1...3 {
+            workers.insert(try await harness.startSearchService("search-\(index)", ["--heartbeat-interval", "250ms"], context: context))
+        }
         let lines = (0..<200).map { #"{"title":"Item \#($0)","content":"needle"}"# }.joined(separator: "\n")
         #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 3)
@@ -120,11 +123,12 @@ struct SearchTests {
         // While the gateway is down, the write below cannot be announced or pulled.
         try await harness.startGateway(["--heartbeat-interval", "250ms"], name: "gateway-2", context: context)
         let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(1))
-        #expect(await eventually {
-            let posts = (try? await probe.workers(of: "posts")) ?? 0
-            let search = (try? await probe.workers(of: "search")) ?? 0
-            return posts >= 2 && search >= 1
-        })
+        #expect(
+            await eventually {
+                let posts = (try? await probe.workers(of: "posts")) ?? 0
+                let search = (try? await probe.workers(of: "search")) ?? 0
+                return posts >= 2 && search >= 1
+            })
         #expect(try await harness.posts(["create", "--title", "After the restart"]).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(try await everyWorkerFinds(client, "restart", 1, workers: [worker]))

@@ -61,15 +61,18 @@ struct SecurityTests {
         let endpoint = "tcp://127.0.0.1:\(port)"
         let publish = "tcp://127.0.0.1:\(events)", subscribe = "tcp://127.0.0.1:\(try freeTCPPort())"
         let bus = ["POSTS_EVENTS_PUBLISH": publish, "POSTS_EVENTS_SUBSCRIBE": subscribe, "POSTS_GATEWAY_KEY": keys.publicFile("gateway")]
-        try harness.start("gateway", "gateway", ["--bind", endpoint, "--curve-key", keys.secret("gateway"), "--curve-allow", keys.allow],
-                          environment: bus)
-        try harness.start("posts", "posts-service", ["--gateway", endpoint, "--database", harness.databasePath, "--curve-key", keys.secret("posts")],
-                          environment: bus)
+        try harness.start(
+            "gateway", "gateway", ["--bind", endpoint, "--curve-key", keys.secret("gateway"), "--curve-allow", keys.allow],
+            environment: bus)
+        try harness.start(
+            "posts", "posts-service", ["--gateway", endpoint, "--database", harness.databasePath, "--curve-key", keys.secret("posts")],
+            environment: bus)
         func posts(_ arguments: [String], as name: String?) async throws -> CommandResult {
             var environment = bus
             if let name { environment["POSTS_CURVE_KEY"] = keys.secret(name) } else { environment["POSTS_GATEWAY_KEY"] = nil }
-            return try await harness.run("posts", arguments + ["--gateway", endpoint, "--timeout", "5"], without: ["POSTS_LOG_LEVEL", "POSTS_GATEWAY_KEY"],
-                                         environment: environment)
+            return try await harness.run(
+                "posts", arguments + ["--gateway", endpoint, "--timeout", "5"], without: ["POSTS_LOG_LEVEL", "POSTS_GATEWAY_KEY"],
+                environment: environment)
         }
         let created = try await posts(["create", "--title", "Over CURVE"], as: "cli")
         #expect(created.status == 0, "\(created.stderr)\n\(harness.log("gateway"))")
@@ -94,10 +97,15 @@ struct SecurityTests {
         }
 
         // A worker whose key is refused says so in its log, and serves nothing.
-        try harness.start("posts-stranger", "posts-service", ["--gateway", endpoint, "--database", harness.databasePath,
-                                                                "--curve-key", keys.secret("stranger")], environment: bus)
-        #expect(await eventually { harness.log("posts-stranger").contains("the gateway will not take this worker") },
-                "\(harness.log("posts-stranger"))")
+        try harness.start(
+            "posts-stranger", "posts-service",
+            [
+                "--gateway", endpoint, "--database", harness.databasePath,
+                "--curve-key", keys.secret("stranger"),
+            ], environment: bus)
+        #expect(
+            await eventually { harness.log("posts-stranger").contains("the gateway will not take this worker") },
+            "\(harness.log("posts-stranger"))")
         #expect(harness.log("posts-stranger").contains("allow-list"))
         #expect(harness.terminate("posts-stranger") == 0)
 
@@ -109,7 +117,8 @@ struct SecurityTests {
         #expect(admitted.status == 0 && admitted.stdout.contains("Over CURVE"), "\(admitted.stderr)")
 
         // docs/examples/curve_client.py: pyzmq, with the same key files.
-        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/examples/curve_client.py").standardized.path
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/examples/curve_client.py")
+            .standardized.path
         let python = try await harness.run("/usr/bin/env", ["python3", example, endpoint, keys.publicFile("gateway"), keys.secret("cli")])
         #expect(python.status == 0 && python.trimmed == "Over CURVE", "\(python.stdout)\(python.stderr)")
         let refused = try await harness.run("/usr/bin/env", ["python3", example, endpoint, keys.publicFile("gateway"), keys.secret("stranger")])
@@ -164,8 +173,9 @@ struct PrivacyTests {
         for arguments in [["list"], ["show", uid], ["search", "clear"]] {
             let shown = try await harness.posts(arguments + ["--local", harness.databasePath])
             #expect(shown.status == 0, "\(arguments): \(shown.stderr)")
-            #expect(!shown.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" || $0 == "\u{202E}" },
-                    "\(arguments): \(shown.stdout.debugDescription)")
+            #expect(
+                !shown.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" || $0 == "\u{202E}" },
+                "\(arguments): \(shown.stdout.debugDescription)")
             #expect(shown.stdout.contains("\\u{1B}[2J"), "\(arguments): \(shown.stdout)")
         }
         let shown = try await harness.posts(["show", uid, "--local", harness.databasePath])
@@ -229,7 +239,8 @@ struct GatewayBoundsTests {
             try peer.send(MDP.disconnect)
         }
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
-        #expect(await eventually { ((try? await client.status().services.count { $0.name.hasPrefix("throwaway-") }) ?? 0) > 0 }, "they were registered")
+        #expect(
+            await eventually { ((try? await client.status().services.count { $0.name.hasPrefix("throwaway-") }) ?? 0) > 0 }, "they were registered")
         #expect(await eventually(within: .seconds(5)) { (try? await client.status().services.contains { $0.name.hasPrefix("throwaway-") }) == false })
     }
 }

@@ -42,7 +42,9 @@ struct TerminalUITests {
         /// Waits until the screen shows `text`; on failure, records what it showed.
         func waitFor(_ text: String, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
             let shown = await eventually(within: .seconds(15)) { (try? await screen().contains(text)) ?? false }
-            if !shown { Issue.record("\(comment): waited for “\(text)”, the screen shows:\n\(try await screen())", sourceLocation: sourceLocation) }
+            if !shown {
+                Issue.record("\(comment): waited for “\(text)”, the screen shows:\n\(try await screen())", sourceLocation: sourceLocation)
+            }
         }
     }
 

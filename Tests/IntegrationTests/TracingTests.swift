@@ -18,7 +18,9 @@ struct TracingTests {
         let (spans, portFile) = ("\(harness.directory)/spans.jsonl", "\(harness.directory)/otlp.port")
         try harness.start("otlp", "/usr/bin/env", ["python3", script, spans, portFile])
         var port: String?
-        _ = await eventually { port = try? String(contentsOfFile: portFile, encoding: .utf8); return port != nil }
+        _ = await eventually {
+            port = try? String(contentsOfFile: portFile, encoding: .utf8); return port != nil
+        }
         guard let port else { throw HarnessError("the OTLP receiver did not start:\n\(harness.log("otlp"))") }
         return ("http://127.0.0.1:\(port)", spans)
     }
@@ -38,8 +40,9 @@ struct TracingTests {
         try harness.start("gateway", "gateway", [], environment: otel)
         let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .milliseconds(200), retries: 0)
         #expect(await eventually { (try? await probe.mmiService("echo")) != nil })
-        try await harness.startWorker("posts-service", "posts-service", service: "posts", sessions: 2,
-                                      ["--database", harness.databasePath, "--sessions", "2"], environment: otel, context: context)
+        try await harness.startWorker(
+            "posts-service", "posts-service", service: "posts", sessions: 2,
+            ["--database", harness.databasePath, "--sessions", "2"], environment: otel, context: context)
         for replica in ["search-1", "search-2"] {
             _ = try await harness.startSearchService(replica, environment: otel.merging(["OTEL_SERVICE_NAME": replica]) { $1 }, context: context)
         }
@@ -76,15 +79,17 @@ struct TracingTests {
         try harness.start("gateway", "gateway", [], environment: otel)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
         #expect(await eventually { (try? await client.mmiService("echo")) != nil })
-        try await harness.startWorker("posts-service", "posts-service", service: "posts", sessions: 1,
-                                      ["--database", harness.databasePath, "--sessions", "1"], environment: otel, context: context)
+        try await harness.startWorker(
+            "posts-service", "posts-service", service: "posts", sessions: 1,
+            ["--database", harness.databasePath, "--sessions", "1"], environment: otel, context: context)
         // A third-party client: plain JSON-RPC, no _meta at all, and no params.
         #expect(try await client.call(service: "posts", method: "posts.health").get()["status"] == "ok")
         var pair: (gateway: ExportedSpan, server: ExportedSpan)?
         _ = await eventually(within: .seconds(20)) {
             let all = spans(path)
             guard let server = all.first(where: { $0.name == "posts.health" }),
-                  let gateway = all.first(where: { $0.span == server.parent }) else { return false }
+                let gateway = all.first(where: { $0.span == server.parent })
+            else { return false }
             pair = (gateway, server)
             return true
         }

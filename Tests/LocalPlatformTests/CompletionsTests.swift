@@ -12,14 +12,17 @@ struct CompletionsTests {
         try await withDatabase { path in
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let cap = SearchRules.maxCompletions
-            let texts = ["running runnings",
-                         "alpha " + (1...cap + 1).map { "alpha\($0)" }.joined(separator: " "),
-                         "beta " + (1...cap).map { "beta\($0)" }.joined(separator: " "),
-                         "stra straße strb"]
+            let texts = [
+                "running runnings",
+                "alpha " + (1...cap + 1).map { "alpha\($0)" }.joined(separator: " "),
+                "beta " + (1...cap).map { "beta\($0)" }.joined(separator: " "),
+                "stra straße strb",
+            ]
             let posts = texts.map { Post(title: "t", content: $0) }
             let index = try FTS5SearchIndex(path: path)
-            try await index.apply(posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) },
-                                  position: IndexPosition(applied: Int64(posts.count), database: nil))
+            try await index.apply(
+                posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) },
+                position: IndexPosition(applied: Int64(posts.count), database: nil))
             let database = try DatabaseQueue(path: path)
             func completions(_ word: String) throws -> [String] {
                 try database.read { db in try FTS5SearchIndex.completions(of: SearchQuery.Term(words: [word], isPhrase: false), db) }

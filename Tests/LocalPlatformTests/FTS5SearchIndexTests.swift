@@ -69,8 +69,9 @@ struct FTS5SearchIndexTests {
     @Test func test_twoDatabasesAnsweringInTurn_areNamed_andTheIndexStaysOnTheOneItFollows() async throws {
         let index = try FTS5SearchIndex()
         let a = MemoryFeed(changes: [upsert(1, Post(title: "Kept in file A", content: ""))], head: 1, database: "A")
-        let b = MemoryFeed(changes: [upsert(1, Post(title: "Kept in file B", content: "")), upsert(2, Post(title: "More in B", content: ""))],
-                           head: 2, database: "B")
+        let b = MemoryFeed(
+            changes: [upsert(1, Post(title: "Kept in file B", content: "")), upsert(2, Post(title: "More in B", content: ""))],
+            head: 2, database: "B")
         // Two posts-services on different files behind one gateway: each pull may reach either.
         let feed = TurnFeed([a, b])
         let resets = Mutex(0)
@@ -168,7 +169,9 @@ struct FTS5SearchIndexTests {
         #expect(try await index.position().applied == 9)
     }
 
-    @Test(arguments: [#"""#, "*", "NEAR(a b", "a AND", "-x", "^start", "col:", "\u{0}", "😀 emoji", String(repeating: "ab ", count: 160), "(((", "a\"b\"c"])
+    @Test(arguments: [
+        #"""#, "*", "NEAR(a b", "a AND", "-x", "^start", "col:", "\u{0}", "😀 emoji", String(repeating: "ab ", count: 160), "(((", "a\"b\"c",
+    ])
     func test_whateverAPersonTypesNeverCausesAnError(_ text: String) async throws {
         let index = try FTS5SearchIndex()
         try await catchUp(index, [upsert(1, Post(title: "a b c", content: "start x"))], head: 1)

@@ -20,8 +20,9 @@ struct SearchQueryTests {
 
     @Test func test_anUnfinishedLastWordAlsoMatchesItsCompletionsAsWholeWords() {
         let terms = SearchQuery.terms(in: "rain runni")
-        #expect(SearchQuery.expression(for: terms, completions: ["running", "runnings"])
-            == #""rain" AND ("runni" * OR "running" OR "runnings")"#)
+        #expect(
+            SearchQuery.expression(for: terms, completions: ["running", "runnings"])
+                == #""rain" AND ("runni" * OR "running" OR "runnings")"#)
         #expect(SearchQuery.folded("Café") == "cafe", "as unicode61 indexes it")
     }
 

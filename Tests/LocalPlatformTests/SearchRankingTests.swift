@@ -9,8 +9,10 @@ import Testing
 /// the same order, with the same scores, and the exact number of matches.
 @Suite("Search ranking agrees with FTS5's bm25")
 struct SearchRankingTests {
-    private static let vocabulary = ["kernel", "module", "socket", "signal", "memory", "network", "process", "thread",
-                                     "file", "files", "filesystem", "zone", "format", "output", "error", "command", "line"]
+    private static let vocabulary = [
+        "kernel", "module", "socket", "signal", "memory", "network", "process", "thread",
+        "file", "files", "filesystem", "zone", "format", "output", "error", "command", "line",
+    ]
     private static let queries = ["file", "fil", "kernel module", "\"command line\"", "network", "zone fi", "out", "signal memory thread"]
 
     /// Posts of very different lengths (up to 20,000 words, so FTS5 stores
@@ -41,12 +43,14 @@ struct SearchRankingTests {
         let terms = SearchQuery.terms(in: query)
         return try database.read { db in
             let match = SearchQuery.expression(for: terms, completions: try FTS5SearchIndex.completions(of: terms.last!, db))
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT document.uid, hits.score FROM (
-                    SELECT rowid, -bm25(document_fts, 10.0, 1.0) AS score FROM document_fts WHERE document_fts MATCH ?
-                    ORDER BY score DESC, rowid LIMIT ? OFFSET ?
-                ) AS hits JOIN document ON document.rowid = hits.rowid ORDER BY hits.score DESC, hits.rowid
-                """, arguments: [match, limit, offset])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT document.uid, hits.score FROM (
+                        SELECT rowid, -bm25(document_fts, 10.0, 1.0) AS score FROM document_fts WHERE document_fts MATCH ?
+                        ORDER BY score DESC, rowid LIMIT ? OFFSET ?
+                    ) AS hits JOIN document ON document.rowid = hits.rowid ORDER BY hits.score DESC, hits.rowid
+                    """, arguments: [match, limit, offset])
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM document_fts WHERE document_fts MATCH ?", arguments: [match]) ?? 0
             return (rows.map { $0[0] }, rows.map { $0[1] }, total)
         }

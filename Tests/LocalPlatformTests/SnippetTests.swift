@@ -53,8 +53,9 @@ struct SnippetTests {
     @Test func test_textLeftOutOnEitherSideIsAnEllipsis_andPhrasesAreMarkedWhole() {
         let (text, offsets) = words(40)
         // The tokenizer was asked for 26 tokens and stopped: there is more.
-        let (snippet, marks) = marked(text, Array(offsets.prefix(26)), complete: false, start: 10,
-                                      [at(0, 1, 12, tokens: 2), at(1, 1, 20), at(0, 1, 30)])
+        let (snippet, marks) = marked(
+            text, Array(offsets.prefix(26)), complete: false, start: 10,
+            [at(0, 1, 12, tokens: 2), at(1, 1, 20), at(0, 1, 30)])
         #expect(snippet == "…" + (10..<26).map { "w\($0)" }.joined(separator: " ") + "…")
         #expect(marks == ["w12 w13", "w20"], "a phrase is one highlight; a match outside the window none")
     }

@@ -20,8 +20,11 @@ struct BrokerDeadlineTests {
         broker.request(from: "c1", service: "echo", "budget:5000")
         broker.request(from: "c2", service: "echo", "budget:1000")
         broker.advance(.milliseconds(400))
-        #expect(broker.reply(from: "w1", to: "c1") == [requestMessage(to: "w1", from: "c2", "budget:600"),
-                                                      clientReply(to: "c1", service: "echo", "answer")])
+        #expect(
+            broker.reply(from: "w1", to: "c1") == [
+                requestMessage(to: "w1", from: "c2", "budget:600"),
+                clientReply(to: "c1", service: "echo", "answer"),
+            ])
     }
 
     @Test func test_queuedRequestsWhoseClientsGaveUp_areAnsweredTimeout_andNeverReachAWorker() {
@@ -42,8 +45,9 @@ struct BrokerDeadlineTests {
         broker.request(from: "c2", service: "echo", "next")
         #expect(broker.advance(.milliseconds(500)) == [clientReply(to: "c1", service: "echo", "timeout:worker")])
         #expect(broker.core.outstanding["c1"] == nil)
-        #expect(broker.reply(from: "w1", to: "c1", "late") == [requestMessage(to: "w1", from: "c2", "next")],
-                "the worker is free again, and its late reply goes nowhere")
+        #expect(
+            broker.reply(from: "w1", to: "c1", "late") == [requestMessage(to: "w1", from: "c2", "next")],
+            "the worker is free again, and its late reply goes nowhere")
         #expect(broker.core.totals.lateReplies == 1)
         #expect(broker.core.totals.timedOutWithWorker == 1)
     }

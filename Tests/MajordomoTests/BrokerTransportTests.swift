@@ -18,8 +18,14 @@ struct BrokerTransportTests {
             let tcpClient = try MajordomoClient(endpoint: tcp, context: context, logger: quiet, correlationID: { _ in nil })
             let ipcClient = try MajordomoClient(endpoint: ipc, context: context, logger: quiet, correlationID: { _ in nil })
             for round in 0..<5 {
-                #expect(try await tcpClient.request(service: "via-ipc", body: [Frame("t\(round)")], correlationID: nil) == ["ipc worker", Frame("t\(round)")])
-                #expect(try await ipcClient.request(service: "via-tcp", body: [Frame("i\(round)")], correlationID: nil) == ["tcp worker", Frame("i\(round)")])
+                #expect(
+                    try await tcpClient.request(service: "via-ipc", body: [Frame("t\(round)")], correlationID: nil) == [
+                        "ipc worker", Frame("t\(round)"),
+                    ])
+                #expect(
+                    try await ipcClient.request(service: "via-tcp", body: [Frame("i\(round)")], correlationID: nil) == [
+                        "tcp worker", Frame("i\(round)"),
+                    ])
             }
             overIPC.stop()
             overTCP.stop()
@@ -30,7 +36,8 @@ struct BrokerTransportTests {
 
     @Test func test_aBrokerOnTCPOnly_answersRequestAfterRequest_withPausesBetween() async throws {
         try await withBroker(["tcp"]) { context, endpoints in
-            let worker = MajordomoWorker(endpoint: endpoints[0], service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
+            let worker = MajordomoWorker(
+                endpoint: endpoints[0], service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
             let serving = Task { try await worker.run(synchronous: { $0 }) }
             let client = try MajordomoClient(endpoint: endpoints[0], context: context, logger: quiet, correlationID: { _ in nil })
             for round in 0..<5 {

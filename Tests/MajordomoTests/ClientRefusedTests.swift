@@ -16,8 +16,9 @@ struct ClientRefusedTests {
         var configuration = MajordomoClient.Configuration()
         configuration.timeout = .milliseconds(300)
         configuration.retries = 1
-        let client = try MajordomoClient(endpoint: endpoint, configuration: configuration, context: try Context(),
-                                         logger: Logger(label: "test"), correlationID: { _ in nil })
+        let client = try MajordomoClient(
+            endpoint: endpoint, configuration: configuration, context: try Context(),
+            logger: Logger(label: "test"), correlationID: { _ in nil })
         // Long enough for the handshake to fail and the connection to go
         // down: a send now finds no connection to queue on.
         try await Task.sleep(for: .milliseconds(500))

@@ -55,8 +55,9 @@ struct ClientTests {
             try fakeBroker.bind(endpoint)
             defer { fakeBroker.close() }
             // Only the stale reply carries an id; the other is an id-less (8/MMI-style) answer.
-            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet,
-                                             correlationID: { $0.first?.string == "old" ? "old" : nil })
+            let client = try MajordomoClient(
+                endpoint: endpoint, context: context, logger: quiet,
+                correlationID: { $0.first?.string == "old" ? "old" : nil })
             let abandoned = Task { try await client.request(service: "echo", body: ["old"], correlationID: "old", timeout: .seconds(30)) }
             let first = try #require(try fakeBroker.receive())
             abandoned.cancel()
@@ -75,8 +76,9 @@ struct ClientTests {
         var configuration = MajordomoClient.Configuration()
         configuration.timeout = .milliseconds(100)
         configuration.retries = 2
-        let client = try MajordomoClient(endpoint: "ipc:///tmp/mdp-nobody-\(getpid()).ipc", configuration: configuration,
-                                         context: context, logger: quiet, correlationID: echoCorrelator)
+        let client = try MajordomoClient(
+            endpoint: "ipc:///tmp/mdp-nobody-\(getpid()).ipc", configuration: configuration,
+            context: context, logger: quiet, correlationID: echoCorrelator)
         await #expect(throws: MajordomoClientError.timeout(service: "echo", endpoint: client.endpoint, attempts: 3, each: .milliseconds(100))) {
             try await client.request(service: "echo", body: ["x"], correlationID: "x")
         }
@@ -93,7 +95,8 @@ struct ClientTests {
         defer { fakeBroker.close() }
         var configuration = MajordomoClient.Configuration()
         configuration.timeout = .milliseconds(200)
-        let client = try MajordomoClient(endpoint: endpoint, configuration: configuration, context: context, logger: quiet, correlationID: echoCorrelator)
+        let client = try MajordomoClient(
+            endpoint: endpoint, configuration: configuration, context: context, logger: quiet, correlationID: echoCorrelator)
         let reply = Task { try await client.request(service: "echo", body: ["x"], correlationID: "x") }
         // Swallow the first attempt; answer the second.
         let first = try #require(try fakeBroker.receive())
@@ -106,7 +109,8 @@ struct ClientTests {
 
     @Test func test_whenTheCallerIsCancelled_thenTheRequestStopsWaiting() async throws {
         let context = try Context()
-        let client = try MajordomoClient(endpoint: "ipc:///tmp/mdp-cancel-\(getpid()).ipc", context: context, logger: quiet, correlationID: echoCorrelator)
+        let client = try MajordomoClient(
+            endpoint: "ipc:///tmp/mdp-cancel-\(getpid()).ipc", context: context, logger: quiet, correlationID: echoCorrelator)
         let waiting = Task { try await client.request(service: "echo", body: ["x"], correlationID: "x", timeout: .seconds(60)) }
         try await Task.sleep(for: .milliseconds(50))
         waiting.cancel()
@@ -115,7 +119,8 @@ struct ClientTests {
 
     @Test func test_whenTheClientIsClosed_thenWaitingRequestsFailWithClosed() async throws {
         let context = try Context()
-        let client = try MajordomoClient(endpoint: "ipc:///tmp/mdp-closed-\(getpid()).ipc", context: context, logger: quiet, correlationID: echoCorrelator)
+        let client = try MajordomoClient(
+            endpoint: "ipc:///tmp/mdp-closed-\(getpid()).ipc", context: context, logger: quiet, correlationID: echoCorrelator)
         let waiting = Task { try await client.request(service: "echo", body: ["x"], correlationID: "x", timeout: .seconds(60)) }
         try await Task.sleep(for: .milliseconds(50))
         client.close()

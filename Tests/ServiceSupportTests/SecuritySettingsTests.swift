@@ -104,32 +104,38 @@ struct SecuritySettingsTests {
     let ipc = ["ipc:///tmp/p/gateway.ipc", "ipc:///tmp/p/events-subscribe.ipc"]
 
     @Test func test_ipcNeedsNoKey() throws {
-        let resolved = try SecuritySettings.client(Settings(environment: [:]), curveKey: nil, gatewayKey: nil, insecure: false,
-                                                   curveOnIPC: false, endpoints: ipc)
+        let resolved = try SecuritySettings.client(
+            Settings(environment: [:]), curveKey: nil, gatewayKey: nil, insecure: false,
+            curveOnIPC: false, endpoints: ipc)
         #expect(resolved.security == .none && resolved.warning == nil)
     }
 
     @Test func test_tcpWithoutKeys_isRefused_sayingHowToMakeThem_unlessInsecure() throws {
         for endpoints in [tcp, ["ipc:///tmp/a.ipc", "tcp://h:1"]] {
             let error = #expect(throws: ConfigurationError.self) {
-                try SecuritySettings.client(Settings(environment: [:]), curveKey: nil, gatewayKey: nil, insecure: false, curveOnIPC: false, endpoints: endpoints)
+                try SecuritySettings.client(
+                    Settings(environment: [:]), curveKey: nil, gatewayKey: nil, insecure: false, curveOnIPC: false, endpoints: endpoints)
             }
             #expect(error?.description.contains("posts keys generate") == true && error?.description.contains("--insecure") == true)
             #expect(throws: ConfigurationError.self) {
-                try SecuritySettings.gateway(Settings(environment: [:]), curveKey: nil, allow: nil, insecure: false, curveOnIPC: false, endpoints: endpoints)
+                try SecuritySettings.gateway(
+                    Settings(environment: [:]), curveKey: nil, allow: nil, insecure: false, curveOnIPC: false, endpoints: endpoints)
             }
         }
-        let insecure = try SecuritySettings.client(Settings(environment: ["POSTS_INSECURE": "1"]), curveKey: nil, gatewayKey: nil,
-                                                   insecure: false, curveOnIPC: false, endpoints: tcp)
+        let insecure = try SecuritySettings.client(
+            Settings(environment: ["POSTS_INSECURE": "1"]), curveKey: nil, gatewayKey: nil,
+            insecure: false, curveOnIPC: false, endpoints: tcp)
         #expect(insecure.security.keys == nil && insecure.warning?.contains("plaintext") == true)
-        let gateway = try SecuritySettings.gateway(Settings(environment: [:]), curveKey: nil, allow: nil, insecure: true, curveOnIPC: false, endpoints: tcp)
+        let gateway = try SecuritySettings.gateway(
+            Settings(environment: [:]), curveKey: nil, allow: nil, insecure: true, curveOnIPC: false, endpoints: tcp)
         #expect(gateway.warning?.contains("plaintext") == true)
     }
 
     @Test func test_curveOnIPC_makesIPCNeedKeysToo() throws {
         #expect(throws: ConfigurationError.self) {
-            try SecuritySettings.client(Settings(environment: ["POSTS_CURVE_IPC": "1"]), curveKey: nil, gatewayKey: nil,
-                                        insecure: false, curveOnIPC: false, endpoints: ipc)
+            try SecuritySettings.client(
+                Settings(environment: ["POSTS_CURVE_IPC": "1"]), curveKey: nil, gatewayKey: nil,
+                insecure: false, curveOnIPC: false, endpoints: ipc)
         }
     }
 
@@ -138,14 +144,17 @@ struct SecuritySettingsTests {
         let gateway = try KeyFiles.generate(name: "gateway", directory: directory.path)
         let client = try KeyFiles.generate(name: "client", directory: directory.path)
         let environment = ["POSTS_CURVE_KEY": client.secretPath, "POSTS_GATEWAY_KEY": gateway.publicKey]
-        let resolved = try SecuritySettings.client(Settings(environment: environment), curveKey: nil, gatewayKey: nil,
-                                                   insecure: false, curveOnIPC: false, endpoints: tcp)
+        let resolved = try SecuritySettings.client(
+            Settings(environment: environment), curveKey: nil, gatewayKey: nil,
+            insecure: false, curveOnIPC: false, endpoints: tcp)
         #expect(resolved.security.keys?.publicKey == client.publicKey && resolved.security.serverKey == gateway.publicKey)
-        let byFlags = try SecuritySettings.client(Settings(environment: [:]), curveKey: client.secretPath, gatewayKey: gateway.publicPath,
-                                                  insecure: false, curveOnIPC: false, endpoints: tcp)
+        let byFlags = try SecuritySettings.client(
+            Settings(environment: [:]), curveKey: client.secretPath, gatewayKey: gateway.publicPath,
+            insecure: false, curveOnIPC: false, endpoints: tcp)
         #expect(byFlags.security == resolved.security)
-        let served = try SecuritySettings.gateway(Settings(environment: ["POSTS_CURVE_KEY": gateway.secretPath, "POSTS_CURVE_ALLOW": directory.path]),
-                                                  curveKey: nil, allow: nil, insecure: false, curveOnIPC: false, endpoints: tcp)
+        let served = try SecuritySettings.gateway(
+            Settings(environment: ["POSTS_CURVE_KEY": gateway.secretPath, "POSTS_CURVE_ALLOW": directory.path]),
+            curveKey: nil, allow: nil, insecure: false, curveOnIPC: false, endpoints: tcp)
         #expect(served.security.keys?.publicKey == gateway.publicKey && served.allowDirectory == directory.path)
     }
 
@@ -153,15 +162,18 @@ struct SecuritySettingsTests {
         let directory = try TemporaryDirectory()
         let client = try KeyFiles.generate(name: "client", directory: directory.path)
         let noServer = #expect(throws: ConfigurationError.self) {
-            try SecuritySettings.client(Settings(environment: [:]), curveKey: client.secretPath, gatewayKey: nil, insecure: false, curveOnIPC: false, endpoints: tcp)
+            try SecuritySettings.client(
+                Settings(environment: [:]), curveKey: client.secretPath, gatewayKey: nil, insecure: false, curveOnIPC: false, endpoints: tcp)
         }
         #expect(noServer?.description.contains("POSTS_GATEWAY_KEY") == true)
         let noOwn = #expect(throws: ConfigurationError.self) {
-            try SecuritySettings.client(Settings(environment: [:]), curveKey: nil, gatewayKey: client.publicKey, insecure: false, curveOnIPC: false, endpoints: tcp)
+            try SecuritySettings.client(
+                Settings(environment: [:]), curveKey: nil, gatewayKey: client.publicKey, insecure: false, curveOnIPC: false, endpoints: tcp)
         }
         #expect(noOwn?.description.contains("POSTS_CURVE_KEY") == true)
         let noAllow = #expect(throws: ConfigurationError.self) {
-            try SecuritySettings.gateway(Settings(environment: [:]), curveKey: client.secretPath, allow: nil, insecure: false, curveOnIPC: false, endpoints: tcp)
+            try SecuritySettings.gateway(
+                Settings(environment: [:]), curveKey: client.secretPath, allow: nil, insecure: false, curveOnIPC: false, endpoints: tcp)
         }
         #expect(noAllow?.description.contains("POSTS_CURVE_ALLOW") == true)
     }

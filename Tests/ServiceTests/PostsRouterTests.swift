@@ -15,8 +15,9 @@ struct PostsRouterTests {
 
         init(maxReplyBytes: Int = 16 << 20) throws {
             let provider = UseCaseProvider(try LocalPlatform.open(path: directory + "/posts.sqlite", searchIndex: .memory))
-            router = PostsRouter(posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(), events: nil,
-                                 maxReplyBytes: maxReplyBytes, logger: Logger(label: "test"))
+            router = PostsRouter(
+                posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(), events: nil,
+                maxReplyBytes: maxReplyBytes, logger: Logger(label: "test"))
         }
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -34,7 +35,8 @@ struct PostsRouterTests {
     @Test func test_aSavedPostIsReadBack_withItsDatesInMilliseconds() async throws {
         let fixture = try Fixture()
         let uid = UUID().uuidString
-        let saved = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(uid)","title":" Hi ","content":"c","createDate":"9999-12-31T23:59:59.999Z"}}"#))
+        let saved = try await fixture.call(
+            request("posts.save", #"{"post":{"uid":"\#(uid)","title":" Hi ","content":"c","createDate":"9999-12-31T23:59:59.999Z"}}"#))
         #expect(saved["result"]?["title"] == "Hi")
         let read = try await fixture.call(request("posts.get", #"{"uid":"\#(uid)"}"#))
         #expect(read["result"]?["createDate"] == "9999-12-31T23:59:59.999Z")
@@ -42,7 +44,8 @@ struct PostsRouterTests {
 
     @Test func test_aNULInATitleIsRefusedNamingTheField_andNothingIsStored() async throws {
         let fixture = try Fixture()
-        let reply = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(UUID().uuidString)","title":"before\u0000after","content":""}}"#))
+        let reply = try await fixture.call(
+            request("posts.save", #"{"post":{"uid":"\#(UUID().uuidString)","title":"before\u0000after","content":""}}"#))
         #expect(reply["error"]?["code"]?.intValue == -32602)
         #expect(reply["error"]?["data"]?["field"] == "params.post.title")
         let list = try await fixture.call(request("posts.list", "{}"))
@@ -52,7 +55,8 @@ struct PostsRouterTests {
     @Test func test_saveManyCountsDistinctPosts_theLaterEntryWinning() async throws {
         let fixture = try Fixture()
         let uid = UUID().uuidString
-        let reply = try await fixture.call(request("posts.saveMany", #"{"posts":[{"uid":"\#(uid)","title":"one","content":""},{"uid":"\#(uid)","title":"two","content":""}]}"#))
+        let reply = try await fixture.call(
+            request("posts.saveMany", #"{"posts":[{"uid":"\#(uid)","title":"one","content":""},{"uid":"\#(uid)","title":"two","content":""}]}"#))
         #expect(reply["result"]?["saved"]?.intValue == 1)
         #expect(try await fixture.call(request("posts.get", #"{"uid":"\#(uid)"}"#))["result"]?["title"] == "two")
     }
@@ -67,7 +71,10 @@ struct PostsRouterTests {
 
     @Test func test_aBadPostInABatchIsNamedByItsPlace() async throws {
         let fixture = try Fixture()
-        let reply = try await fixture.call(request("posts.saveMany", #"{"posts":[{"uid":"\#(UUID().uuidString)","title":"ok","content":""},{"uid":"\#(UUID().uuidString)","title":"","content":""}]}"#))
+        let reply = try await fixture.call(
+            request(
+                "posts.saveMany",
+                #"{"posts":[{"uid":"\#(UUID().uuidString)","title":"ok","content":""},{"uid":"\#(UUID().uuidString)","title":"","content":""}]}"#))
         #expect(reply["error"]?["data"]?["field"] == "params.posts[1].title")
     }
 
@@ -75,7 +82,8 @@ struct PostsRouterTests {
         let fixture = try Fixture()
         let uid = UUID().uuidString
         _ = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(uid)","title":"a","content":""}}"#))
-        let reply = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(uid)","title":"b","content":""},"ifUnchangedSince":"2000-01-01T00:00:00.000Z"}"#))
+        let reply = try await fixture.call(
+            request("posts.save", #"{"post":{"uid":"\#(uid)","title":"b","content":""},"ifUnchangedSince":"2000-01-01T00:00:00.000Z"}"#))
         #expect(reply["error"]?["code"]?.intValue == -32002)
         #expect(reply["error"]?["data"]?["uid"] == .string(uid))
     }
@@ -83,7 +91,9 @@ struct PostsRouterTests {
     @Test func test_changePagesAreCutToFitTheFrameLimit_andNothingIsSkipped() async throws {
         let fixture = try Fixture(maxReplyBytes: 4_000)
         let text = String(repeating: "x", count: 900)
-        for _ in 0..<10 { _ = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(UUID().uuidString)","title":"t","content":"\#(text)"}}"#)) }
+        for _ in 0..<10 {
+            _ = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(UUID().uuidString)","title":"t","content":"\#(text)"}}"#))
+        }
         var after = 0
         var seen = 0
         while true {

@@ -20,8 +20,9 @@ struct SearchRouterTests {
         _ = try await UseCaseProvider(posts).makePostsUseCase().save(Post(title: "Zebra crossing", content: "stripes"))
         let index = try FTS5SearchIndex()
         let sync = IndexSync(index: index, feed: posts.feed)
-        let router = SearchRouter(search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: 1 << 20,
-                                  logger: Logger(label: "test"))
+        let router = SearchRouter(
+            search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: 1 << 20,
+            logger: Logger(label: "test"))
         sync.heard(head: 1)
         let before = try await call(router, #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)
         #expect(before["result"]?["index"]?["lag"]?.intValue == 1, "a notice of head 1 before anything was applied")
@@ -36,8 +37,9 @@ struct SearchRouterTests {
 
     @Test func test_anOverlongQueryIsRefusedNamingQ() async throws {
         let index = try FTS5SearchIndex()
-        let router = SearchRouter(search: SearchInteractor(engine: index), index: index,
-                                  sync: IndexSync(index: index, feed: EmptyFeed()), maxReplyBytes: 1 << 20, logger: Logger(label: "test"))
+        let router = SearchRouter(
+            search: SearchInteractor(engine: index), index: index,
+            sync: IndexSync(index: index, feed: EmptyFeed()), maxReplyBytes: 1 << 20, logger: Logger(label: "test"))
         let q = String(repeating: "a", count: SearchRules.maxQueryLength + 1)
         let reply = try await call(router, #"{"jsonrpc":"2.0","id":1,"method":"search.query","params":{"q":"\#(q)"}}"#)
         #expect(reply["error"]?["code"]?.intValue == -32602)

@@ -95,7 +95,9 @@ struct JSONParserTests {
         data.append(contentsOf: Array(#""}}"#.utf8))
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: data) }
         #expect((try? JSONValue(parsing: data)) == nil)
-        do throws(JSONParseError) { _ = try JSONValue(parsing: data) } catch { #expect(error.path == "q.r" && error.description.contains("not UTF-8")) }
+        do throws(JSONParseError) { _ = try JSONValue(parsing: data) } catch {
+            #expect(error.path == "q.r" && error.description.contains("not UTF-8"))
+        }
     }
 
     @Test func test_aNumberTooLargeForADouble_isRefusedAsWritten() {

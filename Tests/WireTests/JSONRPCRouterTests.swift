@@ -23,8 +23,9 @@ struct JSONRPCRouterTests {
         router.on(Self.echo) { params, call in
             ran.methods.withLock { $0.append("echo") }
             let left = RPCDeadline.current.map { ContinuousClock.now.duration(to: $0) }
-            return Echo(text: params.text + (left.map { $0 > .zero && $0 <= .seconds(5) ? " (budget)" : " (wrong budget)" } ?? "")
-                        + (call.meta.traceparent.map { " " + $0 } ?? ""))
+            return Echo(
+                text: params.text + (left.map { $0 > .zero && $0 <= .seconds(5) ? " (budget)" : " (wrong budget)" } ?? "")
+                    + (call.meta.traceparent.map { " " + $0 } ?? ""))
         }
         router.on(Self.remove) { params, _ in DeleteResult(deleted: params.text == "there") }
         router.on(Self.ping) { _, _ in HealthResult(status: "ok", service: "test", pid: 1) }
@@ -38,7 +39,11 @@ struct JSONRPCRouterTests {
     @Test func test_metaIsWrittenAsTheLastMemberOfParams_evenOfEmptyParams() throws {
         let meta = RequestMeta(traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", timeoutMs: 2500)
         let withParams = String(decoding: try request(Self.echo, Echo(text: "hi"), meta: meta), as: UTF8.self)
-        #expect(withParams == #"{"jsonrpc":"2.0","id":1,"method":"test.echo","params":{"text":"hi","_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","timeoutMs":2500}}}"#)
+        #expect(
+            withParams
+                == #"{"jsonrpc":"2.0","id":1,"method":"test.echo","params":{"text":"hi","#
+                + #""_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","timeoutMs":2500}}}"#
+        )
         let empty = String(decoding: try request(Self.ping, NoParams(), meta: RequestMeta(timeoutMs: 7)), as: UTF8.self)
         #expect(empty == #"{"jsonrpc":"2.0","id":1,"method":"test.ping","params":{"_meta":{"timeoutMs":7}}}"#)
         let none = String(decoding: try request(Self.ping, NoParams()), as: UTF8.self)
@@ -89,7 +94,9 @@ struct JSONRPCRouterTests {
         let data = try JSONRPC.encodeResult(id: .number(1), SearchResultDTO(domain: results, pid: 3))
         #expect(String(decoding: data, as: UTF8.self).contains(#""highlights":[[1,6],[7,7]],"score":2.5"#))
         #expect(try JSONRPC.decodeResponse(data, as: SearchResultDTO.self).toDomain() == results)
-        let backwards = Data(#"{"jsonrpc":"2.0","id":1,"result":{"hits":[{"uid":"\#(hit.uid)","title":"t","snippet":"s","highlights":[[5,1]],"score":1}],"total":1,"totalIsExact":true,"sequence":1,"pid":1}}"#.utf8)
+        let backwards = Data(
+            (#"{"jsonrpc":"2.0","id":1,"result":{"hits":[{"uid":"\#(hit.uid)","title":"t","snippet":"s","highlights":[[5,1]],"score":1}],"total":1,"#
+                + #""totalIsExact":true,"sequence":1,"pid":1}}"#).utf8)
         #expect((try? JSONRPC.decodeResponse(backwards, as: SearchResultDTO.self)) == nil, "a highlight whose end is before its start")
     }
 }

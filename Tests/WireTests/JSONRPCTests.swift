@@ -78,7 +78,8 @@ struct JSONRPCTests {
     }
 
     @Test func test_errorCodesHaveTheirSpecifiedValues() {
-        #expect([JSONRPCErrorCode.parseError, .invalidRequest, .methodNotFound, .invalidParams, .internalError].map(\.rawValue)
+        #expect(
+            [JSONRPCErrorCode.parseError, .invalidRequest, .methodNotFound, .invalidParams, .internalError].map(\.rawValue)
                 == [-32700, -32600, -32601, -32602, -32603])
         let application: [JSONRPCErrorCode] = [.notFound, .conflict, .serviceUnavailable, .timeout, .tooLarge, .busy]
         #expect(application.map(\.rawValue) == [-32001, -32002, -32003, -32004, -32005, -32006])
@@ -124,7 +125,9 @@ struct RespondTests {
     }
 
     @Test func test_badParamsAreAnsweredAsInvalidParams() async {
-        let (error, _) = await respond { request in _ = try request.params(ChangesParams.self); return Data() }
+        let (error, _) = await respond { request in
+            _ = try request.params(ChangesParams.self); return Data()
+        }
         #expect(error?.message == "params.after is required")
     }
 }

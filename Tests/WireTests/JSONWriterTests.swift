@@ -40,14 +40,19 @@ struct JSONWriterTests {
     }
 
     @Test func test_whatTheServicesWrite_readsBackAsJSONEncodersOutput() throws {
-        let hit = SearchHit(uid: UUID(), title: "Tabs\tand \"quotes\"", snippet: "…a \\ b\u{1}c é 🎉…", highlights: [1..<2, 5..<9], score: 4.539412345)
+        let hit = SearchHit(
+            uid: UUID(), title: "Tabs\tand \"quotes\"", snippet: "…a \\ b\u{1}c é 🎉…", highlights: [1..<2, 5..<9], score: 4.539412345)
         let results = SearchResults(hits: [hit, hit], total: 12_345, totalIsExact: true, sequence: 1 << 60)
         try expectSame(ResultEnvelope(jsonrpc: JSONRPC.version, id: .number(7), result: SearchResultDTO(domain: results, pid: 42)), "a reply")
-        try expectSame(ErrorEnvelope(jsonrpc: JSONRPC.version, id: .string("x"), error: JSONRPCError(.invalidParams, "bad", data: .object(["field": .string("q")]))), "an error")
+        try expectSame(
+            ErrorEnvelope(
+                jsonrpc: JSONRPC.version, id: .string("x"), error: JSONRPCError(.invalidParams, "bad", data: .object(["field": .string("q")]))),
+            "an error")
         try expectSame(SearchResultDTO(domain: results, pid: 42), "search page")
         try expectSame(PostDTO(uid: "u", title: "t/1", content: "line\nline\r\n", createDate: "2026-11-23T00:00:00Z"), "post")
         let inner = Inner(name: "n", list: [1, -2, 3], flag: nil)
-        try expectSame(Outer(first: inner, nested: [[inner, Inner(name: "", list: [], flag: true)], []], after: "x", empty: [:], missing: nil), "nesting")
+        try expectSame(
+            Outer(first: inner, nested: [[inner, Inner(name: "", list: [], flag: true)], []], after: "x", empty: [:], missing: nil), "nesting")
         try expectSame(Nothing(), "an empty value")
         try expectSame(ExplicitNull(), "explicit nulls and nested containers")
         let value: JSONValue = .object(["a": .array([.integer(Int64.max), .number(0.1), .bool(false), .null]), "b": .object([:]), "c": .string("d")])
@@ -85,8 +90,9 @@ struct JSONWriterTests {
     /// have left out), and what JSONEncoder writes, read back.
     @Test func test_aPostIsWrittenByteForByteAsItsConformanceWritesIt() throws {
         let posts = [
-            PostDTO(uid: "C0FFEE00-0000-4000-8000-000000000001", title: "t \"1\" / 2", content: "line\nline\r\n\ttab \\ \u{1} é 🎉",
-                    createDate: "2026-11-23T00:00:00.000Z", updateDate: "2026-11-24T01:02:03.004Z"),
+            PostDTO(
+                uid: "C0FFEE00-0000-4000-8000-000000000001", title: "t \"1\" / 2", content: "line\nline\r\n\ttab \\ \u{1} é 🎉",
+                createDate: "2026-11-23T00:00:00.000Z", updateDate: "2026-11-24T01:02:03.004Z"),
             PostDTO(uid: "u", title: "", content: "", createDate: nil, updateDate: nil),
             PostDTO(uid: "u", title: "only updated", content: "x", createDate: nil, updateDate: "2026-11-24T01:02:03.004Z"),
             PostDTO(uid: "u", title: "only created", content: "x", createDate: "2026-11-23T00:00:00.000Z", updateDate: nil),
@@ -96,8 +102,11 @@ struct JSONWriterTests {
             try expectSame(post, "post \(post.title)")
         }
         let page = PageResult(posts: posts, nextCursor: nil)
-        #expect(try JSONWriter.encode(page).utf8Text
-            == #"{"posts":[\#(try posts.map { try JSONWriter.encode(Conformance(value: $0)).utf8Text }.joined(separator: ","))],"nextCursor":null}"#)
+        #expect(
+            try JSONWriter.encode(page).utf8Text
+                == #"{"posts":[\#(try posts.map { try JSONWriter.encode(Conformance(value: $0)).utf8Text }.joined(separator: ","))],"#
+                + #""nextCursor":null}"#
+        )
         try expectSame(page, "a page of posts")
     }
 

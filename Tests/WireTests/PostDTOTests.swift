@@ -7,7 +7,8 @@ import Wire
 struct PostDTOTests {
     @Test func test_aPostRoundTripsThroughItsDTO_keepingBothDatesExactToTheMillisecond() throws {
         let created = try PostDate.parse("9999-12-31T23:59:59.999Z", field: "d")
-        let post = Post(uid: UUID(), title: "t", content: "c", createDate: created, updateDate: try PostDate.parse("0001-01-01T00:00:00.001Z", field: "d"))
+        let post = Post(
+            uid: UUID(), title: "t", content: "c", createDate: created, updateDate: try PostDate.parse("0001-01-01T00:00:00.001Z", field: "d"))
         let dto = PostDTO(domain: post)
         #expect(dto.createDate == "9999-12-31T23:59:59.999Z" && dto.updateDate == "0001-01-01T00:00:00.001Z")
         let back = try dto.toDomain()
@@ -23,13 +24,17 @@ struct PostDTOTests {
         #expect(throws: PostsError.invalid("posts[2].createDate", .dateOutOfRange("0000-12-31T23:59:59.999Z"))) {
             try PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "0000-12-31T23:59:59.999Z").toDomain(field: "posts[2]")
         }
-        #expect(throws: PostsError.invalid("post.updateDate", .dateOutOfRange("9999-12-31T23:59:59.999-01:00")), "an offset can carry a date past the end") {
+        #expect(
+            throws: PostsError.invalid("post.updateDate", .dateOutOfRange("9999-12-31T23:59:59.999-01:00")), "an offset can carry a date past the end"
+        ) {
             try PostDTO(uid: UUID().uuidString, title: "t", content: "", updateDate: "9999-12-31T23:59:59.999-01:00").toDomain()
         }
     }
 
     @Test func test_aDateOutsideTheRangeInParams_isInvalidParamsNamingTheField() throws {
-        let body = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"post":{"uid":"\#(UUID().uuidString)","title":"t","content":"","createDate":"0000-12-31T23:59:59.999Z"}}}"#
+        let body =
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"post":{"uid":"\#(UUID().uuidString)","title":"t","content":"","#
+            + #""createDate":"0000-12-31T23:59:59.999Z"}}}"#
         let params = try JSONRPC.decodeRequest(Data(body.utf8)).get().params(SaveParams.self)
         let error = #expect(throws: PostsError.self) { try params.post.toDomain() }
         #expect(error.flatMap { JSONRPCError($0).data?["field"] } == "params.post.createDate")

@@ -9,24 +9,28 @@ import Wire
 struct PostsErrorWireTests {
     static let uid = UUID(uuidString: "7F3C2A4E-0B6D-4C1A-9E55-3D2B1A0C9F11")!
 
-    static let reasons: [InvalidField.Reason] = [.missing, .empty]
+    static let reasons: [InvalidField.Reason] =
+        [.missing, .empty]
         + LengthUnit.allCases.map { .tooLong(max: 200, actual: 250, unit: $0) }
         + [.outOfRange(min: 0, max: Int64.max, actual: "1e20"), .outOfRange(min: Int64.min, max: -1, actual: "0")]
         + ValueKind.allCases.map { .wrongType(expected: $0, actual: "1.5") }
-        + [.notUUID("42"), .notDate("soon"), .dateOutOfRange("+10000-01-01T00:00:00.000Z"), .forbiddenCharacter(0),
-           .forbiddenCharacter(0x10FFFF), .notText("it holds a lone surrogate \\uD800"), .unknownCursor("page-2"),
-           .unreadable(path: "/x"), .malformed("is not a post")]
+        + [
+            .notUUID("42"), .notDate("soon"), .dateOutOfRange("+10000-01-01T00:00:00.000Z"), .forbiddenCharacter(0),
+            .forbiddenCharacter(0x10FFFF), .notText("it holds a lone surrogate \\uD800"), .unknownCursor("page-2"),
+            .unreadable(path: "/x"), .malformed("is not a post"),
+        ]
 
-    static let errors: [PostsError] = reasons.map { .invalid("posts[3].title", $0) } + [
-        .invalid("title", .empty), .invalid("params", .wrongType(expected: .object, actual: "null")),
-        .notFound(uid: uid), .conflict(uid: uid),
-        .unavailable(.noAnswer(endpoint: "ipc:///tmp/g.ipc", seconds: 2.5)), .unavailable(.noWorker(service: "posts")),
-        .unavailable(.shuttingDown), .unavailable(.store("connection refused")),
-        .unavailable(.permissionDenied(endpoint: "ipc:///run/other/gateway.ipc")),
-        .unavailable(.notAdmitted(endpoint: "tcp://g:5555", detail: "its CURVE key is not on the gateway's allow-list")),
-        .busy(.clientLimit(1000)), .busy(.queueFull(service: "search", limit: 10)), .busy(.store),
-        .timeout(seconds: 10), .timeout(seconds: 0.25), .tooLarge(bytes: 20_000_000, limit: 16_777_216), .failed("disk full"),
-    ]
+    static let errors: [PostsError] =
+        reasons.map { .invalid("posts[3].title", $0) } + [
+            .invalid("title", .empty), .invalid("params", .wrongType(expected: .object, actual: "null")),
+            .notFound(uid: uid), .conflict(uid: uid),
+            .unavailable(.noAnswer(endpoint: "ipc:///tmp/g.ipc", seconds: 2.5)), .unavailable(.noWorker(service: "posts")),
+            .unavailable(.shuttingDown), .unavailable(.store("connection refused")),
+            .unavailable(.permissionDenied(endpoint: "ipc:///run/other/gateway.ipc")),
+            .unavailable(.notAdmitted(endpoint: "tcp://g:5555", detail: "its CURVE key is not on the gateway's allow-list")),
+            .busy(.clientLimit(1000)), .busy(.queueFull(service: "search", limit: 10)), .busy(.store),
+            .timeout(seconds: 10), .timeout(seconds: 0.25), .tooLarge(bytes: 20_000_000, limit: 16_777_216), .failed("disk full"),
+        ]
 
     /// The name of each case, by an exhaustive switch: a case added to
     /// Domain stops this compiling until the samples above cover it.
@@ -66,10 +70,12 @@ struct PostsErrorWireTests {
     }
 
     @Test func test_theSamplesCoverEveryCaseAndEveryReason() {
-        let all: Set = ["missing", "empty", "tooLong", "outOfRange", "wrongType", "notUUID", "notDate", "dateOutOfRange",
-                        "forbiddenCharacter", "notText", "unknownCursor", "unreadable", "malformed", "notFound", "conflict",
-                        "noAnswer", "noWorker", "shuttingDown", "unavailableStore", "permissionDenied", "notAdmitted", "clientLimit", "queueFull",
-                        "busyStore", "timeout", "tooLarge", "failed"]
+        let all: Set = [
+            "missing", "empty", "tooLong", "outOfRange", "wrongType", "notUUID", "notDate", "dateOutOfRange",
+            "forbiddenCharacter", "notText", "unknownCursor", "unreadable", "malformed", "notFound", "conflict",
+            "noAnswer", "noWorker", "shuttingDown", "unavailableStore", "permissionDenied", "notAdmitted", "clientLimit", "queueFull",
+            "busyStore", "timeout", "tooLarge", "failed",
+        ]
         #expect(Set(Self.errors.map(Self.caseName)) == all)
     }
 
@@ -90,15 +96,25 @@ struct PostsErrorWireTests {
     }
 
     static let shapes: [(PostsError, JSONRPCErrorCode, JSONValue?)] = [
-        (.invalid("title", .tooLong(max: 200, actual: 250, unit: .characters)), .invalidParams,
-         ["field": "params.title", "reason": "tooLong", "max": 200, "actual": 250, "unit": "characters"]),
-        (.invalid("after", .outOfRange(min: 0, max: Int64.max, actual: "1e20")), .invalidParams,
-         ["field": "params.after", "reason": "outOfRange", "min": "0", "max": "9223372036854775807", "actual": "1e20"]),
-        (.invalid("post.content", .forbiddenCharacter(0)), .invalidParams, ["field": "params.post.content", "reason": "forbiddenCharacter", "codePoint": 0]),
+        (
+            .invalid("title", .tooLong(max: 200, actual: 250, unit: .characters)), .invalidParams,
+            ["field": "params.title", "reason": "tooLong", "max": 200, "actual": 250, "unit": "characters"]
+        ),
+        (
+            .invalid("after", .outOfRange(min: 0, max: Int64.max, actual: "1e20")), .invalidParams,
+            ["field": "params.after", "reason": "outOfRange", "min": "0", "max": "9223372036854775807", "actual": "1e20"]
+        ),
+        (
+            .invalid("post.content", .forbiddenCharacter(0)), .invalidParams,
+            ["field": "params.post.content", "reason": "forbiddenCharacter", "codePoint": 0]
+        ),
         (.notFound(uid: uid), .notFound, ["uid": "7F3C2A4E-0B6D-4C1A-9E55-3D2B1A0C9F11"]),
         (.conflict(uid: uid), .conflict, ["uid": "7F3C2A4E-0B6D-4C1A-9E55-3D2B1A0C9F11"]),
         (.unavailable(.noWorker(service: "posts")), .serviceUnavailable, ["reason": "noWorker", "service": "posts"]),
-        (.unavailable(.noAnswer(endpoint: "tcp://g:5555", seconds: 3)), .serviceUnavailable, ["reason": "noAnswer", "endpoint": "tcp://g:5555", "seconds": 3]),
+        (
+            .unavailable(.noAnswer(endpoint: "tcp://g:5555", seconds: 3)), .serviceUnavailable,
+            ["reason": "noAnswer", "endpoint": "tcp://g:5555", "seconds": 3]
+        ),
         (.unavailable(.shuttingDown), .serviceUnavailable, ["reason": "shuttingDown"]),
         (.unavailable(.store("locked")), .serviceUnavailable, ["reason": "store", "detail": "locked"]),
         (.busy(.clientLimit(1000)), .busy, ["reason": "clientLimit", "limit": 1000]),
@@ -118,7 +134,8 @@ struct PostsErrorWireTests {
     }
 
     @Test func test_theGatewaysOwnWords_keepTheDocumentedData() {
-        let refusal = JSONRPCError(.unavailable(.noWorker(service: "posts")), message: "service 'posts' is unavailable: no worker took the request within 5000 ms")
+        let refusal = JSONRPCError(
+            .unavailable(.noWorker(service: "posts")), message: "service 'posts' is unavailable: no worker took the request within 5000 ms")
         #expect(refusal.code == .serviceUnavailable && refusal.data == ["reason": "noWorker", "service": "posts"])
         #expect(PostsError(refusal) == .unavailable(.noWorker(service: "posts")))
     }

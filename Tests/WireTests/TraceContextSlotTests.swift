@@ -24,16 +24,26 @@ struct TraceContextSlotTests {
     }
 
     @Test(arguments: [
-        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"timeoutMs":5}}}"#,
-         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"traceparent":"TP","timeoutMs":5}}}"#),
-        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{}}}"#,
-         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"}}}"#),
-        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x"}}"#,
-         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"},"q":"x"}}"#),
-        (#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
-         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"}}}"#),
-        (#"{"jsonrpc":"2.0","id":1,"method":"m"}"#,
-         #"{"params":{"_meta":{"traceparent":"TP"}},"jsonrpc":"2.0","id":1,"method":"m"}"#),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"timeoutMs":5}}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"traceparent":"TP","timeoutMs":5}}}"#
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{}}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"}}}"#
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x"}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"},"q":"x"}}"#
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"TP"}}}"#
+        ),
+        (
+            #"{"jsonrpc":"2.0","id":1,"method":"m"}"#,
+            #"{"params":{"_meta":{"traceparent":"TP"}},"jsonrpc":"2.0","id":1,"method":"m"}"#
+        ),
     ])
     func test_aRequestWithoutOne_getsOneInserted_andStaysAValidRequest(_ example: (String, String)) throws {
         let result = try written(example.0)

@@ -43,8 +43,10 @@ struct FrameTests {
         #expect(Set<Frame>(["a", "a", "b"]).count == 2)
         // Short frames hash as a word and a length: trailing zero bytes,
         // and lengths either side of eight, still tell frames apart.
-        let distinct: [[UInt8]] = [[], [0], [0, 0], [1], [1, 0], [0, 1], [1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, 0],
-                                   [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]
+        let distinct: [[UInt8]] = [
+            [], [0], [0, 0], [1], [1, 0], [0, 1], [1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, 0],
+            [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8, 9],
+        ]
         var table: [Frame: Int] = [:]
         for (index, bytes) in distinct.enumerated() { table[Frame(bytes)] = index }
         #expect(table.count == distinct.count)

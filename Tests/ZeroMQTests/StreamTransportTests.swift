@@ -95,10 +95,11 @@ struct StreamTransportTests {
             for message in pump.received { #expect(pump.router.send(message)) }
             pump.router.flush()
             var echoed: [[Frame]] = []
-            #expect(pump.run(driving: dealer) {
-                while let message = dealer.receive() { echoed.append(message) }
-                return echoed.count == 201
-            })
+            #expect(
+                pump.run(driving: dealer) {
+                    while let message = dealer.receive() { echoed.append(message) }
+                    return echoed.count == 201
+                })
             #expect(echoed.first == ["", large])
             #expect(echoed.dropFirst().map { $0.last?.string } == (0..<200).map { "\($0)" })
         }
@@ -203,10 +204,11 @@ struct StreamTransportTests {
             #expect(pump.run(driving: first) { pump.received.count == 1 })
             let second = StreamDealer(endpoint: pump.endpoint, identity: Array("twin".utf8), limits: limits)
             var problems: [PeerProblem] = []
-            #expect(pump.run(driving: second) {
-                problems += second.takeProblems()
-                return !problems.isEmpty
-            })
+            #expect(
+                pump.run(driving: second) {
+                    problems += second.takeProblems()
+                    return !problems.isEmpty
+                })
             #expect(problems.first?.kind == .peerError)
             #expect(problems.first?.detail.contains("routing id twin is already connected") == true, "\(problems)")
         }
@@ -229,12 +231,14 @@ struct StreamTransportTests {
             #expect(write(raw, bytes, bytes.count) == bytes.count)
             var received: [UInt8] = []
             let pong = [UInt8(0x04), 8, 4] + Array("PONGctx".utf8)
-            #expect(pump.run {
-                var buffer = [UInt8](repeating: 0, count: 512)
-                let count = recv(raw, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                if count > 0 { received += buffer[..<count] }
-                return received.count >= pong.count && (0...(received.count - pong.count)).contains { Array(received[$0..<($0 + pong.count)]) == pong }
-            }, "\(received)")
+            #expect(
+                pump.run {
+                    var buffer = [UInt8](repeating: 0, count: 512)
+                    let count = recv(raw, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    if count > 0 { received += buffer[..<count] }
+                    return received.count >= pong.count
+                        && (0...(received.count - pong.count)).contains { Array(received[$0..<($0 + pong.count)]) == pong }
+                }, "\(received)")
         }
     }
 
@@ -247,14 +251,15 @@ struct StreamTransportTests {
             defer { close(silent) }
             let started = ContinuousClock.now
             var closed = false
-            #expect(pump.run {
-                var buffer = [UInt8](repeating: 0, count: 256)
-                // Our greeting first; then the end of the connection.
-                while case let count = recv(silent, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count >= 0 {
-                    if count == 0 { closed = true; break }
-                }
-                return closed
-            })
+            #expect(
+                pump.run {
+                    var buffer = [UInt8](repeating: 0, count: 256)
+                    // Our greeting first; then the end of the connection.
+                    while case let count = recv(silent, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count >= 0 {
+                        if count == 0 { closed = true; break }
+                    }
+                    return closed
+                })
             #expect(started.duration(to: .now) >= .milliseconds(300))
             #expect(pump.problems.contains { $0.contains("no ZMTP handshake within 0.3 seconds") }, "\(pump.problems)")
         }

@@ -34,7 +34,9 @@ final class CreateScreen: StateScreen<CreatePostState>, Screen {
     func render(width: Int, height: Int) -> [String] {
         var lines: [String] = []
         if let problem = state.problem { lines.append(Style.problem(problem, width: width)) }
-        return lines + form.render(width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving,
-                                   invalid: state.problem)
+        return lines
+            + form.render(
+                width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving,
+                invalid: state.problem)
     }
 }

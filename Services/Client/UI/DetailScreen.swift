@@ -69,9 +69,14 @@ final class DetailScreen: StateScreen<PostDetailState>, Screen {
         var lines: [String] = []
         if let problem = state.problem { lines.append(Style.problem(problem, width: width)) }
         if state.editing {
-            if state.problem == .conflict { lines.append(Style.dim(Style.fit("Your draft is kept: Ctrl-R loads the latest version under it, then Ctrl-S saves over that.", width))) }
-            return lines + form.render(width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving,
-                                       invalid: state.problem)
+            if state.problem == .conflict {
+                lines.append(
+                    Style.dim(Style.fit("Your draft is kept: Ctrl-R loads the latest version under it, then Ctrl-S saves over that.", width)))
+            }
+            return lines
+                + form.render(
+                    width: width, height: height - lines.count, saveEnabled: state.saveEnabled, saving: state.isSaving,
+                    invalid: state.problem)
         }
         guard let post = state.post else {
             if state.isLoading { lines.append("Loading…") }

@@ -54,19 +54,20 @@ enum KeyDecoder {
         while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
         guard end < bytes.count else { return (nil, bytes.count - start) }
         let body = String(decoding: bytes[(start + 2)..<end], as: UTF8.self)
-        let key: Key? = switch (Character(Unicode.Scalar(bytes[end])), body) {
-        case ("A", _): .up
-        case ("B", _): .down
-        case ("C", _): .right
-        case ("D", _): .left
-        case ("H", _), ("~", "1"), ("~", "7"): .home
-        case ("F", _), ("~", "4"), ("~", "8"): .end
-        case ("~", "3"): .delete
-        case ("~", "5"): .pageUp
-        case ("~", "6"): .pageDown
-        case ("Z", _): .backTab
-        default: nil
-        }
+        let key: Key? =
+            switch (Character(Unicode.Scalar(bytes[end])), body) {
+            case ("A", _): .up
+            case ("B", _): .down
+            case ("C", _): .right
+            case ("D", _): .left
+            case ("H", _), ("~", "1"), ("~", "7"): .home
+            case ("F", _), ("~", "4"), ("~", "8"): .end
+            case ("~", "3"): .delete
+            case ("~", "5"): .pageUp
+            case ("~", "6"): .pageDown
+            case ("Z", _): .backTab
+            default: nil
+            }
         return (key, end - start + 1)
     }
 

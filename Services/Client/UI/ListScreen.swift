@@ -51,7 +51,11 @@ final class ListScreen: StateScreen<PostsListState>, Screen {
         var lines: [String] = []
         if let problem = state.problem { lines.append(Style.problem(problem, width: width)) }
         if state.items.isEmpty {
-            if state.loaded { lines.append("No posts yet. Press n to write the first one.") } else if state.problem == nil { lines.append("Loading…") }
+            if state.loaded {
+                lines.append("No posts yet. Press n to write the first one.")
+            } else if state.problem == nil {
+                lines.append("Loading…")
+            }
             return lines
         }
         rows = max(1, height - lines.count - 1)

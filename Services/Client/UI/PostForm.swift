@@ -42,7 +42,8 @@ struct PostForm {
         lines.append("")
         lines.append(focus == .content ? Style.bold("Content") : "Content")
         if let invalid, isInvalid("content") { lines.append(Style.error(Style.fit("  ↓ \(invalid.rule)", width))) }
-        let footer = saving ? "Saving…" : saveEnabled ? "Ctrl-S saves" : Style.dim(Style.fit("A title of 1 to 200 characters is needed to save", width))
+        let footer =
+            saving ? "Saving…" : saveEnabled ? "Ctrl-S saves" : Style.dim(Style.fit("A title of 1 to 200 characters is needed to save", width))
         let room = max(1, height - lines.count - 2)
         let (body, cursorLine) = content.layout(width: width, focused: focus == .content)
         let top = min(max(0, cursorLine - room + 1), max(0, body.count - room))

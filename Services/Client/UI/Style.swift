@@ -11,14 +11,15 @@ enum Style {
     /// A problem on one line, marked by its kind: a person tells an outage
     /// (nothing they can fix here) from a conflict or a field to correct.
     static func problem(_ problem: Problem, width: Int) -> String {
-        let mark = switch problem {
-        case .conflict: "Conflict"
-        case .outage: "Offline"
-        case .slow: "Slow"
-        case .notFound: "Gone"
-        case .invalid: "Check"
-        case .other: "Error"
-        }
+        let mark =
+            switch problem {
+            case .conflict: "Conflict"
+            case .outage: "Offline"
+            case .slow: "Slow"
+            case .notFound: "Gone"
+            case .invalid: "Check"
+            case .other: "Error"
+            }
         return error(fit("! \(mark): \(problem.message)", width))
     }
 
@@ -38,8 +39,8 @@ enum Style {
         guard let scalar = character.unicodeScalars.first?.value else { return 1 }
         switch scalar {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
             return 2
         default:
             return 1
@@ -93,9 +94,10 @@ enum Style {
     /// Table cells: each padded to its width, on the left for a positive
     /// width and on the right (numbers) for a negative one, then cut to `width`.
     static func row(_ cells: [(String, Int)], width: Int) -> String {
-        fit(cells.map { text, column in
-            let pad = String(repeating: " ", count: max(0, abs(column) - Self.width(text)))
-            return column < 0 ? pad + text : text + pad
-        }.joined(separator: " "), width)
+        fit(
+            cells.map { text, column in
+                let pad = String(repeating: " ", count: max(0, abs(column) - Self.width(text)))
+                return column < 0 ? pad + text : text + pad
+            }.joined(separator: " "), width)
     }
 }

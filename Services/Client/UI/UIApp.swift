@@ -95,20 +95,28 @@ final class UIApp {
         let navigator: any Navigator = coordinator
         switch route {
         case .list, .back:
-            return ListScreen(model: PostsListViewModel(posts: provider.makePostsUseCase(), watch: provider.makeWatchUseCase(),
-                                                        navigator: navigator), redraw: redraw)
+            return ListScreen(
+                model: PostsListViewModel(
+                    posts: provider.makePostsUseCase(), watch: provider.makeWatchUseCase(),
+                    navigator: navigator), redraw: redraw)
         case .detail(let uid), .edit(let uid):
             let editing = if case .edit = route { true } else { false }
-            return DetailScreen(model: PostDetailViewModel(uid: uid, posts: provider.makePostsUseCase(), navigator: navigator,
-                                                           startEditing: editing), redraw: redraw)
+            return DetailScreen(
+                model: PostDetailViewModel(
+                    uid: uid, posts: provider.makePostsUseCase(), navigator: navigator,
+                    startEditing: editing), redraw: redraw)
         case .create:
             return CreateScreen(model: CreatePostViewModel(posts: provider.makePostsUseCase(), navigator: navigator), redraw: redraw)
         case .search:
-            return SearchScreen(model: SearchViewModel(search: provider.makeSearchUseCase(), watch: provider.makeWatchUseCase(), navigator: navigator,
-                                                       clock: AnyClock(ContinuousClock())), redraw: redraw)
+            return SearchScreen(
+                model: SearchViewModel(
+                    search: provider.makeSearchUseCase(), watch: provider.makeWatchUseCase(), navigator: navigator,
+                    clock: AnyClock(ContinuousClock())), redraw: redraw)
         case .status:
-            return StatusScreen(model: StatusViewModel(status: provider.makeStatusUseCase(), navigator: navigator,
-                                                       clock: AnyClock(ContinuousClock())), redraw: redraw)
+            return StatusScreen(
+                model: StatusViewModel(
+                    status: provider.makeStatusUseCase(), navigator: navigator,
+                    clock: AnyClock(ContinuousClock())), redraw: redraw)
         }
     }
 

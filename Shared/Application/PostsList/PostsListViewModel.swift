@@ -29,8 +29,10 @@ public struct PostsListViewModel: ViewModelType, Sendable {
     let navigator: any Navigator
     let now: @Sendable () -> Date
 
-    public init(posts: any PostsUseCase, watch: any PostsWatchUseCase, navigator: any Navigator,
-                now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        posts: any PostsUseCase, watch: any PostsWatchUseCase, navigator: any Navigator,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         (self.posts, self.watch, self.navigator, self.now) = (posts, watch, navigator, now)
     }
 

@@ -34,7 +34,8 @@ final class LatestSearch: Sendable {
                 guard !query.isEmpty else { return self.publish(.idle, generation) }
                 self.publish(.searching(query), generation)
                 do throws(PostsError) {
-                    self.publish(SearchState(query: query, results: try await search.search(query, limit: SearchViewModel.limit, offset: 0)), generation)
+                    self.publish(
+                        SearchState(query: query, results: try await search.search(query, limit: SearchViewModel.limit, offset: 0)), generation)
                 } catch {
                     self.publish(.failed(query, Problem(error)), generation)
                 }

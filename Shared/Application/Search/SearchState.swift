@@ -10,7 +10,8 @@ public enum SearchState: Sendable, Equatable {
     case failed(String, Problem)
 
     init(query: String, results: SearchResults) {
-        self = results.hits.isEmpty
+        self =
+            results.hits.isEmpty
             ? .empty(query)
             : .results(query, results.hits.map(SearchItem.init), total: SearchTotal(count: results.total, exact: results.totalIsExact))
     }

@@ -49,7 +49,9 @@ public struct SearchViewModel: ViewModelType, Sendable {
         let state = AsyncStream<SearchState>.running { continuation in
             let (events, event) = AsyncStream.makeStream(of: Event.self)
             let feeding = [
-                Task { for await action in actions { event.yield(.person(action)) }; event.finish() },
+                Task {
+                    for await action in actions { event.yield(.person(action)) }; event.finish()
+                },
                 Task { for await _ in changes { event.yield(.changed) } },
             ]
             let latest = LatestSearch(continuation)

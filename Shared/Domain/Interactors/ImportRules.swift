@@ -18,8 +18,10 @@ public struct ImportEntry: Sendable, Equatable {
     public var body: String?
     public var createDate: String?
 
-    public init(label: String, uid: String? = nil, userId: Int64? = nil, id: Int64? = nil, title: String? = nil,
-                content: String? = nil, body: String? = nil, createDate: String? = nil) {
+    public init(
+        label: String, uid: String? = nil, userId: Int64? = nil, id: Int64? = nil, title: String? = nil,
+        content: String? = nil, body: String? = nil, createDate: String? = nil
+    ) {
         (self.label, self.uid, self.userId, self.id, self.title) = (label, uid, userId, id, title)
         (self.content, self.body, self.createDate) = (content, body, createDate)
     }
@@ -52,8 +54,11 @@ public enum ImportRules {
         var bytes = withUnsafeBytes(of: userId.bigEndian, Array.init) + withUnsafeBytes(of: id.bigEndian, Array.init)
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// A uid given twice is one post: the later entry wins, as it would if

@@ -33,8 +33,10 @@ public final class IndexSync: Sendable {
     /// The databases this index has left for another.
     private let left = Mutex<Set<String>>([])
 
-    public init(index: any SearchIndex, feed: any ChangeFeed, pageSize: Int = PostRules.pageSize.upperBound,
-                onReset: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) {
+    public init(
+        index: any SearchIndex, feed: any ChangeFeed, pageSize: Int = PostRules.pageSize.upperBound,
+        onReset: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
+    ) {
         (self.index, self.feed, self.pageSize, self.onReset) = (index, feed, pageSize, onReset)
     }
 
@@ -53,7 +55,8 @@ public final class IndexSync: Sendable {
             while true {
                 let page = try await feed.changes(after: position.applied, limit: pageSize)
                 if let followed = position.database, let other = page.database, other != followed,
-                   left.withLock({ $0.contains(other) }) {
+                    left.withLock({ $0.contains(other) })
+                {
                     throw .failed(Self.twoDatabases(followed: followed, other: other))
                 }
                 headSeen.max(page.head, ordering: .relaxed)
@@ -65,8 +68,9 @@ public final class IndexSync: Sendable {
                     position = IndexPosition(applied: 0, database: page.database)
                     continue
                 }
-                var next = IndexPosition(applied: page.changes.last.map { max(position.applied, $0.sequence) } ?? position.applied,
-                                         database: page.database ?? position.database)
+                var next = IndexPosition(
+                    applied: page.changes.last.map { max(position.applied, $0.sequence) } ?? position.applied,
+                    database: page.database ?? position.database)
                 // An empty page: nothing after `applied` is left; the gaps up to head were compacted away.
                 if page.changes.isEmpty { next.applied = max(next.applied, page.head) }
                 if next != position { try await index.apply(page.changes, position: next) }

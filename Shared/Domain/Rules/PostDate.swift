@@ -93,12 +93,12 @@ public enum PostDate {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              i < s.count, s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ")
+            i < s.count, s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ")
         else { return nil }
         i += 1
         guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 60
         else { return nil }
         var fraction: Int64 = 0
         if expect(".") {

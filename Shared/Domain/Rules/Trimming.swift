@@ -5,7 +5,7 @@ extension String {
     func trimmingWhiteSpace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.isWhiteSpace }),
-              let last = scalars.lastIndex(where: { !$0.isWhiteSpace })
+            let last = scalars.lastIndex(where: { !$0.isWhiteSpace })
         else { return "" }
         return String(scalars[first...last])
     }

@@ -10,11 +10,15 @@ extension UUID {
     /// byte: Foundation's parser goes through sscanf, which was 7% of
     /// an import's reading time, and every request with a uid pays it.
     public init?(text: some StringProtocol) {
-        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed: Bool = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            Self.parse(utf8, into: &bytes)
-        } ?? Self.parse(Array(text.utf8), into: &bytes)
+        var bytes:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed: Bool =
+            text.utf8.withContiguousStorageIfAvailable { utf8 in
+                Self.parse(utf8, into: &bytes)
+            } ?? Self.parse(Array(text.utf8), into: &bytes)
         guard parsed else { return nil }
         self.init(uuid: bytes)
     }

@@ -53,7 +53,8 @@ public final class AllowList: Sendable {
         for name in names.sorted() where name.hasSuffix(".key") {
             let path = directory + "/" + name
             guard let data = FileManager.default.contents(atPath: path),
-                  let key = KeyFiles.publicKey(in: String(decoding: data, as: UTF8.self)) else {
+                let key = KeyFiles.publicKey(in: String(decoding: data, as: UTF8.self))
+            else {
                 problems.append("\(Escaped.line(path)) holds no public key; skipped")
                 continue
             }

@@ -18,7 +18,8 @@ public struct CurveOptions: ParsableArguments {
     /// The keys for connections to `endpoints`, or a ConfigurationError
     /// saying what is missing and how to make it.
     public func resolve(_ settings: Settings, endpoints: [String]) throws -> SecuritySettings {
-        try SecuritySettings.client(settings, curveKey: curveKey, gatewayKey: gatewayKey, insecure: insecure,
-                                    curveOnIPC: curveIpc, endpoints: endpoints)
+        try SecuritySettings.client(
+            settings, curveKey: curveKey, gatewayKey: gatewayKey, insecure: insecure,
+            curveOnIPC: curveIpc, endpoints: endpoints)
     }
 }

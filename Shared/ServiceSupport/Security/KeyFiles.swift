@@ -20,7 +20,8 @@ public enum KeyFiles {
     /// `directory` (made 0700 if missing). Never overwrites a key.
     public static func generate(name: String, directory: String) throws -> Written {
         guard isValidName(name) else {
-            throw ConfigurationError("key name '\(Escaped.line(name))' may hold only letters, digits, '.', '-' and '_' (1 to 64 of them), and may not start with '.'")
+            throw ConfigurationError(
+                "key name '\(Escaped.line(name))' may hold only letters, digits, '.', '-' and '_' (1 to 64 of them), and may not start with '.'")
         }
         try FileSecurity.makeDirectory(directory)
         let keys = try Curve.generateKeyPair()
@@ -30,7 +31,8 @@ public enum KeyFiles {
             throw ConfigurationError("\(path) already exists; remove it first, or choose another name")
         }
         let header = "#   CURVE key \(name), made by `posts keys generate`\nmetadata\n    name = \"\(name)\"\ncurve\n"
-        try FileSecurity.writeNew(secretPath, contents: header + "    public-key = \"\(keys.publicKey)\"\n    secret-key = \"\(keys.secretKey)\"\n", mode: 0o600)
+        try FileSecurity.writeNew(
+            secretPath, contents: header + "    public-key = \"\(keys.publicKey)\"\n    secret-key = \"\(keys.secretKey)\"\n", mode: 0o600)
         try FileSecurity.writeNew(publicPath, contents: header + "    public-key = \"\(keys.publicKey)\"\n", mode: 0o644)
         return Written(publicKey: keys.publicKey, publicPath: publicPath, secretPath: secretPath)
     }
@@ -40,7 +42,8 @@ public enum KeyFiles {
     public static func readSecret(_ path: String) throws -> Curve.KeyPair {
         let text = try FileSecurity.readOwnerOnly(path, what: "secret-key file")
         guard let secret = value(of: "secret-key", in: text), let publicKey = Curve.publicKey(forSecret: secret) else {
-            throw ConfigurationError("\(path) holds no secret-key = \"…\" line with a 40-character Z85 key; make one with `posts keys generate NAME`")
+            throw ConfigurationError(
+                "\(path) holds no secret-key = \"…\" line with a 40-character Z85 key; make one with `posts keys generate NAME`")
         }
         return Curve.KeyPair(publicKey: publicKey, secretKey: secret)
     }

@@ -15,7 +15,8 @@ import Foundation
 /// error docs/PROTOCOL.md names for it.
 public struct JSONRPCRouter: Sendable {
     /// The reply, and whether something may have changed.
-    @usableFromInline typealias Answer = @Sendable (JSONRPC.IncomingRequest, RequestMeta, ContinuousClock.Instant?, Int) async throws -> (Data, wrote: Bool)
+    @usableFromInline typealias Answer =
+        @Sendable (JSONRPC.IncomingRequest, RequestMeta, ContinuousClock.Instant?, Int) async throws -> (Data, wrote: Bool)
 
     @usableFromInline struct Entry: Sendable {
         let metrics: MethodMetrics
@@ -57,7 +58,8 @@ public struct JSONRPCRouter: Sendable {
     /// `onFault` hears of failures that are the service's own fault
     /// (internal errors), so they can be logged; bad requests are not faults.
     /// Make it after the tracer is bootstrapped (`TracingStart`).
-    public init(service: String, maxReplyBytes: Int = .max, onFault: @escaping @Sendable (_ method: String, _ error: any Error) -> Void = { _, _ in }) {
+    public init(service: String, maxReplyBytes: Int = .max, onFault: @escaping @Sendable (_ method: String, _ error: any Error) -> Void = { _, _ in })
+    {
         (self.service, self.maxReplyBytes, self.onFault) = (service, maxReplyBytes, onFault)
         unknown = MethodMetrics(service: service, method: MethodMetrics.other)
         figures.add(unknown)
@@ -78,8 +80,10 @@ public struct JSONRPCRouter: Sendable {
 
     /// Registers `handler` for `method`, which must be this service's.
     @inlinable
-    public mutating func on<Params, Result>(_ method: RPCMethod<Params, Result>,
-                                            _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> Result) {
+    public mutating func on<Params, Result>(
+        _ method: RPCMethod<Params, Result>,
+        _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> Result
+    ) {
         register(method) { params, call in
             let result = try await handler(params, call)
             return (try call.reply(result), method.writes && ((result as? any WriteResult)?.changedSomething ?? true))
@@ -88,8 +92,10 @@ public struct JSONRPCRouter: Sendable {
 
     /// Registers a handler that makes its reply itself (`RPCCall.fitted`).
     @inlinable
-    public mutating func onReply<Params, Result>(_ method: RPCMethod<Params, Result>,
-                                                 _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> RPCReply<Result>) {
+    public mutating func onReply<Params, Result>(
+        _ method: RPCMethod<Params, Result>,
+        _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> RPCReply<Result>
+    ) {
         register(method) { params, call in (try await handler(params, call), method.writes) }
     }
 
@@ -103,11 +109,12 @@ public struct JSONRPCRouter: Sendable {
         let metrics = MethodMetrics(service: service, method: method.name)
         figures.add(metrics)
         entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
-            let params = if let fallback = method.defaultParams {
-                try request.params(Params.self, or: fallback)
-            } else {
-                try request.params(Params.self)
-            }
+            let params =
+                if let fallback = method.defaultParams {
+                    try request.params(Params.self, or: fallback)
+                } else {
+                    try request.params(Params.self)
+                }
             let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
             let (reply, wrote) = try await handler(params, call)
             return (reply.data, wrote)
@@ -127,14 +134,17 @@ public struct JSONRPCRouter: Sendable {
     private func serve(_ body: Data, now: ContinuousClock.Instant) async -> Handled {
         let request: JSONRPC.IncomingRequest
         switch JSONRPC.decodeRequest(body) {
-        case .failure(let failure): return Handled(reply: JSONRPC.encodeError(id: failure.id, failure.error), method: nil,
-                                                   outcome: .error(failure.error.code), context: nil, wrote: false)
+        case .failure(let failure):
+            return Handled(
+                reply: JSONRPC.encodeError(id: failure.id, failure.error), method: nil,
+                outcome: .error(failure.error.code), context: nil, wrote: false)
         case .success(let decoded): request = decoded
         }
         guard let entry = entries[request.method] else {
             let error = JSONRPCError.methodNotFound(request.method, service: service)
-            return Handled(reply: JSONRPC.encodeError(id: request.id, error), method: nil, outcome: .error(error.code), context: nil,
-                           wrote: false)
+            return Handled(
+                reply: JSONRPC.encodeError(id: request.id, error), method: nil, outcome: .error(error.code), context: nil,
+                wrote: false)
         }
         var deadline: ContinuousClock.Instant?
         var wrote = false
@@ -156,11 +166,12 @@ public struct JSONRPCRouter: Sendable {
                 guard let deadline else { return try await entry.answer(request, meta, nil, maxReplyBytes) }
                 return try await RPCDeadline.$current.withValue(deadline) { try await entry.answer(request, meta, deadline, maxReplyBytes) }
             }
-            let (reply, changed) = if let serving {
-                try await ServiceContext.$current.withValue(serving.context) { try await answer() }
-            } else {
-                try await answer()
-            }
+            let (reply, changed) =
+                if let serving {
+                    try await ServiceContext.$current.withValue(serving.context) { try await answer() }
+                } else {
+                    try await answer()
+                }
             wrote = changed
             return reply
         }
@@ -171,7 +182,8 @@ public struct JSONRPCRouter: Sendable {
             }
             span.end()
         }
-        return Handled(reply: result.reply, method: request.method, outcome: result.outcome, context: span?.context,
-                       wrote: wrote && result.outcome == RPCOutcome.ok)
+        return Handled(
+            reply: result.reply, method: request.method, outcome: result.outcome, context: span?.context,
+            wrote: wrote && result.outcome == RPCOutcome.ok)
     }
 }

@@ -33,8 +33,9 @@ import Synchronization
     /// This method's figures for `rpc.stats`.
     var stats: ServerStats.Method {
         let latency = window.percentiles()
-        return ServerStats.Method(method: method, requests: counts.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed),
-                                  p50Ms: latency?.p50, p99Ms: latency?.p99)
+        return ServerStats.Method(
+            method: method, requests: counts.load(ordering: .relaxed), errors: errors.load(ordering: .relaxed),
+            p50Ms: latency?.p50, p99Ms: latency?.p99)
     }
 
     func record(_ outcome: RPCOutcome, after elapsed: Duration) {

@@ -90,11 +90,12 @@ public struct TraceContextSlot: Sendable, Equatable {
         }
         guard let (offset, kind) = insertion else { return nil }
         let member = #""traceparent":"\#(new)""#
-        let text = switch kind {
-        case .intoMeta(let empty): member + (empty ? "" : ",")
-        case .intoParams(let empty): #""_meta":{\#(member)}"# + (empty ? "" : ",")
-        case .intoRequest: #""params":{"_meta":{\#(member)}},"#
-        }
+        let text =
+            switch kind {
+            case .intoMeta(let empty): member + (empty ? "" : ",")
+            case .intoParams(let empty): #""_meta":{\#(member)}"# + (empty ? "" : ",")
+            case .intoRequest: #""params":{"_meta":{\#(member)}},"#
+            }
         var bytes = Array(body[..<offset])
         bytes.append(contentsOf: text.utf8)
         bytes.append(contentsOf: body[offset...])

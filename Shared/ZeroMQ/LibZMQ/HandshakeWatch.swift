@@ -31,7 +31,8 @@ public enum HandshakeWatch {
     public static func watch(_ socket: Socket, report: @escaping @Sendable (HandshakeEvent) -> Void) throws {
         let number = counter.add(1, ordering: .relaxed).newValue
         let address = "inproc://handshake-watch-\(number)"
-        let events = ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+        let events =
+            ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
             | ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
         guard zmq_socket_monitor(socket.handle, address, events) == 0 else {
             throw ZMQError.last("monitor \(socket.type) socket")
@@ -92,7 +93,8 @@ extension HandshakeEvent: CustomStringConvertible {
     public var description: String {
         switch self {
         case .succeeded: "handshake succeeded"
-        case .refused(let status): "the server refused this process's CURVE key (ZAP status \(status)): its public key is not on the server's allow-list"
+        case .refused(let status):
+            "the server refused this process's CURVE key (ZAP status \(status)): its public key is not on the server's allow-list"
         case .mechanismMismatch: "one end uses CURVE and the other does not"
         case .cryptographic: "the CURVE handshake failed to decrypt: the server key this process was given is not the server's"
         case .protocolError(let code): "the security handshake failed (libzmq protocol error 0x\(String(code, radix: 16)))"

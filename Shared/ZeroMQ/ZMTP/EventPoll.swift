@@ -65,8 +65,10 @@ final class EventPoll {
         let input = EPOLLIN.rawValue | gone | EPOLLRDHUP.rawValue
         for index in 0..<Int(count) {
             let event = events[index]
-            body(Ready(key: event.data.u64, readable: event.events & input != 0, writable: event.events & EPOLLOUT.rawValue != 0,
-                       hungUp: event.events & gone != 0))
+            body(
+                Ready(
+                    key: event.data.u64, readable: event.events & input != 0, writable: event.events & EPOLLOUT.rawValue != 0,
+                    hungUp: event.events & gone != 0))
         }
     }
 }

@@ -88,8 +88,11 @@ final class StreamAcceptor {
                     if case .connection(let descriptor) = listener.accept() { _ = Glibc.close(descriptor) }
                     reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
                 }
-                problems.append(PeerProblem(.descriptors, "accept on \(listener.endpoint): \(String(cString: strerror(code))); "
-                                                + "\(budget.count) connections open; not accepting for \(Self.restInterval)"))
+                problems.append(
+                    PeerProblem(
+                        .descriptors,
+                        "accept on \(listener.endpoint): \(String(cString: strerror(code))); "
+                            + "\(budget.count) connections open; not accepting for \(Self.restInterval)"))
                 rest()
                 return
             }
@@ -97,8 +100,11 @@ final class StreamAcceptor {
     }
 
     private func reportTurnedAway() {
-        problems.append(PeerProblem(.connectionLimit, "\(turnedAway) new connection(s) closed at once: \(budget.count) are open, "
-                                        + "the limit is \(budget.limit); not accepting for \(Self.restInterval)"))
+        problems.append(
+            PeerProblem(
+                .connectionLimit,
+                "\(turnedAway) new connection(s) closed at once: \(budget.count) are open, "
+                    + "the limit is \(budget.limit); not accepting for \(Self.restInterval)"))
         turnedAway = 0
         rest()
     }

@@ -57,8 +57,9 @@ public final class StreamDealer {
     private func connect() {
         reconnectAt = clock.now + Self.reconnectInterval
         guard let descriptor = UnixListener.connect(to: endpoint) else { return }
-        let connection = ZMTPConnection(descriptor: descriptor, socketType: "DEALER", identity: identity,
-                                        peerTypes: ["ROUTER"], limits: limits)
+        let connection = ZMTPConnection(
+            descriptor: descriptor, socketType: "DEALER", identity: identity,
+            peerTypes: ["ROUTER"], limits: limits)
         for message in waiting { connection.append(message) }
         waiting.removeAll()
         self.connection = connection

@@ -14,12 +14,15 @@ extension StreamRouter {
         /// Whether the owner hears of its peers leaving (`takeDeparted`).
         let reportsDeparture: Bool
 
-        public static let router = Role(socketType: "ROUTER", peerTypes: ZMTP.routerPeers, subscriptionCommands: false,
-                                        welcome: nil, reportsDeparture: false)
-        public static let publishers = Role(socketType: "XSUB", peerTypes: ["PUB", "XPUB"], subscriptionCommands: false,
-                                            welcome: [Frame([1])], reportsDeparture: false)
-        public static let subscribers = Role(socketType: "XPUB", peerTypes: ["SUB", "XSUB"], subscriptionCommands: true,
-                                             welcome: nil, reportsDeparture: true)
+        public static let router = Role(
+            socketType: "ROUTER", peerTypes: ZMTP.routerPeers, subscriptionCommands: false,
+            welcome: nil, reportsDeparture: false)
+        public static let publishers = Role(
+            socketType: "XSUB", peerTypes: ["PUB", "XPUB"], subscriptionCommands: false,
+            welcome: [Frame([1])], reportsDeparture: false)
+        public static let subscribers = Role(
+            socketType: "XPUB", peerTypes: ["SUB", "XSUB"], subscriptionCommands: true,
+            welcome: nil, reportsDeparture: true)
 
         public static func == (left: Role, right: Role) -> Bool { left.socketType == right.socketType }
     }

@@ -192,8 +192,9 @@ public final class StreamRouter {
 
     private func admit(_ descriptor: Int32, listener: Int) {
         let role = roles[listener]
-        let peer = ZMTPConnection(descriptor: descriptor, socketType: role.socketType, peerTypes: role.peerTypes, limits: limits,
-                                  subscriptionCommands: role.subscriptionCommands)
+        let peer = ZMTPConnection(
+            descriptor: descriptor, socketType: role.socketType, peerTypes: role.peerTypes, limits: limits,
+            subscriptionCommands: role.subscriptionCommands)
         peer.listener = listener
         peer.budget = acceptor.budget
         nextKey += 1

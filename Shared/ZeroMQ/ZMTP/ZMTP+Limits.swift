@@ -35,8 +35,10 @@ extension ZMTP {
         public static let defaultMaxOutput = 1 << 20
         public static let defaultMessageTimeout = Duration.seconds(30)
 
-        public init(maxFrameSize: Int, maxFrames: Int, maxMessageSize: Int? = nil, handshakeTimeout: Duration = .seconds(30),
-                    messageTimeout: Duration = defaultMessageTimeout, maxOutput: Int = defaultMaxOutput, sharedFrames: SharedFrames = SharedFrames([])) {
+        public init(
+            maxFrameSize: Int, maxFrames: Int, maxMessageSize: Int? = nil, handshakeTimeout: Duration = .seconds(30),
+            messageTimeout: Duration = defaultMessageTimeout, maxOutput: Int = defaultMaxOutput, sharedFrames: SharedFrames = SharedFrames([])
+        ) {
             self.maxFrameSize = maxFrameSize
             self.maxFrames = maxFrames
             self.maxMessageSize = maxMessageSize ?? maxFrameSize + Self.headerRoom

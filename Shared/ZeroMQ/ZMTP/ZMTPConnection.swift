@@ -39,11 +39,14 @@ final class ZMTPConnection {
     /// Where its place is given back when it closes.
     var budget: ConnectionBudget?
 
-    init(descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits,
-         subscriptionCommands: Bool = false) {
+    init(
+        descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits,
+        subscriptionCommands: Bool = false
+    ) {
         self.descriptor = descriptor
-        session = ZMTPSession(socketType: socketType, identity: identity, peerTypes: peerTypes, limits: limits,
-                              subscriptionCommands: subscriptionCommands)
+        session = ZMTPSession(
+            socketType: socketType, identity: identity, peerTypes: peerTypes, limits: limits,
+            subscriptionCommands: subscriptionCommands)
     }
 
     deinit { close() }

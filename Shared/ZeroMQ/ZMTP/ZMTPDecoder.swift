@@ -96,8 +96,9 @@ struct ZMTPDecoder {
             return PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(limits.maxFrameSize)")
         }
         guard UInt64(incoming.bytes) + size <= UInt64(limits.maxMessageSize) else {
-            return PeerProblem(.oversizedMessage,
-                               "a message of more than \(incoming.bytes + Int(size)) bytes is over the limit of \(limits.maxMessageSize)")
+            return PeerProblem(
+                .oversizedMessage,
+                "a message of more than \(incoming.bytes + Int(size)) bytes is over the limit of \(limits.maxMessageSize)")
         }
         return nil
     }

@@ -39,7 +39,9 @@ struct GatewayBench: AsyncParsableCommand {
         print("Command: `\(CommandLine.arguments.joined(separator: " "))`")
         print("Machine: \(Report.machine), libzmq \(Context.version.major).\(Context.version.minor).\(Context.version.patch)\n")
         if suite == "posts" || suite == "all" {
-            print(try PostsSuite(lab: lab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).run(rawEndpoint: rawEndpoint))
+            print(
+                try PostsSuite(lab: lab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).run(rawEndpoint: rawEndpoint)
+            )
             print("")
         }
         if suite == "stores" {
@@ -49,7 +51,8 @@ struct GatewayBench: AsyncParsableCommand {
                 let storeLab = try Lab(binaries: binaries)
                 defer { storeLab.shutdown() }
                 try storeLab.startGateway()
-                return try PostsSuite(lab: storeLab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).figures(databaseURL: url)
+                return try PostsSuite(lab: storeLab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).figures(
+                    databaseURL: url)
             }
             let sqlite = try figures(nil)
             let postgres = try figures(databaseUrl)
@@ -81,7 +84,8 @@ struct GatewayBench: AsyncParsableCommand {
         func measure(_ name: String) throws {
             rates.append((name, try Probe.throughput(context, lab.gatewayEndpoint, body: body, requests: requests, window: window, gateway: true)))
         }
-        rates.append(("raw DEALER-ROUTER", try Probe.throughput(context, rawEndpoint, body: body, requests: requests, window: window, gateway: false)))
+        rates.append(
+            ("raw DEALER-ROUTER", try Probe.throughput(context, rawEndpoint, body: body, requests: requests, window: window, gateway: false)))
         try measure("gateway, 1 worker × 1 session, synchronous handler")
         try lab.startEchoWorker(sessions: 1, inline: true, context: context)
         try measure("gateway, 2 workers × 1 session, synchronous handler")
@@ -94,13 +98,19 @@ struct GatewayBench: AsyncParsableCommand {
         try lab.stopEchoWorkers(context: context)
         for _ in 0..<2 { try lab.startEchoWorker(sessions: sessions, inline: true, context: context) }
         try measure("gateway, 2 workers × \(sessions) sessions, synchronous handler")
-        rates.append(("same, through the async MajordomoClient",
-                      try await Probe.asyncThroughput(context, lab.gatewayEndpoint, body: body, requests: requests / 4, concurrency: window)))
+        rates.append(
+            (
+                "same, through the async MajordomoClient",
+                try await Probe.asyncThroughput(context, lab.gatewayEndpoint, body: body, requests: requests / 4, concurrency: window)
+            ))
 
-        print(Report(
-            rows: rows,
-            throughput: rates,
-            settings: "body \(bodySize) B, window \(window), \(requests) requests per pipelined run, \(samples) sequential round trips, echo workers in --raw mode"
-        ).markdown)
+        print(
+            Report(
+                rows: rows,
+                throughput: rates,
+                settings:
+                    "body \(bodySize) B, window \(window), \(requests) requests per pipelined run, \(samples) sequential round trips, echo workers "
+                    + "in --raw mode"
+            ).markdown)
     }
 }

@@ -33,10 +33,14 @@ struct PostsSuite {
         func rate(_ duration: Duration) -> String { "\(Int((Double(importCount) / Probe.seconds(duration)).rounded())) posts/s" }
         return [
             "| posts-service on | SQLite | PostgreSQL | PostgreSQL vs SQLite |", "|---|---|---|---|",
-            "| posts.get p50 | \(Report.format(sqlite.get.p50)) | \(Report.format(postgres.get.p50)) | \(String(format: "%.2f×", Report.micro(postgres.get.p50) / Report.micro(sqlite.get.p50))) |",
-            "| posts.get p99 | \(Report.format(sqlite.get.p99)) | \(Report.format(postgres.get.p99)) | \(String(format: "%.2f×", Report.micro(postgres.get.p99) / Report.micro(sqlite.get.p99))) |",
-            "| posts.save, 100 in flight, 4 sessions | \(Int(sqlite.saveRate.rounded())) saves/s | \(Int(postgres.saveRate.rounded())) saves/s | \(String(format: "%.2f×", postgres.saveRate / sqlite.saveRate)) |",
-            "| `posts import` of \(importCount) posts | \(rate(sqlite.imported)) | \(rate(postgres.imported)) | \(String(format: "%.2f×", Probe.seconds(sqlite.imported) / Probe.seconds(postgres.imported))) |",
+            "| posts.get p50 | \(Report.format(sqlite.get.p50)) | \(Report.format(postgres.get.p50)) | "
+                + "\(String(format: "%.2f×", Report.micro(postgres.get.p50) / Report.micro(sqlite.get.p50))) |",
+            "| posts.get p99 | \(Report.format(sqlite.get.p99)) | \(Report.format(postgres.get.p99)) | "
+                + "\(String(format: "%.2f×", Report.micro(postgres.get.p99) / Report.micro(sqlite.get.p99))) |",
+            "| posts.save, 100 in flight, 4 sessions | \(Int(sqlite.saveRate.rounded())) saves/s | \(Int(postgres.saveRate.rounded())) saves/s | "
+                + "\(String(format: "%.2f×", postgres.saveRate / sqlite.saveRate)) |",
+            "| `posts import` of \(importCount) posts | \(rate(sqlite.imported)) | \(rate(postgres.imported)) | "
+                + "\(String(format: "%.2f×", Probe.seconds(sqlite.imported) / Probe.seconds(postgres.imported))) |",
         ].joined(separator: "\n")
     }
 
@@ -54,10 +58,12 @@ struct PostsSuite {
             "| posts | p50 | p99 | p50 vs raw |", "|---|---|---|---|",
             "Round trips taken in turns of 250: raw, then posts.get, and again.", "",
             "| raw DEALER-ROUTER round trip | \(Report.format(raw.p50)) | \(Report.format(raw.p99)) | 1.00× |",
-            "| posts.get through the gateway | \(Report.format(get.p50)) | \(Report.format(get.p99)) | \(String(format: "%.2f×", Report.micro(get.p50) / Report.micro(raw.p50))) |",
+            "| posts.get through the gateway | \(Report.format(get.p50)) | \(Report.format(get.p99)) | "
+                + "\(String(format: "%.2f×", Report.micro(get.p50) / Report.micro(raw.p50))) |",
             "", "| posts | rate |", "|---|---|",
             "| posts.save, 100 in flight, 4 sessions | \(Int(saveRate.rounded())) saves/s |",
-            "| `posts import` of \(importCount) posts through the gateway | \(rate(imported)) posts/s (\(String(format: "%.2f", Probe.seconds(imported))) s) |",
+            "| `posts import` of \(importCount) posts through the gateway | \(rate(imported)) posts/s "
+                + "(\(String(format: "%.2f", Probe.seconds(imported))) s) |",
             "| `posts import --local` of the same file | \(rate(local)) posts/s (\(String(format: "%.2f", Probe.seconds(local))) s) |",
         ].joined(separator: "\n")
     }

@@ -39,7 +39,8 @@ struct Report {
     static func format(_ duration: Duration) -> String { String(format: "%.1f µs", micro(duration)) }
 
     static var machine: String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu), \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"

@@ -15,10 +15,12 @@ struct SearchSuite {
     let count: Int
     let samples: Int
 
-    static let queries = ["file", "network", "certificate", "kernel module", "memory", "signal", "socket", "directory",
-                          "permission denied", "process", "format", "default value", "error", "output", "instance",
-                          "netw", "conf", "\"command line\"", "\"regular expression\"", "user group", "compress", "print",
-                          "encrypt key", "locale", "terminal", "thread", "timeout", "ssl", "compute instances", "zone"]
+    static let queries = [
+        "file", "network", "certificate", "kernel module", "memory", "signal", "socket", "directory",
+        "permission denied", "process", "format", "default value", "error", "output", "instance",
+        "netw", "conf", "\"command line\"", "\"regular expression\"", "user group", "compress", "print",
+        "encrypt key", "locale", "terminal", "thread", "timeout", "ssl", "compute instances", "zone",
+    ]
 
     func run() throws -> String {
         let corpus = "\(lab.directory)/corpus.jsonl"
@@ -38,29 +40,38 @@ struct SearchSuite {
         let indexMB = Double(stats["indexBytes"] as? Int ?? 0) / 1_048_576
         let memory = [first, second].map { residentMB($0) }
         func row(_ name: String, _ value: Probe.Latency) -> String {
-            "| \(name) | \(Report.format(value.p50)) | \(Report.format(value.p99)) | \(String(format: "%.2f×", Report.micro(value.p50) / Report.micro(baseline.p50))) |"
+            "| \(name) | \(Report.format(value.p50)) | \(Report.format(value.p99)) | "
+                + "\(String(format: "%.2f×", Report.micro(value.p50) / Report.micro(baseline.p50))) |"
         }
         return [
-            "Corpus: \(count) posts (paragraphs of Debian's English manual pages, tests/Benchmarks/corpus/manpages.py); \(Self.queries.count) queries cycled, \(samples) sequential samples each",
+            "Corpus: \(count) posts (paragraphs of Debian's English manual pages, tests/Benchmarks/corpus/manpages.py); \(Self.queries.count) "
+                + "queries cycled, \(samples) sequential samples each",
             "", "| search.query | p50 | p99 | p50 vs same FTS5 in-process |", "|---|---|---|---|",
             row("same queries, identical FTS5 table, in-process", baseline),
             row("end to end, 1 worker", one), row("end to end, 2 workers", two),
             "", "| freshness (acknowledged posts.save → found by both workers) | p50 | p99 |", "|---|---|---|",
             "| 200 saves, one at a time | \(Report.format(fresh.p50)) | \(Report.format(fresh.p99)) |",
-            "", String(format: "A new worker built its index of all \(count) posts and registered in %.1f s.", Double(catchUp.components.seconds) + Double(catchUp.components.attoseconds) / 1e18),
-            "", "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: \(String(format: "%.0f MB", indexMB)).",
+            "",
+            String(
+                format: "A new worker built its index of all \(count) posts and registered in %.1f s.",
+                Double(catchUp.components.seconds) + Double(catchUp.components.attoseconds) / 1e18),
+            "",
+            "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: "
+                + "\(String(format: "%.0f MB", indexMB)).",
         ].joined(separator: "\n")
     }
 
     private func request(_ service: String, _ body: String, socket existing: Socket? = nil) throws -> [String: Any] {
-        let socket = try existing ?? {
-            let socket = try Socket(context, .dealer)
-            try socket.connect(lab.gatewayEndpoint)
-            return socket
-        }()
+        let socket =
+            try existing
+            ?? {
+                let socket = try Socket(context, .dealer)
+                try socket.connect(lab.gatewayEndpoint)
+                return socket
+            }()
         try socket.send(MDP.clientRequest(service: Frame(service), body: [Frame(body)]))
         guard let reply = try socket.receive(), let data = reply.last.map({ Data($0.bytes) }),
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw BenchError("no reply from \(service)") }
         return object
     }
@@ -93,7 +104,7 @@ struct SearchSuite {
             let message = MDP.clientRequest(service: "search", body: [Frame(query(Self.queries[index % Self.queries.count], id: index))])
             let (time, reply) = try Probe.roundTrip(socket, message)
             guard let data = reply.last.map({ Data($0.bytes) }),
-                  let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] != nil
+                let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] != nil
             else { throw BenchError("search.query failed: \(reply.last?.string ?? "an empty reply")") }
             return time
         }
@@ -105,7 +116,8 @@ struct SearchSuite {
         var changes: [PostChange] = []
         for (offset, line) in lines.enumerated() {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
-                  let uid = object["uid"].flatMap(UUID.init(uuidString:)) else { continue }
+                let uid = object["uid"].flatMap(UUID.init(uuidString:))
+            else { continue }
             let post = Post(uid: uid, title: object["title"] ?? "", content: object["content"] ?? "")
             changes.append(PostChange(sequence: Int64(offset + 1), uid: uid, kind: .upsert(post)))
         }
@@ -139,7 +151,9 @@ struct SearchSuite {
         var times: [Duration] = []
         for index in 0..<200 {
             let word = "fresh\(UUID().uuidString.prefix(8).lowercased())x\(index)"
-            let save = #"{"jsonrpc":"2.0","id":\#(index),"method":"posts.save","params":{"post":{"uid":"\#(UUID().uuidString)","title":"\#(word)","content":"fresh"}}}"#
+            let save =
+                #"{"jsonrpc":"2.0","id":\#(index),"method":"posts.save","params":{"post":{"uid":"\#(UUID().uuidString)","title":"\#(word)","#
+                + #""content":"fresh"}}}"#
             _ = try request("posts", save, socket: socket)
             let acknowledged = clock.now
             var found: Set<Int> = []

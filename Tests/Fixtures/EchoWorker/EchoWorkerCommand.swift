@@ -34,18 +34,20 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         DescriptorLimit.raise(logging: Logger(label: "echo-worker"))
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, not \(sessions)") }
         let logger = Logger(label: "echo-worker")
-        let configuration = try settings.workerConfiguration(sessions: sessions, defaultSessions: 1, threads: threads,
-                                                               heartbeatInterval: heartbeatInterval)
+        let configuration = try settings.workerConfiguration(
+            sessions: sessions, defaultSessions: 1, threads: threads,
+            heartbeatInterval: heartbeatInterval)
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let worker = MajordomoWorker(
             endpoint: gateway ?? Endpoints.gateway(environment: settings.environment),
             service: service, configuration: configuration, context: try Context(), logger: logger
         )
         let echo = Echo(service: service, raw: raw, pause: pause)
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: WorkerService(worker: worker, handler: inline ? .synchronous(echo.replyNow) : .async(echo.reply)))],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        ))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: WorkerService(worker: worker, handler: inline ? .synchronous(echo.replyNow) : .async(echo.reply)))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            ))
         try await group.run()
     }
 }
@@ -76,7 +78,9 @@ struct Echo: Sendable {
         case .success(let request):
             let params = try? request.params(JSONValue?.self)
             let reply = Reply(service: service, pid: getpid(), method: request.method, params: params ?? nil)
-            let encoded = (try? JSONRPC.encodeResult(id: request.id, reply)) ?? JSONRPC.encodeError(id: request.id, JSONRPCError(.internalError, "encoding failed"))
+            let encoded =
+                (try? JSONRPC.encodeResult(id: request.id, reply))
+                ?? JSONRPC.encodeError(id: request.id, JSONRPCError(.internalError, "encoding failed"))
             return [Frame(encoded)]
         }
     }

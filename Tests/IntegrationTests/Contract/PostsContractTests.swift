@@ -57,7 +57,9 @@ struct PostsContractTests {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             #expect(await postsError { _ = try await posts.posts(limit: 10, cursor: "page-2") } == .invalid("cursor", .unknownCursor("page-2")))
-            #expect(await postsError { _ = try await posts.posts(limit: 501, cursor: nil) } == .invalid("limit", .outOfRange(min: 1, max: 500, actual: "501")))
+            #expect(
+                await postsError { _ = try await posts.posts(limit: 501, cursor: nil) }
+                    == .invalid("limit", .outOfRange(min: 1, max: 500, actual: "501")))
         }
     }
 
@@ -76,7 +78,8 @@ struct PostsContractTests {
     func test_contract_anInvalidPostInABatch_savesNone_andNamesIt_whileAUIDGivenTwiceIsOnePost(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
-            #expect(await postsError { _ = try await posts.save(batch: [.stub(), .stub(title: " "), .stub()]) } == .invalid("posts[1].title", .empty))
+            #expect(
+                await postsError { _ = try await posts.save(batch: [.stub(), .stub(title: " "), .stub()]) } == .invalid("posts[1].title", .empty))
             #expect(try await posts.posts(limit: 10, cursor: nil).posts.isEmpty)
             let twice = Post.stub(title: "first")
             var later = twice
@@ -99,8 +102,9 @@ struct PostsContractTests {
             #expect(await postsError { _ = try await posts.edit(mine, title: "Mine again", content: nil) } == .conflict(uid: mine.uid))
             #expect(try await posts.post(uid: mine.uid).title == "Theirs", "their edit is not overwritten")
             _ = try await posts.delete(uid: mine.uid)
-            #expect(await postsError { _ = try await posts.edit(mine, title: "Back", content: nil) } == .conflict(uid: mine.uid),
-                    "a deleted post is not brought back")
+            #expect(
+                await postsError { _ = try await posts.edit(mine, title: "Back", content: nil) } == .conflict(uid: mine.uid),
+                "a deleted post is not brought back")
         }
     }
 
@@ -124,7 +128,8 @@ struct PostsContractTests {
                 #expect(PostDate.format(try await posts.post(uid: saved.uid).createDate) == text)
             }
             let tooLate = Date(timeIntervalSince1970: Double(PostDate.latest + 1) / 1000)
-            #expect(await postsError { _ = try await posts.save(Post(title: "late", content: "", createDate: tooLate)) }
+            #expect(
+                await postsError { _ = try await posts.save(Post(title: "late", content: "", createDate: tooLate)) }
                     == .invalid("createDate", .dateOutOfRange("+10000-01-01T00:00:00.000Z")))
         }
     }
@@ -142,7 +147,8 @@ struct PostsContractTests {
             #expect(page.changes.map(\.uid) == [two.uid, one.uid])
             #expect(page.changes.last?.kind == .delete)
             #expect(page.head == start + 3 && page.changes.map(\.sequence) == [start + 2, start + 3])
-            #expect(await postsError { _ = try await changes.changes(after: -1, limit: 10) }
+            #expect(
+                await postsError { _ = try await changes.changes(after: -1, limit: 10) }
                     == .invalid("after", .outOfRange(min: 0, max: Int64.max, actual: "-1")))
         }
     }

@@ -38,9 +38,11 @@ struct SearchImportContractTests {
         try await platform.run { provider async throws in
             let search = provider.makeSearchUseCase()
             let long = String(repeating: "a", count: SearchRules.maxQueryLength + 1)
-            #expect(await postsError { _ = try await search.search(long, limit: 10, offset: 0) }
+            #expect(
+                await postsError { _ = try await search.search(long, limit: 10, offset: 0) }
                     == .invalid("q", .tooLong(max: SearchRules.maxQueryLength, actual: SearchRules.maxQueryLength + 1, unit: .characters)))
-            #expect(await postsError { _ = try await search.search("a", limit: 10, offset: 10_001) }
+            #expect(
+                await postsError { _ = try await search.search("a", limit: 10, offset: 10_001) }
                     == .invalid("offset", .outOfRange(min: 0, max: 10_000, actual: "10001")))
         }
     }
@@ -67,7 +69,8 @@ struct SearchImportContractTests {
     func test_contract_anImportWithOneBadEntryWritesNothing_andNamesTheEntry(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
-            let entries = (1...1500).map { ImportEntry(label: "line \($0)", title: "post \($0)") }
+            let entries =
+                (1...1500).map { ImportEntry(label: "line \($0)", title: "post \($0)") }
                 + [ImportEntry(label: "line 1501", content: "no title")]
             #expect(await postsError { _ = try await posts.importPosts(entries) { _, _ in } } == .invalid("line 1501.title", .missing))
             #expect(try await posts.posts(limit: 10, cursor: nil).posts.isEmpty)

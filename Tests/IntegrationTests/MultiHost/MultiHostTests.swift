@@ -29,8 +29,9 @@ struct MultiHostTests {
             harness.shutdown()
             lab.remove()
         }
-        let keys = try await KeyRing(harness, names: ["gateway", "posts-b", "posts-f", "search-c", "search-d", "cli-e", "stranger", "newcomer"],
-                                     allowed: ["posts-b", "posts-f", "search-c", "search-d", "cli-e"])
+        let keys = try await KeyRing(
+            harness, names: ["gateway", "posts-b", "posts-f", "search-c", "search-d", "cli-e", "stranger", "newcomer"],
+            allowed: ["posts-b", "posts-f", "search-c", "search-d", "cli-e"])
         let common = ["POSTS_HEARTBEAT_INTERVAL": "250ms", "POSTS_GATEWAY_KEY": keys.publicFile("gateway")]
         func host(_ name: String, key: String?) -> [String: String] {
             let hub = lab.hubAddress(for: name)
@@ -46,30 +47,38 @@ struct MultiHostTests {
         // traffic: TLS, so it must hold no post's text either).
         let capture = harness.directory + "/a.pcap"
         try harness.start("tcpdump", tcpdump, ["-i", "any", "-n", "-U", "-Z", "root", "-w", capture, "tcp"], wrapper: lab.wrapper("a"))
-        try harness.start("gateway", "gateway", [], environment: common.merging([
-            "POSTS_GATEWAY_BIND": "tcp://*:5555", "POSTS_EVENTS_PUBLISH": "tcp://*:5556", "POSTS_EVENTS_SUBSCRIBE": "tcp://*:5557",
-            "POSTS_CURVE_KEY": keys.secret("gateway"), "POSTS_CURVE_ALLOW": keys.allow,
-        ]) { $1 }, wrapper: lab.wrapper("a"))
+        try harness.start(
+            "gateway", "gateway", [],
+            environment: common.merging([
+                "POSTS_GATEWAY_BIND": "tcp://*:5555", "POSTS_EVENTS_PUBLISH": "tcp://*:5556", "POSTS_EVENTS_SUBSCRIBE": "tcp://*:5557",
+                "POSTS_CURVE_KEY": keys.secret("gateway"), "POSTS_CURVE_ALLOW": keys.allow,
+            ]) { $1 }, wrapper: lab.wrapper("a"))
         var cluster: PostgresCluster?
         if onPostgres {
             // G: PostgreSQL, signed in to with a password from the other hosts, over TLS checked against its CA.
-            let database = PostgresCluster(address: lab.address(of: "g"), wrapper: lab.wrapper("g"), password: "pw\(UUID().uuidString.prefix(8))", tls: true)
+            let database = PostgresCluster(
+                address: lab.address(of: "g"), wrapper: lab.wrapper("g"), password: "pw\(UUID().uuidString.prefix(8))", tls: true)
             let url = try await database.newDatabase()
             cluster = database
             for name in ["b", "f"] {
-                try harness.start("posts-\(name)", "posts-service", ["--database-url", url.withPassword],
-                                  environment: host(name, key: "posts-\(name)"), wrapper: lab.wrapper(name))
+                try harness.start(
+                    "posts-\(name)", "posts-service", ["--database-url", url.withPassword],
+                    environment: host(name, key: "posts-\(name)"), wrapper: lab.wrapper(name))
             }
         } else {
-            try harness.start("posts-b", "posts-service", ["--database", harness.databasePath], environment: host("b", key: "posts-b"), wrapper: lab.wrapper("b"))
+            try harness.start(
+                "posts-b", "posts-service", ["--database", harness.databasePath], environment: host("b", key: "posts-b"), wrapper: lab.wrapper("b"))
         }
-        try harness.start("search-c", "search-service", ["--sync-interval", "250ms"], environment: host("c", key: "search-c"), wrapper: lab.wrapper("c"))
-        try harness.start("search-d", "search-service", ["--sync-interval", "250ms"], environment: host("d", key: "search-d"), wrapper: lab.wrapper("d"))
+        try harness.start(
+            "search-c", "search-service", ["--sync-interval", "250ms"], environment: host("c", key: "search-c"), wrapper: lab.wrapper("c"))
+        try harness.start(
+            "search-d", "search-service", ["--sync-interval", "250ms"], environment: host("d", key: "search-d"), wrapper: lab.wrapper("d"))
 
         // E: the CLI, with its key, or another's, or none.
         func posts(_ arguments: [String], as key: String? = "cli-e", extra: [String: String] = [:]) async throws -> CommandResult {
-            try await harness.run("posts", arguments, without: ["POSTS_LOG_LEVEL"], environment: host("e", key: key).merging(extra) { $1 },
-                                  wrapper: lab.wrapper("e"))
+            try await harness.run(
+                "posts", arguments, without: ["POSTS_LOG_LEVEL"], environment: host("e", key: key).merging(extra) { $1 },
+                wrapper: lab.wrapper("e"))
         }
         func status() async throws -> JSONValue? { try await posts(["status", "--json"]).json }
         let up = await eventually(within: .seconds(30)) {
@@ -77,7 +86,9 @@ struct MultiHostTests {
             let processes = { (name: String) in services?.first { $0["name"]?.stringValue == name }?["processes"]?.intValue ?? 0 }
             return processes("posts") == (onPostgres ? 2 : 1) && processes("search") == 2
         }
-        #expect(up, "gateway:\n\(harness.log("gateway"))\nposts:\n\(harness.log("posts-b"))\(harness.log("posts-f"))\nsearch-c:\n\(harness.log("search-c"))")
+        #expect(
+            up,
+            "gateway:\n\(harness.log("gateway"))\nposts:\n\(harness.log("posts-b"))\(harness.log("posts-f"))\nsearch-c:\n\(harness.log("search-c"))")
         guard up else { return }
 
         // The tour, from E.

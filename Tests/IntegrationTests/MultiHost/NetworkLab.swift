@@ -76,7 +76,8 @@ final class NetworkLab: @unchecked Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/var/run/netns") else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0.isNumber }), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             try? run(["netns", "delete", name])
         }
     }
@@ -91,7 +92,8 @@ final class NetworkLab: @unchecked Sendable {
             throw HarnessError("ip \(arguments.joined(separator: " ")) did not finish")
         }
         guard status == 0 else {
-            throw HarnessError("ip \(arguments.joined(separator: " ")) exited \(status): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
+            throw HarnessError(
+                "ip \(arguments.joined(separator: " ")) exited \(status): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
         }
     }
 }

@@ -66,8 +66,10 @@ extension ProcessHarness {
     /// Starts a worker executable and waits until the gateway lists `sessions`
     /// more sessions of `service`; returns its pid.
     @discardableResult
-    func startWorker(_ name: String, _ executable: String, service: String, sessions: Int, _ arguments: [String],
-                     environment: [String: String] = [:], context: Context) async throws -> Int32 {
+    func startWorker(
+        _ name: String, _ executable: String, service: String, sessions: Int, _ arguments: [String],
+        environment: [String: String] = [:], context: Context
+    ) async throws -> Int32 {
         let client = try GatewayClient(endpoint: gatewayEndpoint, context: context, timeout: .milliseconds(500), retries: 0)
         let before = (try? await client.workers(of: service)) ?? 0
         let process = try start(name, executable, arguments, environment: environment)

@@ -6,10 +6,11 @@ extension ProcessHarness {
     func metricsURL(of name: String) async -> String? {
         var found: String?
         _ = await eventually {
-            found = log(name).split(separator: "\n").lazy.compactMap { line -> String? in
-                guard let range = line.range(of: "metrics at ") else { return nil }
-                return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
-            }.first
+            found =
+                log(name).split(separator: "\n").lazy.compactMap { line -> String? in
+                    guard let range = line.range(of: "metrics at ") else { return nil }
+                    return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+                }.first
             return found != nil
         }
         return found
@@ -17,7 +18,9 @@ extension ProcessHarness {
 
     /// An HTTP GET, by a program other than ours (Python's urllib).
     func fetch(_ url: String) async throws -> CommandResult {
-        try await run("/usr/bin/env", ["python3", "-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())", url])
+        try await run(
+            "/usr/bin/env",
+            ["python3", "-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())", url])
     }
 
     /// `promtool check metrics` on what `url` serves: its status, and what it said.

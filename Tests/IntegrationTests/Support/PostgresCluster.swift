@@ -61,11 +61,16 @@ actor PostgresCluster {
         if getuid() == 0, let user = getpwnam("postgres") { chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
         let port = address == "127.0.0.1" ? try freeTCPPort() : 5432
         // Stops the server and removes everything once this process is gone.
-        _ = try Spawned("/bin/sh", ["-c", """
-            while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
-            \(Self.asServer)\(binaries)/pg_ctl -D \(directory)/data stop -m immediate >/dev/null 2>&1
-            rm -rf \(directory)
-            """], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"], output: "/dev/null", errors: "/dev/null")
+        _ = try Spawned(
+            "/bin/sh",
+            [
+                "-c",
+                """
+                while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
+                \(Self.asServer)\(binaries)/pg_ctl -D \(directory)/data stop -m immediate >/dev/null 2>&1
+                rm -rf \(directory)
+                """,
+            ], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"], output: "/dev/null", errors: "/dev/null")
         try await run(["\(binaries)/initdb", "-D", "\(directory)/data", "-U", "posts", "--auth=trust", "-E", "UTF8", "--no-sync"], asServer: true)
         if password != nil {
             // Other hosts sign in with the password; the local socket and loopback stay trusted.
@@ -93,17 +98,24 @@ actor PostgresCluster {
 
     func restart() async throws {
         guard let started, let binaries = Self.binaries else { return }
-        try await run(["\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-l", "\(started.directory)/server.log", "-w", "-t", "60",
-                       "-o", "-p \(started.port) -k \(started.directory) -c listen_addresses=\(address) -c fsync=off -c max_connections=200"
-                        + (tls ? " -c ssl=on -c ssl_cert_file=\(started.directory)/server.crt -c ssl_key_file=\(started.directory)/server.key" : ""),
-                       "start"], asServer: true)
+        try await run(
+            [
+                "\(binaries)/pg_ctl", "-D", "\(started.directory)/data", "-l", "\(started.directory)/server.log", "-w", "-t", "60",
+                "-o",
+                "-p \(started.port) -k \(started.directory) -c listen_addresses=\(address) -c fsync=off -c max_connections=200"
+                    + (tls ? " -c ssl=on -c ssl_cert_file=\(started.directory)/server.crt -c ssl_key_file=\(started.directory)/server.key" : ""),
+                "start",
+            ], asServer: true)
     }
 
     /// Through the cluster's own socket, where its owner is trusted.
     private func psql(_ port: Int, _ statement: String) async throws {
         guard let started else { throw HarnessError("the cluster is not running") }
-        try await run(["/usr/bin/psql", "-h", started.directory, "-p", "\(port)", "-U", "posts", "-d", "postgres", "-v", "ON_ERROR_STOP=1",
-                       "-c", statement], asServer: false)
+        try await run(
+            [
+                "/usr/bin/psql", "-h", started.directory, "-p", "\(port)", "-U", "posts", "-d", "postgres", "-v", "ON_ERROR_STOP=1",
+                "-c", statement,
+            ], asServer: false)
     }
 
     private func run(_ command: [String], asServer: Bool) async throws {
@@ -116,13 +128,22 @@ actor PostgresCluster {
         let san = "\(directory)/san.ext"
         try "subjectAltName=IP:\(address)\n".write(toFile: san, atomically: true, encoding: .utf8)
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try await run(["/usr/bin/openssl", "req", "-x509"] + ec + ["-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.pem",
-                       "-days", "2", "-subj", "/CN=posts test CA"], asServer: false)
-        try await run(["/usr/bin/openssl", "req"] + ec + ["-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr",
-                       "-subj", "/CN=\(address)"], asServer: false)
-        try await run(["/usr/bin/openssl", "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.pem",
-                       "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", "\(directory)/server.crt", "-days", "2",
-                       "-extfile", san], asServer: false)
+        try await run(
+            ["/usr/bin/openssl", "req", "-x509"] + ec + [
+                "-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.pem",
+                "-days", "2", "-subj", "/CN=posts test CA",
+            ], asServer: false)
+        try await run(
+            ["/usr/bin/openssl", "req"] + ec + [
+                "-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr",
+                "-subj", "/CN=\(address)",
+            ], asServer: false)
+        try await run(
+            [
+                "/usr/bin/openssl", "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.pem",
+                "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", "\(directory)/server.crt", "-days", "2",
+                "-extfile", san,
+            ], asServer: false)
         chmod("\(directory)/server.key", 0o600)
         chmod("\(directory)/ca.pem", 0o644)
         return "\(directory)/ca.pem"
@@ -135,8 +156,9 @@ actor PostgresCluster {
         try await offThread {
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString.prefix(8)).log").path
             defer { try? FileManager.default.removeItem(atPath: log) }
-            let process = try Spawned(full[0], Array(full.dropFirst()), environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"],
-                                      directory: "/tmp", output: log, errors: log)
+            let process = try Spawned(
+                full[0], Array(full.dropFirst()), environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"],
+                directory: "/tmp", output: log, errors: log)
             guard let status = process.wait(within: .seconds(90)) else {
                 process.killAndReap()
                 throw HarnessError("\(command.joined(separator: " ")) did not finish")

@@ -9,17 +9,23 @@ extension ProcessHarness {
     /// gateway lists all its sessions.
     /// `database` names the store: this harness's SQLite file unless given
     /// (`["--database-url", url]` for PostgreSQL).
-    func startPostsService(_ name: String = "posts-service", sessions: Int = 2, _ arguments: [String] = [],
-                           database: [String]? = nil, context: Context) async throws {
-        try await startWorker(name, "posts-service", service: "posts", sessions: sessions,
-                              (database ?? ["--database", databasePath]) + ["--sessions", "\(sessions)"] + arguments, context: context)
+    func startPostsService(
+        _ name: String = "posts-service", sessions: Int = 2, _ arguments: [String] = [],
+        database: [String]? = nil, context: Context
+    ) async throws {
+        try await startWorker(
+            name, "posts-service", service: "posts", sessions: sessions,
+            (database ?? ["--database", databasePath]) + ["--sessions", "\(sessions)"] + arguments, context: context)
     }
 
     /// Starts a search-service and waits until the gateway lists its sessions.
-    func startSearchService(_ name: String, sessions: Int = 1, _ arguments: [String] = [], environment: [String: String] = [:],
-                            context: Context) async throws -> Int32 {
-        try await startWorker(name, "search-service", service: "search", sessions: sessions,
-                              ["--sessions", "\(sessions)", "--sync-interval", "250ms"] + arguments, environment: environment, context: context)
+    func startSearchService(
+        _ name: String, sessions: Int = 1, _ arguments: [String] = [], environment: [String: String] = [:],
+        context: Context
+    ) async throws -> Int32 {
+        try await startWorker(
+            name, "search-service", service: "search", sessions: sessions,
+            ["--sessions", "\(sessions)", "--sync-interval", "250ms"] + arguments, environment: environment, context: context)
     }
 
     /// A gateway and one posts-service, ready for the `posts` CLI.

@@ -32,8 +32,10 @@ final class ProcessHarness: @unchecked Sendable {
 
     /// Where `swift build` put the executables: next to the test bundle.
     static let binaries: URL = {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        let candidates = [
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("gateway").path) }
             ?? candidates[0]
     }()
@@ -42,12 +44,15 @@ final class ProcessHarness: @unchecked Sendable {
     /// `<name>.log`. `extra` is added to the environment; `wrapper` runs it
     /// through another command (such as `ip netns exec NAME`).
     @discardableResult
-    func start(_ name: String, _ executable: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
-               wrapper: [String] = []) throws -> Spawned {
+    func start(
+        _ name: String, _ executable: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
+        wrapper: [String] = []
+    ) throws -> Spawned {
         let log = logPath(name)
         let command = wrapper + [executable.hasPrefix("/") ? executable : Self.binaries.appendingPathComponent(executable).path] + arguments
-        let process = try Spawned(command[0], Array(command.dropFirst()), environment: environment.merging(extra) { $1 },
-                                  output: log, errors: log)
+        let process = try Spawned(
+            command[0], Array(command.dropFirst()), environment: environment.merging(extra) { $1 },
+            output: log, errors: log)
         lock.withLock { processes[name] = process }
         return process
     }

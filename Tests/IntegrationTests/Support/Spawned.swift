@@ -13,8 +13,10 @@ final class Spawned: Sendable {
     /// the files named (output appended), the working directory `directory`.
     /// The child starts with no signal blocked and default handlers, whatever
     /// the spawning thread had.
-    init(_ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
-         input: String = "/dev/null", output: String, errors: String) throws {
+    init(
+        _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+        input: String = "/dev/null", output: String, errors: String
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -15,8 +15,9 @@ struct StreamDealerBoundsTests {
             let endpoint = "ipc://\(directory)/peer.ipc"
             let listener = try UnixListener(endpoint: endpoint)
             defer { listener.close() }
-            let dealer = StreamDealer(endpoint: endpoint, identity: nil,
-                                      limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, maxOutput: 256 << 10))
+            let dealer = StreamDealer(
+                endpoint: endpoint, identity: nil,
+                limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, maxOutput: 256 << 10))
             guard case .connection(let peer) = listener.accept() else {
                 Issue.record("the dealer connected")
                 return
@@ -46,8 +47,9 @@ struct StreamDealerBoundsTests {
             let endpoint = "ipc://\(directory)/silent.ipc"
             let listener = try UnixListener(endpoint: endpoint)
             defer { listener.close() }
-            let dealer = StreamDealer(endpoint: endpoint, identity: nil,
-                                      limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, handshakeTimeout: .milliseconds(200)))
+            let dealer = StreamDealer(
+                endpoint: endpoint, identity: nil,
+                limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, handshakeTimeout: .milliseconds(200)))
             let deadline = ContinuousClock.now + .seconds(3)
             var problems: [PeerProblem] = []
             while problems.isEmpty, ContinuousClock.now < deadline {

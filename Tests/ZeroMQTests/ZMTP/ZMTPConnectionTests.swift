@@ -24,8 +24,9 @@ struct ZMTPConnectionTests {
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         defer { close(pair[1]) }
         _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-        let connection = ZMTPConnection(descriptor: pair[0], socketType: "ROUTER", peerTypes: ZMTP.routerPeers,
-                                        limits: ZMTP.Limits(maxFrameSize: 1000, maxFrames: 4))
+        let connection = ZMTPConnection(
+            descriptor: pair[0], socketType: "ROUTER", peerTypes: ZMTP.routerPeers,
+            limits: ZMTP.Limits(maxFrameSize: 1000, maxFrames: 4))
         let receiver = Admitting()
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         defer { scratch.deallocate() }

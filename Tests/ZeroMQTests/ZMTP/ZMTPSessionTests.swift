@@ -19,7 +19,8 @@ struct ZMTPSessionTests {
 
     @Test(arguments: [1, 2, 3, 7, 64, 65, 1000])
     func test_bytesSplitAnywhere_decodeAsTheWholeDoes(chunk: Int) {
-        let bytes = ZMTPBytes.opening + ZMTPBytes.message([[], Array(repeating: 7, count: 300), [1]])
+        let bytes =
+            ZMTPBytes.opening + ZMTPBytes.message([[], Array(repeating: 7, count: 300), [1]])
             + ZMTPBytes.command("PING", [0, 0, 9, 9]) + ZMTPBytes.message([Array(repeating: 3, count: 255)])
         var whole = ZMTPSession.router()
         var wholeDelegate = RecordingDelegate()
@@ -132,8 +133,9 @@ struct ZMTPSessionTests {
     @Test func test_aCommandInsideAMessage_endsTheSession() {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
-        session.feed(ZMTPBytes.opening + ZMTPBytes.header(size: 1, flags: ZMTP.more) + [1] + ZMTPBytes.command("PING", [0, 0]),
-                     to: &delegate)
+        session.feed(
+            ZMTPBytes.opening + ZMTPBytes.header(size: 1, flags: ZMTP.more) + [1] + ZMTPBytes.command("PING", [0, 0]),
+            to: &delegate)
         #expect(session.failure == PeerProblem(.malformed, "it sent a command inside a message"))
     }
 
@@ -154,11 +156,13 @@ struct ZMTPSessionTests {
     }
 
     @Test func test_aSubscribersSUBSCRIBEAndCANCELCommands_areHandedOnAsSubscriptionMessages() {
-        var session = ZMTPSession(socketType: "XPUB", peerTypes: ["SUB"], limits: ZMTP.Limits(maxFrameSize: 100, maxFrames: 4),
-                                  subscriptionCommands: true)
+        var session = ZMTPSession(
+            socketType: "XPUB", peerTypes: ["SUB"], limits: ZMTP.Limits(maxFrameSize: 100, maxFrames: 4),
+            subscriptionCommands: true)
         var delegate = RecordingDelegate(prefix: "sub-1")
-        session.feed(ZMTPBytes.greeting + ZMTPBytes.ready(socketType: "SUB") + ZMTPBytes.command("SUBSCRIBE", Array("posts".utf8))
-                     + ZMTPBytes.command("CANCEL", Array("posts".utf8)), to: &delegate)
+        session.feed(
+            ZMTPBytes.greeting + ZMTPBytes.ready(socketType: "SUB") + ZMTPBytes.command("SUBSCRIBE", Array("posts".utf8))
+                + ZMTPBytes.command("CANCEL", Array("posts".utf8)), to: &delegate)
         #expect(delegate.messages == [["sub-1", Frame([1] + Array("posts".utf8))], ["sub-1", Frame([0] + Array("posts".utf8))]])
     }
 
