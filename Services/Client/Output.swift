@@ -62,9 +62,3 @@ enum Output {
     }
     static var errorIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 }
-
-/// The JSON shape of a page, for `posts list --json`.
-struct PageOutput: Encodable {
-    let posts: [Post]
-    let nextCursor: String?
-}

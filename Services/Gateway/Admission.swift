@@ -59,15 +59,3 @@ final class Admission: Sendable {
         }
     }
 }
-
-/// Reads the allow-list again on each SIGHUP, until the gateway stops.
-struct AllowListReloadService: Service {
-    let admission: Admission
-
-    func run() async throws {
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
-        await cancelWhenGracefulShutdown {
-            for await _ in hangups { admission.reload() }
-        }
-    }
-}

@@ -22,15 +22,3 @@ public struct Post: Sendable, Equatable, Hashable, Codable {
         self.updateDate = updateDate ?? createDate
     }
 }
-
-/// One page of posts, newest first, and where the next page starts.
-public struct PostsPage: Sendable, Equatable {
-    public var posts: [Post]
-    /// Pass to the next call; nil on the last page.
-    public var nextCursor: String?
-
-    public init(posts: [Post], nextCursor: String?) {
-        self.posts = posts
-        self.nextCursor = nextCursor
-    }
-}

@@ -20,15 +20,6 @@ enum FTS5Ranking {
     }
 }
 
-/// An FTS5 call that failed: the statement fails with its code.
-struct FTS5Failure: Error {
-    var code: Int32
-
-    static func check(_ code: Int32) throws(FTS5Failure) {
-        guard code == SQLITE_OK else { throw FTS5Failure(code: code) }
-    }
-}
-
 private let rankFunction: fts5_extension_function = { api, fts, context, count, values in
     guard let api, let fts, count == 1, let request = RankRequest.from(values?[0]) else {
         sqlite3_result_error(context, "\(FTS5Ranking.functionName)(document_fts, request) was called without its request", -1)

@@ -12,7 +12,7 @@ public enum LocalPlatform {
 
     /// Opens (creating and migrating if needed) the database at `path`, and its search index.
     public static func open(path: String, searchIndex: SearchIndexPlace = .besideFile) throws(PostsError) -> Platform {
-        let store = try PostsStore(path: path)
+        let store = try SQLiteFile(path: path)
         let feed = SQLiteChangeFeed(store: store)
         let index = try FTS5SearchIndex(path: searchIndex == .besideFile ? searchIndexPath(for: path) : nil)
         return Platform(

@@ -190,29 +190,3 @@ final class RankRequest {
         }
     }
 }
-
-/// A match among the best, as the page shows it.
-struct RankedMatch {
-    var rowid: Int64
-    var score: Double
-    var instances: [PhraseInstance]
-}
-
-/// Where one phrase of a query matched: its column, and the tokens it
-/// covers there (counted from the column's first token).
-struct PhraseInstance: Equatable {
-    var phrase: Int
-    var column: Int
-    var tokens: Range<Int>
-}
-
-/// A match by its score; among equal scores the earlier row is better, as
-/// in FTS5's own order.
-private struct Ranked: Comparable {
-    var score: Double
-    var rowid: Int64
-
-    static func < (lhs: Ranked, rhs: Ranked) -> Bool {
-        lhs.score != rhs.score ? lhs.score < rhs.score : lhs.rowid > rhs.rowid
-    }
-}

@@ -5,7 +5,7 @@ import GRDB
 /// Domain's `ChangeFeed` port on a SQLite file: posts and tombstones merged
 /// by change sequence. Each uid appears once, with its latest change.
 struct SQLiteChangeFeed: ChangeFeed {
-    let store: PostsStore
+    let store: SQLiteFile
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
         try await store.read { db in
@@ -35,15 +35,5 @@ struct SQLiteChangeFeed: ChangeFeed {
 
     func head() async throws(PostsError) -> Int64 {
         try await store.read { db in try Schema.head(db) }
-    }
-}
-
-/// Domain's `StatusSource` on a file: where it is and how many posts it holds.
-struct SQLiteStatusSource: StatusSource {
-    let store: PostsStore
-
-    func status() async throws(PostsError) -> SystemStatus {
-        let count = try await store.read { db in try PostRecord.fetchCount(db) }
-        return SystemStatus(source: store.path, posts: count)
     }
 }

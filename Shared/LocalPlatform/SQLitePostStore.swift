@@ -5,7 +5,7 @@ import GRDB
 /// Domain's `PostStore` port on a SQLite file. Rules are the interactor's;
 /// this only stores, pages and checks "unchanged since" atomically.
 struct SQLitePostStore: PostStore {
-    let store: PostsStore
+    let store: SQLiteFile
 
     func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
         let after = try cursor.map { text throws(PostsError) in try PageCursor(text) }

@@ -183,15 +183,3 @@ struct BrokerCore {
     /// No worker holds a request any more.
     var isDrained: Bool { workers.values.allSatisfy { $0.current == nil } }
 }
-
-/// Something the broker did that is worth a log line.
-enum BrokerEvent: Equatable {
-    case workerRegistered(identity: Frame, service: String)
-    case workerLeft(identity: Frame, service: String)
-    case workerExpired(identity: Frame, service: String)
-    case workerUnreachable(identity: Frame, service: String)
-    case requestRequeued(service: String)
-    case protocolViolation(identity: Frame, reason: String)
-    case malformed(sender: Frame, reason: String)
-    case refused(client: Frame, refusal: BrokerRefusal)
-}

@@ -57,20 +57,3 @@ public final class MajordomoClient: Sendable {
     /// Fails every request in flight with `.closed` and releases the socket.
     public func close() { engine.close() }
 }
-
-public enum MajordomoClientError: Error, Equatable, CustomStringConvertible {
-    /// No reply after every attempt.
-    case timeout(service: String, endpoint: String, attempts: Int, each: Duration)
-    /// The client was closed while the request was in flight.
-    case closed
-
-    public var description: String {
-        switch self {
-        case .timeout(let service, let endpoint, let attempts, let each):
-            "no reply from service '\(service)' through \(endpoint) after \(attempts) attempt(s) of \(each) each; is the gateway running, with a "
-                + "'\(service)' worker?"
-        case .closed:
-            "the client was closed before the reply arrived"
-        }
-    }
-}

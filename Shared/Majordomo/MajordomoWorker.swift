@@ -127,14 +127,3 @@ public final class MajordomoWorker: Sendable {
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
     var settings: (configuration: Configuration, context: Context, logger: Logger) { (configuration, context, logger) }
 }
-
-public enum WorkerError: Error, Equatable, CustomStringConvertible {
-    case invalidServiceName(String)
-
-    public var description: String {
-        switch self {
-        case .invalidServiceName(let name):
-            "service name '\(name)' must be 1-255 bytes and must not start with '\(MDP.mmiPrefix)' (reserved for the broker)"
-        }
-    }
-}

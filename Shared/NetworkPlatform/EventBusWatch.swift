@@ -37,15 +37,3 @@ struct EventBusWatch: PostsWatchUseCase {
         }
     }
 }
-
-/// Yields a head only when it is newer than any yielded before.
-private final class Newer: Sendable {
-    let continuation: AsyncStream<Int64>.Continuation
-    let newest = Atomic<Int64>(-1)
-
-    init(_ continuation: AsyncStream<Int64>.Continuation) { self.continuation = continuation }
-
-    func yield(_ head: Int64) {
-        if newest.max(head, ordering: .relaxed).oldValue < head { continuation.yield(head) }
-    }
-}

@@ -32,27 +32,3 @@ struct GatewayPostStore: PostStore {
         try await gateway.call(PostsMethod.delete, UIDParams(uid: uid.uuidString)).deleted
     }
 }
-
-/// Domain's `ChangeFeed` as `posts.changes` requests.
-struct GatewayChangeFeed: ChangeFeed {
-    let gateway: GatewayConnection
-
-    func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
-        try await gateway.call(PostsMethod.changes, ChangesParams(after: sequence, limit: limit)).toDomain()
-    }
-
-    /// The head, from a page after every sequence there can be: 2^53, the
-    /// largest integer a JSON number carries exactly everywhere.
-    func head() async throws(PostsError) -> Int64 {
-        try await changes(after: 1 << 53, limit: 1).head
-    }
-}
-
-/// Domain's `SearchEngine` as `search.query` requests.
-struct GatewaySearchEngine: SearchEngine {
-    let gateway: GatewayConnection
-
-    func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
-        try await gateway.call(SearchMethod.query, SearchParams(q: query, limit: limit, offset: offset)).toDomain()
-    }
-}

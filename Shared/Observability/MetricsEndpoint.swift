@@ -70,16 +70,3 @@ public final class MetricsEndpoint: Service {
         try? await group.shutdownGracefully()
     }
 }
-
-/// Connections open, across the endpoint's event loop and its accepts.
-final class ConnectionCounter: Sendable {
-    private let count = Atomic<Int>(0)
-    func open() -> Int { count.add(1, ordering: .relaxed).newValue }
-    func close() { count.subtract(1, ordering: .relaxed) }
-}
-
-public struct MetricsEndpointError: Error, CustomStringConvertible {
-    public let address: MetricsAddress
-    public let reason: String
-    public var description: String { "cannot serve metrics at \(address): \(reason)" }
-}

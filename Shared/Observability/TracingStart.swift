@@ -54,8 +54,3 @@ public enum TracingStart {
     /// log line written inside one.
     public static var loggingMetadata: Logger.MetadataProvider { OTel.makeLoggingMetadataProvider() }
 }
-
-/// Reads trace context from a dictionary.
-struct DictionaryExtractor: Extractor {
-    func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] }
-}

@@ -65,8 +65,3 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         return url.string ?? text
     }
 }
-
-public struct DatabaseURLError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}

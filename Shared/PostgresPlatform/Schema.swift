@@ -64,8 +64,3 @@ enum Schema {
         return nil
     }
 }
-
-struct PostgresSchemaError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -67,18 +67,3 @@ public enum JSONRPC {
             ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: the error reply could not be written"}}"#.utf8)
     }
 }
-
-/// What a reply is, as `JSONWriter.encodeEnvelope` writes it (the tests
-/// hold the two to the same bytes).
-struct ResultEnvelope<Result: Encodable>: Encodable {
-    let jsonrpc: String
-    let id: JSONRPCID
-    let result: Result
-}
-
-/// What an error reply is, as `JSONWriter.encodeEnvelope` writes it.
-struct ErrorEnvelope: Encodable {
-    let jsonrpc: String
-    let id: JSONRPCID
-    let error: JSONRPCError
-}

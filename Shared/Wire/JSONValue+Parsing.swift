@@ -5,16 +5,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Why a text is not a usable JSON value.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Where the text stops being JSON, in bytes from its start; nil when
-    /// the text is JSON but holds a value that cannot be used.
-    public var offset: Int?
-    /// The dotted path of the value that cannot be used (`params.post.title`).
-    public var path: String?
-    public var description: String
-}
-
 extension JSONValue {
     /// Parses JSON text (RFC 8259) with this wire's parser: integers stay
     /// exact, and a string that is not Unicode text (a lone surrogate
@@ -30,16 +20,5 @@ extension JSONValue {
             throw JSONParseError(offset: nil, path: issue.path, description: "\(place) \(InvalidField(place, issue.reason).rule)")
         }
         self = parsed.value
-    }
-}
-
-extension JSONParseError {
-    init(_ failure: JSONParser.Failure, bytes: Int) {
-        switch failure {
-        case .syntax(let offset, let detail):
-            self.init(offset: offset, path: nil, description: "\(detail) at byte \(offset) of \(bytes)")
-        case .tooDeep(let offset):
-            self.init(offset: offset, path: nil, description: "arrays and objects nested more than \(JSONParser.maxDepth) deep")
-        }
     }
 }

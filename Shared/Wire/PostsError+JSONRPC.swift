@@ -70,17 +70,3 @@ extension PostsError {
         self = rebuilt ?? .failed("\(error.message) [\(error.code)]")
     }
 }
-
-/// Field names: Domain says `title`, `posts[3].uid`; the wire says where
-/// in the request it is, `params.title`, `params.posts[3].uid`.
-enum WireField {
-    static func isInParams(_ field: String) -> Bool {
-        field == "params" || field.hasPrefix("params.") || field.hasPrefix("params[")
-    }
-
-    static func onWire(_ field: String) -> String { isInParams(field) ? field : "params.\(field)" }
-
-    static func inDomain(_ field: String) -> String {
-        field.hasPrefix("params.") ? String(field.dropFirst("params.".count)) : field
-    }
-}

@@ -61,8 +61,3 @@ final class Terminal: @unchecked Sendable {
         bytes.removeAll()
     }
 }
-
-struct UIError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -7,24 +7,6 @@ import Foundation
 @preconcurrency import Glibc
 #endif
 
-/// What the app's loop reacts to, in order: keys, redraws, resizes,
-/// navigation decided by the coordinator, and the end.
-enum UIEvent: Sendable {
-    case keys([Key])
-    case redraw
-    case present(AppRoute)
-    case dismiss(AppRoute)
-    case finish
-}
-
-/// The coordinator's decisions, passed to the app's loop as events.
-struct EventPresenter: Presenter {
-    let events: AsyncStream<UIEvent>.Continuation
-    func present(_ route: AppRoute) { events.yield(.present(route)) }
-    func dismiss(to route: AppRoute) { events.yield(.dismiss(route)) }
-    func finish() { events.yield(.finish) }
-}
-
 /// The full-screen client: one loop on the main actor draws the top
 /// screen after every event. Screens are made here, from routes, with view
 /// models over whichever platform `provider` is.

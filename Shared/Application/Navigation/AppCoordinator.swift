@@ -1,14 +1,5 @@
 import Synchronization
 
-/// What the view layer does when the coordinator decides: show a screen for
-/// a route on top of the others, return to one already open below, or close
-/// the app.
-public protocol Presenter: Sendable {
-    func present(_ route: AppRoute)
-    func dismiss(to route: AppRoute)
-    func finish()
-}
-
 /// Owns navigation: a stack of routes with the list at the bottom. Asking
 /// for the list, search or status while it is open below returns to it
 /// rather than stacking a copy, so the stack stays short however people

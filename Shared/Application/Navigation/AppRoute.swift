@@ -13,9 +13,3 @@ public enum AppRoute: Sendable, Equatable {
     /// Leave the current screen; from the first screen, quit.
     case back
 }
-
-/// What a view model calls to navigate. Views never subscribe to outputs
-/// just to make navigation happen.
-public protocol Navigator: Sendable {
-    func navigate(to route: AppRoute)
-}

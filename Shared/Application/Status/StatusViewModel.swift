@@ -73,12 +73,3 @@ public struct StatusViewModel: ViewModelType, Sendable {
         return Output(state: state)
     }
 }
-
-/// What the status screen shows.
-public struct StatusState: Sendable, Equatable {
-    public var status: SystemStatus?
-    public var isFetching = false
-    public var problem: Problem?
-
-    public init() {}
-}

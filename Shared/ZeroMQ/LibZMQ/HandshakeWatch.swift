@@ -1,25 +1,6 @@
 import CZeroMQ
 import Synchronization
 
-/// What became of a connection's security handshake, from libzmq's socket
-/// monitor: how a client learns that a server refused its key, wants a key
-/// it does not have, or hung up mid-handshake (a wrong server key).
-public enum HandshakeEvent: Sendable, Equatable {
-    case succeeded
-    /// The server's ZAP handler refused this peer (status code, such as 400).
-    case refused(status: Int)
-    /// The two ends use different mechanisms: one CURVE, the other plaintext.
-    case mechanismMismatch
-    /// Decryption failed: the keys do not belong together.
-    case cryptographic
-    /// Another handshake failure (libzmq's ZMQ_PROTOCOL_ERROR_* code).
-    case protocolError(code: UInt32)
-    /// The connection was made and closed before the handshake ended: what
-    /// a client sees when the server cannot decrypt its hello, because the
-    /// server key the client was given is not the server's.
-    case closedDuringHandshake
-}
-
 /// Watches one socket's handshakes on a small thread of its own and reports
 /// each outcome. The thread ends when the socket is closed or the context
 /// shuts down.
@@ -86,42 +67,5 @@ public enum HandshakeWatch {
             }
         default: return nil  // ZMQ_EVENT_MONITOR_STOPPED, or anything else: the end
         }
-    }
-}
-
-extension HandshakeEvent: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .succeeded: "handshake succeeded"
-        case .refused(let status):
-            "the server refused this process's CURVE key (ZAP status \(status)): its public key is not on the server's allow-list"
-        case .mechanismMismatch: "one end uses CURVE and the other does not"
-        case .cryptographic: "the CURVE handshake failed to decrypt: the server key this process was given is not the server's"
-        case .protocolError(let code): "the security handshake failed (libzmq protocol error 0x\(String(code, radix: 16)))"
-        case .closedDuringHandshake: "the server closed the connection during the handshake"
-        }
-    }
-}
-
-/// The latest handshake outcome of a client's or worker's connections:
-/// a success clears a failure. Any thread.
-public final class HandshakeRecord: Sendable {
-    private let latest = Mutex<HandshakeEvent?>(nil)
-
-    public init() {}
-
-    /// Records an event; returns true when it differs from the one before,
-    /// so a caller logs a repeated failure once.
-    @discardableResult
-    public func record(_ event: HandshakeEvent) -> Bool {
-        latest.withLock { latest in
-            defer { latest = event }
-            return latest != event
-        }
-    }
-
-    /// The failure last seen, unless a handshake has succeeded since.
-    public var failure: HandshakeEvent? {
-        latest.withLock { $0 == .succeeded ? nil : $0 }
     }
 }

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Domain
+import Foundation
+
+struct CreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create a post.",
+        discussion: "Content comes from --content, --content-file (- for standard input), or standard input when it is a pipe or a file.")
+
+    @OptionGroup var connection: ConnectionOptions
+    @Option(help: "The title (1-200 characters).") var title: String
+    @OptionGroup var body: ContentOptions
+
+    func run() async throws {
+        try await Failure.guarded {
+            let content = try body.read(pipedInput: true) ?? ""
+            let post = try await connection.provider().makePostsUseCase().save(Post(title: title, content: content))
+            if connection.json { return Output.json(post) }
+            print(post.uid.uuidString)
+        }
+    }
+}

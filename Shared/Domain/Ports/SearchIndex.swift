@@ -1,0 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A search index that follows a change feed (written by `IndexSync`).
+public protocol SearchIndex: Sendable {
+    func position() async throws(PostsError) -> IndexPosition
+    /// In one transaction: applies the changes above the applied sequence
+    /// (a replay changes nothing), then records `position` (never moving
+    /// `applied` backwards).
+    func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError)
+    /// Empties the index, to be rebuilt from sequence 0 of `database`.
+    func reset(database: String?) async throws(PostsError)
+    func documentCount() async throws(PostsError) -> Int
+    /// Merges what many small writes left (FTS5 keeps a segment per
+    /// transaction), so each query reads one structure instead of many.
+    /// Changes no result. `IndexSync` calls it after a large catch-up.
+    func compact() async throws(PostsError)
+}

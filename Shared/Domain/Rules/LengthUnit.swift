@@ -1,0 +1,3 @@
+public enum LengthUnit: String, Sendable, Equatable, CaseIterable {
+    case characters, bytes, entries
+}

@@ -1,0 +1,31 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+public enum SearchRules {
+    public static let maxQueryLength = 500
+    public static let maxOffset = 10_000
+    /// Whole words an unfinished last word may stand for (they start with
+    /// it); a prefix of more words than this is matched by stems alone.
+    public static let maxCompletions = 8
+    /// A catch-up that applied at least this many changes (a new worker
+    /// building its index, an import) ends by compacting the index: queries
+    /// on it then read one merged structure (docs/BENCHMARKS.md).
+    public static let compactAfter = 10_000
+
+    /// The limit and offset a search may ask for, or the one that is wrong.
+    public static func validated(query: String, limit: Int?, offset: Int?) throws(PostsError) -> (limit: Int, offset: Int) {
+        guard query.count <= maxQueryLength else {
+            throw .invalid("q", .tooLong(max: maxQueryLength, actual: query.count, unit: .characters))
+        }
+        if query.utf8.contains(0) { throw .invalid("q", .forbiddenCharacter(0)) }
+        let limit = try PostRules.validatedLimit(limit)
+        let offset = offset ?? 0
+        guard (0...maxOffset).contains(offset) else {
+            throw .invalid("offset", .outOfRange(min: 0, max: Int64(maxOffset), actual: "\(offset)"))
+        }
+        return (limit, offset)
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import HeapModule
+
+/// Where one phrase of a query matched: its column, and the tokens it
+/// covers there (counted from the column's first token).
+struct PhraseInstance: Equatable {
+    var phrase: Int
+    var column: Int
+    var tokens: Range<Int>
+}

@@ -1,0 +1,11 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import HeapModule
+
+/// A match among the best, as the page shows it.
+struct RankedMatch {
+    var rowid: Int64
+    var score: Double
+    var instances: [PhraseInstance]
+}

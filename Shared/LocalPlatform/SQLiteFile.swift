@@ -1,0 +1,61 @@
+import Domain
+import Foundation
+import GRDB
+
+/// The SQLite file: WAL mode (readers never wait for the writer), migrated
+/// on open, safe to share between processes (writers wait for each other
+/// up to `busyTimeout`).
+final class SQLiteFile: Sendable {
+    let path: String
+    private let pool: DatabasePool
+    private let readers: SQLiteReaders
+
+    init(path: String, busyTimeout: TimeInterval = 10) throws(PostsError) {
+        self.path = path
+        readers = SQLiteReaders(path: path, busyTimeout: busyTimeout)
+        do {
+            try OwnerOnlyFiles.prepare(database: path)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(busyTimeout)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Schema.migrator.migrate(pool)
+        } catch {
+            throw .failed("cannot open the posts database at \(path): \(error)")
+        }
+    }
+
+    /// Reads on the calling thread: a WAL read never waits for writers and
+    /// takes microseconds, so the hop to GRDB's queue would cost more than
+    /// the read (it was most of posts.get's latency).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        do { return try readHere(body) } catch { throw Self.map(error) }
+    }
+
+    /// Not async, so it calls GRDB's synchronous `read`.
+    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+
+    /// The first row of a one-statement read with one text parameter, on
+    /// the calling thread and a connection of `SQLiteReaders` (see there).
+    func first<T>(_ sql: String, _ argument: String, _ row: (SQLiteRow) -> T) throws(PostsError) -> T? {
+        try readers.first(sql, argument, row)
+    }
+
+    /// Writes on GRDB's writer queue: a write may wait up to `busyTimeout`
+    /// for another process's, which must not hold up a shared thread.
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        do { return try await pool.write(body) } catch { throw Self.map(error) }
+    }
+
+    /// What every read and write of the posts database answers for a failure:
+    /// busy is the store's, anything else a fault named by SQLite's words.
+    static func map(_ error: any Error) -> PostsError {
+        if let error = error as? PostsError { return error }
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY {
+            return .busy(.store)
+        }
+        return .failed("database error: \(error)")
+    }
+}

@@ -1,0 +1,48 @@
+import Domain
+import Foundation
+import GRDB
+import Synchronization
+
+enum SearchSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: documents, FTS5, applied sequence") { db in
+            try db.create(table: "document") { table in
+                table.autoIncrementedPrimaryKey("rowid")
+                table.column("uid", .text).notNull().unique()
+                table.column("title", .text).notNull()
+                table.column("content", .text).notNull()
+            }
+            try db.create(virtualTable: "document_fts", using: FTS5()) { table in
+                table.synchronize(withTable: "document")
+                table.tokenizer = .porter(wrapping: .unicode61())
+                table.column("title")
+                table.column("content")
+            }
+            try db.create(table: "searchState") { table in
+                table.column("id", .integer).primaryKey().check { $0 == 1 }
+                table.column("applied", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO searchState (id, applied) VALUES (1, 0)")
+        }
+        migrator.registerMigration("v2: unstemmed vocabulary for unfinished words") { db in
+            try db.create(virtualTable: "document_words", using: FTS5()) { table in
+                table.synchronize(withTable: "document")
+                table.tokenizer = .unicode61()
+                table.detail = "none"
+                table.columnSize = 0
+                table.column("title")
+                table.column("content")
+            }
+            try db.execute(sql: "CREATE VIRTUAL TABLE document_vocab USING fts5vocab(document_words, row)")
+        }
+        migrator.registerMigration("v3: which posts database the sequence counts in") { db in
+            try db.alter(table: "searchState") { table in table.add(column: "database", .text) }
+        }
+        return migrator
+    }
+
+    static func applied(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT applied FROM searchState WHERE id = 1")) ?? 0
+    }
+}

@@ -1,0 +1,6 @@
+import Foundation
+
+public struct DatabaseURLError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

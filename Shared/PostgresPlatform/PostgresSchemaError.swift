@@ -1,0 +1,8 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+struct PostgresSchemaError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

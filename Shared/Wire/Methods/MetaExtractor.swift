@@ -1,0 +1,11 @@
+import Tracing
+
+struct MetaExtractor: Extractor {
+    func extract(key: String, from carrier: RequestMeta) -> String? {
+        switch key.lowercased() {
+        case "traceparent": carrier.traceparent
+        case "tracestate": carrier.tracestate
+        default: nil
+        }
+    }
+}

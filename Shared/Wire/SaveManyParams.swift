@@ -1,0 +1,11 @@
+import Domain
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+public struct SaveManyParams: Codable, Sendable {
+    public var posts: [PostDTO]
+    public init(posts: [PostDTO]) { self.posts = posts }
+}
