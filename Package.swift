@@ -207,15 +207,15 @@ let package = Package(
         ),
         // What the platform and contract tests share (stubs, paging, errors).
         .target(name: "TestSupport", dependencies: ["Domain"], path: "Tests/TestSupport"),
-        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TestSupport"], path: "Tests/ZeroMQTests"),
         .testTarget(
             name: "EventBusTests",
-            dependencies: ["EventBus", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["EventBus", "ZeroMQ", "TestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/EventBusTests"
         ),
         .testTarget(
             name: "MajordomoTests",
-            dependencies: ["Majordomo", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Majordomo", "ZeroMQ", "TestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/MajordomoTests"
         ),
         .testTarget(name: "WireTests", dependencies: ["Wire", "Domain"], path: "Tests/WireTests"),
@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ",
+                "PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServiceTests"

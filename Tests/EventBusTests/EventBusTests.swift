@@ -1,6 +1,7 @@
 import EventBus
 import Foundation
 import Logging
+import TestSupport
 import Testing
 @testable import ZeroMQ
 
@@ -14,8 +15,7 @@ struct EventBusTests {
     }
 
     private func withBus(_ body: (Context, String, String, EventBus) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("bus")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let context = try Context()
         let bus = EventBus(

@@ -6,9 +6,7 @@ import LocalPlatform
 /// A fresh SQLite file in its own directory, removed afterwards.
 @discardableResult
 func withDatabase<Value>(_ body: (String) async throws -> Value) async throws -> Value {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lp-\(UUID().uuidString.prefix(8))").path
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    return try await body(directory + "/posts.sqlite")
+    try await withTemporaryDirectory("lp") { directory in try await body(directory + "/posts.sqlite") }
 }
 
 /// The use cases on the SQLite file at `path`.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 @testable import Majordomo
 import Synchronization
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -9,10 +10,7 @@ let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
 /// A fresh private directory for socket files, removed after `body`.
 func withDirectory<Value>(_ body: (String) async throws -> Value) async throws -> Value {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mdp-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    return try await body(directory)
+    try await withTemporaryDirectory("mdp", body)
 }
 
 /// A broker on an ipc:// endpoint in a fresh private directory, stopped

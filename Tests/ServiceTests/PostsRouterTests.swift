@@ -3,6 +3,7 @@ import Foundation
 import LocalPlatform
 import Logging
 @testable import PostsService
+import TestSupport
 import Testing
 import Wire
 
@@ -10,10 +11,11 @@ import Wire
 @Suite("posts-service router")
 struct PostsRouterTests {
     private final class Fixture: Sendable {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("router-\(UUID().uuidString.prefix(8))").path
+        let directory: String
         let router: PostsRouter
 
         init(maxReplyBytes: Int = 16 << 20) throws {
+            directory = try makeTemporaryDirectory("router")
             let provider = UseCaseProvider(try LocalPlatform.open(path: directory + "/posts.sqlite", searchIndex: .memory))
             router = PostsRouter(
                 posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(), events: nil,

@@ -3,6 +3,7 @@ import Foundation
 import LocalPlatform
 import Logging
 @testable import SearchService
+import TestSupport
 import Testing
 import Wire
 
@@ -14,7 +15,7 @@ struct SearchRouterTests {
     }
 
     @Test func test_aQueryFindsWhatTheSyncApplied_andStatsReportTheLag() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString.prefix(8))").path
+        let directory = try makeTemporaryDirectory("search")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let posts = try LocalPlatform.open(path: directory + "/posts.sqlite", searchIndex: .memory)
         _ = try await UseCaseProvider(posts).makePostsUseCase().save(Post(title: "Zebra crossing", content: "stripes"))

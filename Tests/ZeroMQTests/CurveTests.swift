@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -104,8 +105,7 @@ struct CurveTests {
         #expect(onIPC.usesCurve("ipc:///tmp/x.ipc") && !onIPC.usesCurve("inproc://x"))
         #expect(!Security.none.usesCurve("tcp://10.0.0.1:5555"), "no keys: nothing to use")
         // One socket: ipc in plaintext, tcp with CURVE, side by side.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("curve-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("curve")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try Socket(try Context(security: Security(keys: keys)), .router)
         try server.bind("ipc://\(directory)/s.ipc")

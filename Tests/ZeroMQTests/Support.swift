@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import ZeroMQ
 
 /// Two connected sockets on a fresh inproc endpoint.
@@ -21,8 +22,5 @@ func receive(_ socket: Socket, within timeout: Duration = .seconds(2)) throws ->
 
 /// Runs `body` with a fresh directory for ipc:// endpoints, removed after.
 func withDirectory(_ body: (String) throws -> Void) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zmtp-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    try body(directory)
+    try withTemporaryDirectory("zmtp", body)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ZeroMQ
 #if canImport(Glibc)
@@ -8,8 +9,7 @@ import Glibc
 @Suite("Unix-domain listener")
 struct UnixListenerTests {
     @Test func test_anAcceptedConnectionIsNonBlockingAndCloseOnExec_andNoneWaitingIsNone() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unix-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("unix")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let endpoint = "ipc://\(directory)/listener.ipc"
         let listener = try UnixListener(endpoint: endpoint)
