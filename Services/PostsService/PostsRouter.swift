@@ -59,7 +59,7 @@ struct PostsRouter: Sendable {
         self.router = router
     }
 
-    func handle(_ body: Data) async -> Data {
+    nonisolated(nonsending) func handle(_ body: Data) async -> Data {
         let handled = await router.handle(body)
         if handled.wrote { await announceChange(context: handled.context) }
         return handled.reply

@@ -10,11 +10,13 @@ import ZeroMQ
 /// here): its handler takes the body as bytes and gives the reply as
 /// bytes, and never sees the transport's frames.
 public struct BodyHandler: Sendable {
-    let handle: @Sendable (Data) async -> Data
+    let handle: nonisolated(nonsending) @Sendable (Data) async -> Data
     /// The reply to a request of another number of frames.
     let refuse: @Sendable (_ frames: Int) -> Data
 
-    public init(_ handle: @escaping @Sendable (Data) async -> Data, refusing refuse: @escaping @Sendable (_ frames: Int) -> Data) {
+    public init(
+        _ handle: nonisolated(nonsending) @escaping @Sendable (Data) async -> Data, refusing refuse: @escaping @Sendable (_ frames: Int) -> Data
+    ) {
         (self.handle, self.refuse) = (handle, refuse)
     }
 

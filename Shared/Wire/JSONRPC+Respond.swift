@@ -27,11 +27,11 @@ extension JSONRPC {
     /// A reply over `maxReplyBytes` (the gateway's frame limit) becomes
     /// error -32005 with `bytes` and `limit`: sent, it would cost the
     /// connection, not just the request.
-    static func answering(
+    static nonisolated(nonsending) func answering(
         _ request: IncomingRequest,
         maxReplyBytes: Int,
         onFault: (_ method: String, _ error: any Error) -> Void,
-        _ answer: (IncomingRequest) async throws -> Data
+        _ answer: nonisolated(nonsending) (IncomingRequest) async throws -> Data
     ) async -> (reply: Data, outcome: RPCOutcome) {
         func failed(_ error: JSONRPCError) -> (Data, RPCOutcome) { (encodeError(id: request.id, error), .error(error.code)) }
         do {

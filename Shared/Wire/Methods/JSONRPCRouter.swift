@@ -82,11 +82,13 @@ public struct JSONRPCRouter: Sendable {
     @inlinable
     public mutating func on<Params, Result>(
         _ method: RPCMethod<Params, Result>,
-        _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> Result
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RPCCall<Result>) async throws -> Result
     ) {
-        register(method) { params, call in
-            let result = try await handler(params, call)
-            return (try call.reply(result), method.writes && ((result as? any WriteResult)?.changedSomething ?? true))
+        let metrics = entry(for: method)
+        entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
+            let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
+            let result = try await handler(try Self.params(of: request, for: method), call)
+            return (try call.reply(result).data, method.writes && ((result as? any WriteResult)?.changedSomething ?? true))
         }
     }
 
@@ -94,7 +96,7 @@ public struct JSONRPCRouter: Sendable {
     @inlinable
     public mutating func onReply<Params, Result>(
         _ method: RPCMethod<Params, Result>,
-        _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> RPCReply<Result>
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RPCCall<Result>) async throws -> RPCReply<Result>
     ) {
         register(method) { params, call in (try await handler(params, call), method.writes) }
     }
@@ -102,27 +104,35 @@ public struct JSONRPCRouter: Sendable {
     @inlinable
     mutating func register<Params, Result>(
         _ method: RPCMethod<Params, Result>,
-        _ handler: @escaping @Sendable (Params, RPCCall<Result>) async throws -> (RPCReply<Result>, wrote: Bool)
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RPCCall<Result>) async throws -> (RPCReply<Result>, wrote: Bool)
     ) {
-        precondition(method.service == service, "\(method.name) belongs to service '\(method.service)', not '\(service)'")
-        precondition(entries[method.name] == nil, "\(method.name) is registered twice")
-        let metrics = MethodMetrics(service: service, method: method.name)
-        figures.add(metrics)
+        let metrics = entry(for: method)
         entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
-            let params =
-                if let fallback = method.defaultParams {
-                    try request.params(Params.self, or: fallback)
-                } else {
-                    try request.params(Params.self)
-                }
             let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
-            let (reply, wrote) = try await handler(params, call)
+            let (reply, wrote) = try await handler(try Self.params(of: request, for: method), call)
             return (reply.data, wrote)
         }
     }
 
+    /// Checks that `method` may be registered here, and makes its figures.
+    @usableFromInline
+    mutating func entry<Params, Result>(for method: RPCMethod<Params, Result>) -> MethodMetrics {
+        precondition(method.service == service, "\(method.name) belongs to service '\(method.service)', not '\(service)'")
+        precondition(entries[method.name] == nil, "\(method.name) is registered twice")
+        let metrics = MethodMetrics(service: service, method: method.name)
+        figures.add(metrics)
+        return metrics
+    }
+
+    /// A request's params as `method` declares them (its default when there are none).
+    @inlinable
+    static func params<Params, Result>(of request: JSONRPC.IncomingRequest, for method: RPCMethod<Params, Result>) throws -> Params {
+        if let fallback = method.defaultParams { return try request.params(Params.self, or: fallback) }
+        return try request.params(Params.self)
+    }
+
     /// Serves one request body (one JSON-RPC request), and counts it.
-    public func handle(_ body: Data, now: ContinuousClock.Instant = .now) async -> Handled {
+    public nonisolated(nonsending) func handle(_ body: Data, now: ContinuousClock.Instant = .now) async -> Handled {
         active.increment()
         let handled = await serve(body, now: now)
         let metrics = handled.method.flatMap { entries[$0]?.metrics } ?? unknown
@@ -131,7 +141,7 @@ public struct JSONRPCRouter: Sendable {
         return handled
     }
 
-    private func serve(_ body: Data, now: ContinuousClock.Instant) async -> Handled {
+    private nonisolated(nonsending) func serve(_ body: Data, now: ContinuousClock.Instant) async -> Handled {
         let request: JSONRPC.IncomingRequest
         switch JSONRPC.decodeRequest(body) {
         case .failure(let failure):
