@@ -242,7 +242,15 @@ let package = Package(
             ],
             path: "Tests/ServiceTests"
         ),
-        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "ZeroMQ"], path: "Tests/ServiceSupportTests"),
+        .testTarget(
+            name: "ServiceSupportTests",
+            dependencies: [
+                "ServiceSupport", "ZeroMQ", "Observability",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ServiceSupportTests"
+        ),
         .testTarget(name: "PostgresPlatformTests", dependencies: ["PostgresPlatform"], path: "Tests/PostgresPlatformTests"),
         .testTarget(
             name: "IntegrationTests",

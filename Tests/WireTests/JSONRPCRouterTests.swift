@@ -100,3 +100,17 @@ struct JSONRPCRouterTests {
         #expect((try? JSONRPC.decodeResponse(backwards, as: SearchResultDTO.self)) == nil, "a highlight whose end is before its start")
     }
 }
+
+/// What a call made on behalf of a request may spend (`GatewayConnection.call` sends it as its budget).
+@Suite("Deadlines passed on")
+struct RPCDeadlineTests {
+    @Test func test_aCallForARequestSendsNoMoreThanTheRequestHasLeft_andNoneOnceItIsSpent() {
+        #expect(RPCDeadline.remaining(within: .seconds(10)) == .seconds(10), "outside a request: the caller's own timeout")
+        let left = RPCDeadline.$current.withValue(ContinuousClock.now + .milliseconds(300)) { RPCDeadline.remaining(within: .seconds(10)) }
+        #expect(left > .zero && left <= .milliseconds(300))
+        let more = RPCDeadline.$current.withValue(ContinuousClock.now + .seconds(60)) { RPCDeadline.remaining(within: .seconds(10)) }
+        #expect(more == .seconds(10), "never more than the caller's own timeout")
+        let spent = RPCDeadline.$current.withValue(ContinuousClock.now - .seconds(1)) { RPCDeadline.remaining(within: .seconds(10)) }
+        #expect(spent == .zero)
+    }
+}
