@@ -13,10 +13,13 @@ final class PostgresDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let running: Task<Void, Never>
-    static let callTimeout = Duration.seconds(5)
+    /// How long a call may take before the store counts as unavailable.
+    let callTimeout: Duration
+    static let defaultCallTimeout = Duration.seconds(5)
 
-    init(url: DatabaseURL, logger: Logger) {
+    init(url: DatabaseURL, callTimeout: Duration = defaultCallTimeout, logger: Logger) {
         location = url.description
+        self.callTimeout = callTimeout
         self.url = url
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user,
@@ -81,18 +84,18 @@ final class PostgresDatabase: Sendable {
 
     /// `body`, within the call timeout, its failures as PostsError.
     private func call<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(PostsError) -> T {
-        let location = self.location
+        let (location, callTimeout) = (self.location, self.callTimeout)
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await body() }
                 group.addTask {
-                    try await Task.sleep(for: Self.callTimeout)
+                    try await Task.sleep(for: callTimeout)
                     return nil
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else {
                     throw PostsError.unavailable(
-                        .store("no answer from PostgreSQL at \(location) within \(Int(Self.callTimeout.components.seconds)) s"))
+                        .store("no answer from PostgreSQL at \(location) within \(Int(callTimeout.components.seconds)) s"))
                 }
                 return value
             }

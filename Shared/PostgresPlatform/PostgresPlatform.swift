@@ -11,8 +11,13 @@ public enum PostgresPlatform {
     /// Connects to `url`, brings the schema up to date (safe when several
     /// processes start at once), and returns the platform. Throws
     /// `.unavailable` when the server cannot be reached.
-    public static func open(url: DatabaseURL, logger: Logger = Logger(label: "postgres")) async throws(PostsError) -> Platform {
-        let database = PostgresDatabase(url: url, logger: logger)
+    /// `callTimeout`: how long one call may take before the store counts as
+    /// unavailable (5 s; the tests' throwaway clusters, on a loaded machine,
+    /// give their first calls more).
+    public static func open(
+        url: DatabaseURL, callTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "postgres")
+    ) async throws(PostsError) -> Platform {
+        let database = PostgresDatabase(url: url, callTimeout: callTimeout, logger: logger)
         try await database.migrate()
         let feed = PostgresChangeFeed(database: database)
         let index: FTS5SearchIndex

@@ -23,7 +23,8 @@ enum ContractPlatform: String, CaseIterable, CustomTestStringConvertible, Sendab
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try await body(UseCaseProvider(try LocalPlatform.open(path: directory + "/posts.sqlite")))
         case .postgres:
-            try await body(UseCaseProvider(try await PostgresPlatform.open(url: try await PostgresCluster.shared.newDatabase())))
+            try await body(
+                UseCaseProvider(try await PostgresPlatform.open(url: try await PostgresCluster.shared.newDatabase(), callTimeout: .seconds(30))))
         case .network:
             let harness = try ProcessHarness()
             defer { harness.shutdown() }
