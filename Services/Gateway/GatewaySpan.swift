@@ -1,4 +1,5 @@
 import Majordomo
+import ServiceSupport
 import Tracing
 import Wire
 import ZeroMQ
@@ -10,7 +11,7 @@ final class GatewaySpan: RequestSpan {
     init(_ span: any Span) { self.span = span }
 
     func dispatched(after wait: Duration) {
-        span.attributes["gateway.queue_wait_ms"] = Double(wait.components.seconds) * 1000 + Double(wait.components.attoseconds) / 1e15
+        span.attributes["gateway.queue_wait_ms"] = wait.milliseconds
         span.addEvent("dispatched")
     }
 

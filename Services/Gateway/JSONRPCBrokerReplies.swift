@@ -77,20 +77,20 @@ struct JSONRPCBrokerReplies: BrokerReplies {
     /// The body with `timeoutMs` lowered to what is left, in whole
     /// milliseconds (at least 1: the broker hands on only what has time
     /// left). A request handed on within `unchangedWithin` of arriving keeps
-    /// its body as it is (no copy): the worker then believes it has up to
-    /// that much more than it has, while the gateway still answers at the
-    /// true deadline.
-    func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame] {
-        guard body.count == 1 else { return body }
+    /// its body as it is, not read again nor copied: the worker then
+    /// believes it has up to that much more than it has, while the gateway
+    /// still answers at the true deadline.
+    func body(_ body: [Frame], waited: Duration, remaining: Duration) -> [Frame] {
+        guard body.count == 1, waited >= Self.unchangedWithin else { return body }
         let milliseconds = max(1, Int(remaining.milliseconds))
         return body[0].withUnsafeBytes { bytes in
-            guard let budget = RequestBudget.find(in: bytes), budget.milliseconds - milliseconds >= Self.unchangedWithin else { return body }
+            guard let budget = RequestBudget.find(in: bytes), budget.milliseconds != milliseconds else { return body }
             return [Frame(budget.rewriting(bytes, to: milliseconds))]
         }
     }
 
-    /// Milliseconds of queue wait below which a budget is handed on unchanged.
-    static let unchangedWithin = 5
+    /// Queue wait below which a budget is handed on unchanged.
+    static let unchangedWithin = Duration.milliseconds(5)
 
     private func requestID(_ body: [Frame]) -> JSONRPCID {
         guard let first = body.first, !first.isEmpty else { return .null }

@@ -11,15 +11,3 @@ struct StoreTimers: Sendable {
         CoreMetrics.Timer(label: name, dimensions: [("operation", operation)])
     }
 }
-
-extension CoreMetrics.Timer {
-    /// Runs `body` and records how long it took, failed or not.
-    func time<T>(_ body: () async throws(PostsError) -> T) async throws(PostsError) -> T {
-        let started = ContinuousClock.now
-        defer {
-            let elapsed = started.duration(to: .now)
-            recordNanoseconds(Int64(elapsed.components.seconds) * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-        }
-        return try await body()
-    }
-}

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Metrics
 import Domain
 import Foundation
 
@@ -12,22 +13,22 @@ struct TimedPostStore: PostStore {
     init(_ store: any PostStore) { self.store = store }
 
     func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
-        try await timers.page.time { () async throws(PostsError) in try await store.page(limit: limit, after: cursor) }
+        try await timers.page.measure { () async throws(PostsError) in try await store.page(limit: limit, after: cursor) }
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
-        try await timers.post.time { () async throws(PostsError) in try await store.post(uid: uid) }
+        try await timers.post.measure { () async throws(PostsError) in try await store.post(uid: uid) }
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
-        try await timers.save.time { () async throws(PostsError) in try await store.save(post, ifUnchangedSince: ifUnchangedSince) }
+        try await timers.save.measure { () async throws(PostsError) in try await store.save(post, ifUnchangedSince: ifUnchangedSince) }
     }
 
     func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        try await timers.saveBatch.time { () async throws(PostsError) in try await store.save(batch: posts) }
+        try await timers.saveBatch.measure { () async throws(PostsError) in try await store.save(batch: posts) }
     }
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try await timers.delete.time { () async throws(PostsError) in try await store.delete(uid: uid) }
+        try await timers.delete.measure { () async throws(PostsError) in try await store.delete(uid: uid) }
     }
 }

@@ -76,10 +76,11 @@ extension BrokerCore {
             message.append(MDP.Command.request.frame)
             message.append(request.client)
             message.append(MDP.empty)
-            services.values[slot].countDispatch(after: request.received.duration(to: now))
-            request.span?.dispatched(after: request.received.duration(to: now))
+            let waited = request.received.duration(to: now)
+            services.values[slot].countDispatch(after: waited)
+            request.span?.dispatched(after: waited)
             if let expires = request.expires {
-                message.append(contentsOf: replies.body(request.body, withRemaining: now.duration(to: expires)))
+                message.append(contentsOf: replies.body(request.body, waited: waited, remaining: now.duration(to: expires)))
             } else {
                 message.append(contentsOf: request.body)
             }

@@ -1,3 +1,4 @@
+import Metrics
 import ZeroMQ
 
 /// A service's state, changed only in place through these (see
@@ -17,13 +18,13 @@ extension BrokerCore.Service {
         replies += 1
         self.latency.record(latency)
         metrics.answered.increment()
-        metrics.duration.record(latency)
+        metrics.duration.record(duration: latency)
         return nameFrame
     }
 
     /// Counts how long a request waited before a worker was handed it.
     mutating func countDispatch(after wait: Duration) {
-        metrics.queueWait.record(wait)
+        metrics.queueWait.record(duration: wait)
     }
 
     /// Counts a worker's reply dropped because its client had been answered `timeout`.

@@ -28,9 +28,3 @@ final class BrokerMetrics {
         return made
     }
 }
-
-extension CoreMetrics.Timer {
-    func record(_ duration: Duration) {
-        recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-    }
-}

@@ -13,12 +13,13 @@ public protocol BrokerReplies: Sendable {
     /// nil when it does not say. The broker answers `.timeout` when it
     /// runs out, and hands a worker only a request with time left.
     func budget(of body: [Frame]) -> Duration?
-    /// The body as a worker receives it, `remaining` of its budget left.
-    func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame]
+    /// The body as a worker receives it, after `waited` in the queue with
+    /// `remaining` of its budget left.
+    func body(_ body: [Frame], waited: Duration, remaining: Duration) -> [Frame]
 }
 
 extension BrokerReplies {
     /// A format that carries no budget: requests wait the queue wait only.
     public func budget(of body: [Frame]) -> Duration? { nil }
-    public func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame] { body }
+    public func body(_ body: [Frame], waited: Duration, remaining: Duration) -> [Frame] { body }
 }

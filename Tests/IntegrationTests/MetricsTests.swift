@@ -33,6 +33,11 @@ struct MetricsTests {
         for (name, url) in urls {
             let check = try await harness.promtoolCheck(url)
             #expect(check.status == 0, "promtool on \(name): \(check.stdout) \(check.stderr)")
+            // A metric whose name is not in MetricCatalog gets its own name as help: each name is written once there.
+            for line in try await harness.fetch(url).stdout.split(separator: "\n") where line.hasPrefix("# HELP ") {
+                let parts = line.dropFirst(7).split(separator: " ", maxSplits: 1)
+                #expect(parts.count == 2 && parts[0] != parts[1], "\(name): \(line) is not in MetricCatalog")
+            }
         }
         let gateway = try await harness.fetch(urls["gateway"]!).stdout
         #expect((sample(#"gateway_requests_total{rpc_service="posts",outcome="answered"}"#, in: gateway) ?? 0) >= 4, "\(gateway)")

@@ -11,8 +11,9 @@ struct TracingTests {
         let service: String, trace: String, span: String, parent: String, name: String
     }
 
-    /// Starts the receiver; returns its endpoint and where it writes spans.
-    private func startReceiver(_ harness: ProcessHarness) async throws -> (endpoint: String, spans: String) {
+    /// Starts the receiver; returns the environment that sends a process's
+    /// spans there (batched every 100 ms), and where it writes them.
+    private func startReceiver(_ harness: ProcessHarness) async throws -> (otel: [String: String], spans: String) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/otlp-receiver.py").path
         let (spans, portFile) = ("\(harness.directory)/spans.jsonl", "\(harness.directory)/otlp.port")
@@ -22,7 +23,7 @@ struct TracingTests {
             port = try? String(contentsOfFile: portFile, encoding: .utf8); return port != nil
         }
         guard let port else { throw HarnessError("the OTLP receiver did not start:\n\(harness.log("otlp"))") }
-        return ("http://127.0.0.1:\(port)", spans)
+        return (["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(port)", "OTEL_BSP_SCHEDULE_DELAY": "100"], spans)
     }
 
     private func spans(_ path: String) -> [ExportedSpan] {
@@ -34,15 +35,10 @@ struct TracingTests {
     @Test func test_onePostsCreate_isOneTrace_acrossTheClientGatewayPostsServiceAndEverySearchReplica() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
-        let (endpoint, path) = try await startReceiver(harness)
-        let otel = ["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_BSP_SCHEDULE_DELAY": "100"]
+        let (otel, path) = try await startReceiver(harness)
         let context = try Context()
-        try harness.start("gateway", "gateway", [], environment: otel)
-        let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .milliseconds(200), retries: 0)
-        #expect(await eventually { (try? await probe.mmiService("echo")) != nil })
-        try await harness.startWorker(
-            "posts-service", "posts-service", service: "posts", sessions: 2,
-            ["--database", harness.databasePath, "--sessions", "2"], environment: otel, context: context)
+        try await harness.startGateway(environment: otel, context: context)
+        try await harness.startPostsService(environment: otel, context: context)
         for replica in ["search-1", "search-2"] {
             _ = try await harness.startSearchService(replica, environment: otel.merging(["OTEL_SERVICE_NAME": replica]) { $1 }, context: context)
         }
@@ -73,15 +69,11 @@ struct TracingTests {
     @Test func test_aRequestWithNoTraceContext_isTracedFromTheGatewayOn() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
-        let (endpoint, path) = try await startReceiver(harness)
-        let otel = ["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_BSP_SCHEDULE_DELAY": "100"]
+        let (otel, path) = try await startReceiver(harness)
         let context = try Context()
-        try harness.start("gateway", "gateway", [], environment: otel)
+        try await harness.startGateway(environment: otel, context: context)
+        try await harness.startPostsService(sessions: 1, environment: otel, context: context)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
-        #expect(await eventually { (try? await client.mmiService("echo")) != nil })
-        try await harness.startWorker(
-            "posts-service", "posts-service", service: "posts", sessions: 1,
-            ["--database", harness.databasePath, "--sessions", "1"], environment: otel, context: context)
         // A third-party client: plain JSON-RPC, no _meta at all, and no params.
         #expect(try await client.call(service: "posts", method: "posts.health").get()["status"] == "ok")
         var pair: (gateway: ExportedSpan, server: ExportedSpan)?

@@ -24,7 +24,7 @@ struct PlainReplies: BrokerReplies {
         return .milliseconds(milliseconds)
     }
 
-    func body(_ body: [Frame], withRemaining remaining: Duration) -> [Frame] {
+    func body(_ body: [Frame], waited: Duration, remaining: Duration) -> [Frame] {
         [Frame("budget:\(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)")]
     }
 

@@ -88,6 +88,23 @@ struct JSONRPCRouterTests {
         #expect(router.methods == ["rpc.stats", "test.echo", "test.ping", "test.remove"])
     }
 
+    @Test func test_rpcStatsCountsEachMethod_andMethodsNoServiceHasOnlyAsOther() async throws {
+        let router = router()
+        for name in ["test.nope", "test.\(UUID())"] {
+            _ = await router.handle(Data(#"{"jsonrpc":"2.0","id":1,"method":"\#(name)"}"#.utf8))
+        }
+        _ = await router.handle(try request(Self.echo, Echo(text: "hi")))
+        let stats = try JSONRPC.decodeResponse(
+            await router.handle(try request(ServerStats.method(of: "test"), NoParams())).reply,
+            as: ServerStats.self)
+        #expect(
+            stats.methods.map(\.method) == ["_OTHER", "rpc.stats", "test.echo", "test.ping", "test.remove"],
+            "a peer's method names never become entries of their own")
+        #expect(stats.methods.first { $0.method == "_OTHER" }?.requests == 2)
+        #expect(stats.methods.first { $0.method == "_OTHER" }?.errors == 2)
+        #expect(stats.methods.first { $0.method == "test.echo" }.map { $0.requests == 1 && $0.errors == 0 && $0.p50Ms != nil } == true)
+    }
+
     @Test func test_aSearchHitCrossesTheWireAsItsDTO_andComesBackTheSame() throws {
         let hit = SearchHit(uid: UUID(), title: "t", snippet: "…zebra…", highlights: [1..<6, 7..<7], score: 2.5)
         let results = SearchResults(hits: [hit], total: 1, totalIsExact: false, sequence: 9)

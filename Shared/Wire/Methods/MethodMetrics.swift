@@ -1,4 +1,5 @@
 import CoreMetrics
+import Metrics
 import Synchronization
 
 /// One method's figures on the server side, written through swift-metrics
@@ -42,7 +43,7 @@ import Synchronization
         counts.add(1, ordering: .relaxed)
         if outcome != .ok { errors.add(1, ordering: .relaxed) }
         window.record(elapsed)
-        duration.recordNanoseconds(Int64(elapsed.components.seconds) * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        duration.record(duration: elapsed)
         switch outcome {
         case .ok: answered.increment()
         case .error(let code):

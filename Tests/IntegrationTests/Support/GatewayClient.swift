@@ -50,8 +50,10 @@ struct GatewayClient: Sendable {
 
 extension ProcessHarness {
     /// Starts a gateway and waits until it answers.
-    func startGateway(_ arguments: [String] = [], name: String = "gateway", wrapper: [String] = [], context: Context) async throws {
-        try start(name, "gateway", arguments, wrapper: wrapper)
+    func startGateway(
+        _ arguments: [String] = [], name: String = "gateway", wrapper: [String] = [], environment: [String: String] = [:], context: Context
+    ) async throws {
+        try start(name, "gateway", arguments, environment: environment, wrapper: wrapper)
         let probe = try GatewayClient(endpoint: gatewayEndpoint, context: context, timeout: .milliseconds(200), retries: 0)
         let up = await eventually { (try? await probe.mmiService("echo")) != nil }
         guard up else { throw HarnessError("gateway did not come up:\n\(log(name))") }

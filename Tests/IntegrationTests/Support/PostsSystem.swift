@@ -11,11 +11,12 @@ extension ProcessHarness {
     /// (`["--database-url", url]` for PostgreSQL).
     func startPostsService(
         _ name: String = "posts-service", sessions: Int = 2, _ arguments: [String] = [],
-        database: [String]? = nil, context: Context
+        database: [String]? = nil, environment: [String: String] = [:], context: Context
     ) async throws {
         try await startWorker(
             name, "posts-service", service: "posts", sessions: sessions,
-            (database ?? ["--database", databasePath]) + ["--sessions", "\(sessions)"] + arguments, context: context)
+            (database ?? ["--database", databasePath]) + ["--sessions", "\(sessions)"] + arguments, environment: environment,
+            context: context)
     }
 
     /// Starts a search-service and waits until the gateway lists its sessions.
