@@ -35,34 +35,56 @@ struct SQLitePostStore: PostStore {
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
-        try await store.write { db in
-            if let ifUnchangedSince {
-                let stored = try Double.fetchOne(db, sql: "SELECT updateDate FROM post WHERE uid = ?", arguments: [post.uid.uuidString])
-                // Dates are kept to the millisecond: the same millisecond is unchanged.
-                guard let stored, PostDate.milliseconds(Date(timeIntervalSince1970: stored)) == PostDate.milliseconds(ifUnchangedSince) else {
-                    throw PostsError.conflict(uid: post.uid)
-                }
+        let key = RequestKey.current
+        return try await store.write { db in
+            let now = Date()
+            return try SQLiteRequestKeys.once(
+                key, .save(uid: post.uid), now: now, db, answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
+            ) {
+                try Self.save(post, ifUnchangedSince: ifUnchangedSince, now: now, db)
             }
-            return try Self.upsert(post, now: Date(), db)
         }
     }
 
+    private static func save(_ post: Post, ifUnchangedSince: Date?, now: Date, _ db: Database) throws -> Post {
+        if let ifUnchangedSince {
+            let stored = try Double.fetchOne(db, sql: "SELECT updateDate FROM post WHERE uid = ?", arguments: [post.uid.uuidString])
+            // Dates are kept to the millisecond: the same millisecond is unchanged.
+            guard let stored, PostDate.milliseconds(Date(timeIntervalSince1970: stored)) == PostDate.milliseconds(ifUnchangedSince) else {
+                throw PostsError.conflict(uid: post.uid)
+            }
+        }
+        return try upsert(post, now: now, db)
+    }
+
     func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        let now = Date()
+        let key = posts.first.flatMap { _ in RequestKey.current }
         return try await store.write { db in
-            for post in posts { _ = try Self.upsert(post, now: now, db) }
-            return posts.count
+            let now = Date()
+            return try SQLiteRequestKeys.once(
+                key, .batch(first: posts.first?.uid ?? UUID(), count: posts.count), now: now, db,
+                answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
+            ) {
+                for post in posts { _ = try Self.upsert(post, now: now, db) }
+                return posts.count
+            }
         }
     }
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try await store.write { db in
-            guard try PostRecord.deleteOne(db, key: uid.uuidString) else { return false }
-            let sequence = try Schema.nextSequence(db)
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO tombstone (uid, sequence, deleteDate) VALUES (?, ?, ?)",
-                arguments: [uid.uuidString, sequence, Date().timeIntervalSince1970])
-            return true
+        let key = RequestKey.current
+        return try await store.write { db in
+            let now = Date()
+            return try SQLiteRequestKeys.once(
+                key, .delete(uid: uid), now: now, db, answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)
+            ) {
+                guard try PostRecord.deleteOne(db, key: uid.uuidString) else { return false }
+                let sequence = try Schema.nextSequence(db)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO tombstone (uid, sequence, deleteDate) VALUES (?, ?, ?)",
+                    arguments: [uid.uuidString, sequence, now.timeIntervalSince1970])
+                return true
+            }
         }
     }
 

@@ -35,6 +35,15 @@ enum Schema {
             }
             try db.execute(sql: "INSERT INTO databaseIdentity (id, value) VALUES (1, ?)", arguments: [UUID().uuidString])
         }
+        migrator.registerMigration("v3: request keys") { db in
+            try db.create(table: "requestKey") { table in
+                table.column("key", .text).primaryKey()
+                table.column("operation", .text).notNull()
+                table.column("answer", .text).notNull()
+                table.column("at", .double).notNull()
+            }
+            try db.create(index: "requestKey_oldest_first", on: "requestKey", columns: ["at"])
+        }
         return migrator
     }
 

@@ -42,6 +42,10 @@ final class GatewayConnection: Sendable {
         guard budget > .zero else { throw .timeout(seconds: 0) }
         let id = JSONRPCID.string(UUID().uuidString)
         var meta = RequestMeta(timeoutMs: Int((budget.seconds * 1000).rounded(.up)))
+        // One key for every attempt of this write, on whichever gateway:
+        // posts-service applies it once. The caller's, when it names the
+        // write (`RequestKey.current`); else a new one for this call.
+        if method.writes { meta.requestKey = RequestKey.current?.text ?? UUID().uuidString }
         // The client span, a child of whatever this call is made for (the
         // command, or a request being served), handed on in `_meta`.
         let span = InstrumentationSystem.tracer.startSpan(method.name, context: ServiceContext.current ?? .topLevel, ofKind: .client)

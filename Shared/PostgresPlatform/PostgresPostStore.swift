@@ -43,46 +43,67 @@ struct PostgresPostStore: PostStore {
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
         let now = PostDate.milliseconds(Date())
-        guard let ifUnchangedSince else {
+        let key = RequestKey.current
+        guard key != nil || ifUnchangedSince != nil else {
             return try await database.statement { client, logger in
                 try await Self.upsert([post], now: now) { try await client.query($0, logger: logger) }[0]
             }
         }
         return try await database.write { connection, logger in
             // The sequence lock is held: nobody else writes until commit.
-            var stored: Int64?
-            for try await value in try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger).decode(Int64.self)
-            {
-                stored = value
+            try await PostgresRequestKeys.once(
+                key, .save(uid: post.uid), now: now, connection, logger: logger,
+                answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
+            ) {
+                if let ifUnchangedSince {
+                    var stored: Int64?
+                    let rows = try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger)
+                    for try await value in rows.decode(Int64.self) { stored = value }
+                    guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
+                }
+                return try await Self.upsert([post], now: now) { try await connection.query($0, logger: logger) }[0]
             }
-            guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
-            return try await Self.upsert([post], now: now) { try await connection.query($0, logger: logger) }[0]
         }
     }
 
     func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        guard !posts.isEmpty else { return 0 }
+        guard let first = posts.first else { return 0 }
         let now = PostDate.milliseconds(Date())
-        return try await database.statement { client, logger in
-            try await Self.upsert(posts, now: now) { try await client.query($0, logger: logger) }.count
+        guard let key = RequestKey.current else {
+            return try await database.statement { client, logger in
+                try await Self.upsert(posts, now: now) { try await client.query($0, logger: logger) }.count
+            }
+        }
+        return try await database.write { connection, logger in
+            try await PostgresRequestKeys.once(
+                key, .batch(first: first.uid, count: posts.count), now: now, connection, logger: logger,
+                answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
+            ) {
+                try await Self.upsert(posts, now: now) { try await connection.query($0, logger: logger) }.count
+            }
         }
     }
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {
         let now = PostDate.milliseconds(Date())
+        let key = RequestKey.current
         return try await database.write { connection, logger in
-            var deleted = false
-            for try await _ in try await connection.query("DELETE FROM post WHERE uid = \(uid) RETURNING uid", logger: logger).decode(UUID.self) {
-                deleted = true
+            try await PostgresRequestKeys.once(
+                key, .delete(uid: uid), now: now, connection, logger: logger,
+                answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)
+            ) {
+                var deleted = false
+                let rows = try await connection.query("DELETE FROM post WHERE uid = \(uid) RETURNING uid", logger: logger)
+                for try await _ in rows.decode(UUID.self) { deleted = true }
+                guard deleted else { return false }
+                let sequence = try await Schema.nextSequences(1, connection, logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO tombstone (uid, sequence, delete_ms) VALUES (\(uid), \(sequence), \(now))
+                    ON CONFLICT (uid) DO UPDATE SET sequence = excluded.sequence, delete_ms = excluded.delete_ms
+                    """, logger: logger)
+                return true
             }
-            guard deleted else { return false }
-            let sequence = try await Schema.nextSequences(1, connection, logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO tombstone (uid, sequence, delete_ms) VALUES (\(uid), \(sequence), \(now))
-                ON CONFLICT (uid) DO UPDATE SET sequence = excluded.sequence, delete_ms = excluded.delete_ms
-                """, logger: logger)
-            return true
         }
     }
 

@@ -30,6 +30,8 @@ enum Schema {
         "INSERT INTO change_sequence (id, value) VALUES (1, 0) ON CONFLICT (id) DO NOTHING",
         "CREATE TABLE IF NOT EXISTS database_identity (id int PRIMARY KEY CHECK (id = 1), value text NOT NULL)",
         "INSERT INTO database_identity (id, value) VALUES (1, upper(gen_random_uuid()::text)) ON CONFLICT (id) DO NOTHING",
+        "CREATE TABLE IF NOT EXISTS request_key (key text PRIMARY KEY, operation text NOT NULL, answer text NOT NULL, at_ms bigint NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS request_key_oldest_first ON request_key (at_ms)",
     ]
 
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {

@@ -16,6 +16,26 @@ final class MemoryPostStore: PostStore {
         var cursors: [String?] = []
         var saved: [Post] = []
         var deleted: [UUID] = []
+        /// Request keys: the operation and the answer (`KeyedWrite`).
+        var keys: [String: (operation: String, answer: String)] = [:]
+
+        /// As the real stores do: a remembered key answers as the first
+        /// time, without writing; only a write that succeeded is remembered.
+        mutating func once<T>(
+            _ key: RequestKey?, _ write: KeyedWrite, answer: (T) -> String, remembered: (String) -> T?,
+            _ body: (inout State) throws(PostsError) -> T
+        ) throws(PostsError) -> T {
+            guard let key else { return try body(&self) }
+            if let known = keys[key.text] {
+                guard known.operation == write.operation, let value = remembered(known.answer) else {
+                    throw write.reused(key, remembered: known.operation)
+                }
+                return value
+            }
+            let value = try body(&self)
+            keys[key.text] = (write.operation, answer(value))
+            return value
+        }
     }
     private let state = Mutex(State())
     /// Called before each answer: a test may hold it there (a slow store).
@@ -55,30 +75,47 @@ final class MemoryPostStore: PostStore {
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
-        try await checked { state throws(PostsError) in
-            if let ifUnchangedSince {
-                guard let stored = state.posts[post.uid], PostDate.milliseconds(stored.updateDate) == PostDate.milliseconds(ifUnchangedSince)
-                else { throw .conflict(uid: post.uid) }
+        let key = RequestKey.current
+        return try await checked { state throws(PostsError) in
+            try state.once(key, .save(uid: post.uid), answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }) {
+                state throws(PostsError) in try Self.save(post, ifUnchangedSince: ifUnchangedSince, &state)
             }
-            state.clock.addTimeInterval(0.001)
-            var saved = post
-            saved.createDate = state.posts[post.uid]?.createDate ?? post.createDate
-            saved.updateDate = state.clock
-            state.posts[post.uid] = saved
-            state.saved.append(saved)
-            return saved
         }
     }
 
+    private static func save(_ post: Post, ifUnchangedSince: Date?, _ state: inout State) throws(PostsError) -> Post {
+        if let ifUnchangedSince {
+            guard let stored = state.posts[post.uid], PostDate.milliseconds(stored.updateDate) == PostDate.milliseconds(ifUnchangedSince)
+            else { throw .conflict(uid: post.uid) }
+        }
+        state.clock.addTimeInterval(0.001)
+        var saved = post
+        saved.createDate = state.posts[post.uid]?.createDate ?? post.createDate
+        saved.updateDate = state.clock
+        state.posts[post.uid] = saved
+        state.saved.append(saved)
+        return saved
+    }
+
     func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        for post in posts { _ = try await save(post, ifUnchangedSince: nil) }
-        return posts.count
+        guard let first = posts.first else { return 0 }
+        let key = RequestKey.current
+        return try await checked { state throws(PostsError) in
+            try state.once(key, .batch(first: first.uid, count: posts.count), answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)) {
+                state throws(PostsError) in
+                for post in posts { _ = try Self.save(post, ifUnchangedSince: nil, &state) }
+                return posts.count
+            }
+        }
     }
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try await checked { state in
-            state.deleted.append(uid)
-            return state.posts.removeValue(forKey: uid) != nil
+        let key = RequestKey.current
+        return try await checked { state throws(PostsError) in
+            try state.once(key, .delete(uid: uid), answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)) { state in
+                state.deleted.append(uid)
+                return state.posts.removeValue(forKey: uid) != nil
+            }
         }
     }
 

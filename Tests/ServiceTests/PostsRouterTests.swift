@@ -90,6 +90,21 @@ struct PostsRouterTests {
         #expect(reply["error"]?["data"]?["uid"] == .string(uid))
     }
 
+    @Test func test_aDeleteSentAgainWithItsRequestKey_isAnsweredAsTheFirstTime_andABadKeyIsRefusedNamingIt() async throws {
+        let fixture = try Fixture()
+        let uid = UUID().uuidString
+        _ = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(uid)","title":"a","content":""}}"#))
+        let delete = request("posts.delete", #"{"uid":"\#(uid)","_meta":{"requestKey":"3c1f-attempt"}}"#)
+        #expect(try await fixture.call(delete)["result"]?["deleted"] == .bool(true))
+        #expect(try await fixture.call(delete)["result"]?["deleted"] == .bool(true))
+        let unkeyed = try await fixture.call(request("posts.delete", #"{"uid":"\#(uid)"}"#))
+        #expect(unkeyed["result"]?["deleted"] == .bool(false))
+
+        let bad = try await fixture.call(request("posts.delete", #"{"uid":"\#(uid)","_meta":{"requestKey":"two words"}}"#))
+        #expect(bad["error"]?["code"]?.intValue == -32602)
+        #expect(bad["error"]?["data"]?["field"] == "params._meta.requestKey")
+    }
+
     @Test func test_changePagesAreCutToFitTheFrameLimit_andNothingIsSkipped() async throws {
         let fixture = try Fixture(maxReplyBytes: 4_000)
         let text = String(repeating: "x", count: 900)

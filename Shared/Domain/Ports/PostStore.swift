@@ -8,6 +8,11 @@ import Foundation
 /// service behind a gateway). A port: it stores what an interactor hands it
 /// and checks no rule of its own, except the ones only it can check
 /// atomically (a save over an unchanged post).
+///
+/// A write made while `RequestKey.current` is set is applied once per key:
+/// the store remembers the key and the write's answer in the write's own
+/// transaction, and answers a later write under that key from it
+/// (`KeyedWrite`), or refuses one that is another write.
 public protocol PostStore: Sendable {
     /// Newest first (createDate, then uid, descending), at most `limit` posts
     /// and `PostRules.maxPageBytes` of text; the cursor is the store's own.

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Domain
 import Tracing
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -172,9 +173,15 @@ public struct JSONRPCRouter: Sendable {
                 guard budget > 0 else { throw JSONRPCError.budgetSpent(method: request.method) }
                 deadline = now + .milliseconds(budget)
             }
+            let key = try meta.requestKey.map { text throws(PostsError) in try RequestKey(text, field: "params._meta.requestKey") }
             let answer = { [deadline] () async throws -> (Data, wrote: Bool) in
-                guard let deadline else { return try await entry.answer(request, meta, nil, maxReplyBytes) }
-                return try await RPCDeadline.$current.withValue(deadline) { try await entry.answer(request, meta, deadline, maxReplyBytes) }
+                let keyed = { () async throws -> (Data, wrote: Bool) in
+                    guard let key else { return try await entry.answer(request, meta, deadline, maxReplyBytes) }
+                    // The store applies the write once per key (RequestKey).
+                    return try await RequestKey.$current.withValue(key) { try await entry.answer(request, meta, deadline, maxReplyBytes) }
+                }
+                guard let deadline else { return try await keyed() }
+                return try await RPCDeadline.$current.withValue(deadline) { try await keyed() }
             }
             let (reply, changed) =
                 if let serving {

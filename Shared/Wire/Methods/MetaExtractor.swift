@@ -2,9 +2,9 @@ import Tracing
 
 struct MetaExtractor: Extractor {
     func extract(key: String, from carrier: RequestMeta) -> String? {
-        switch key.lowercased() {
-        case "traceparent": carrier.traceparent
-        case "tracestate": carrier.tracestate
+        switch RequestMeta.CodingKeys(rawValue: key.lowercased()) {
+        case .traceparent: carrier.traceparent
+        case .tracestate: carrier.tracestate
         default: nil
         }
     }

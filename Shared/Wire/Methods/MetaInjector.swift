@@ -5,9 +5,9 @@ import Tracing
 /// `traceparent` and `tracestate` keys).
 struct MetaInjector: Injector {
     func inject(_ value: String, forKey key: String, into carrier: inout RequestMeta) {
-        switch key.lowercased() {
-        case "traceparent": carrier.traceparent = value
-        case "tracestate": carrier.tracestate = value
+        switch RequestMeta.CodingKeys(rawValue: key.lowercased()) {
+        case .traceparent: carrier.traceparent = value
+        case .tracestate: carrier.tracestate = value
         default: break
         }
     }

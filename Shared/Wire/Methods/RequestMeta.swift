@@ -11,12 +11,20 @@ public struct RequestMeta: Sendable, Equatable, Codable {
     /// the request was sent. The gateway answers -32004 when they run out,
     /// and passes the remainder on when it hands the request to a worker.
     public var timeoutMs: Int?
+    /// The write's key, the same on every attempt of it (Domain's
+    /// `RequestKey`): a write sent again is applied once.
+    public var requestKey: String?
 
-    public init(traceparent: String? = nil, tracestate: String? = nil, timeoutMs: Int? = nil) {
-        (self.traceparent, self.tracestate, self.timeoutMs) = (traceparent, tracestate, timeoutMs)
+    /// The members' names, as they are written on the wire.
+    public enum CodingKeys: String, CodingKey {
+        case traceparent, tracestate, timeoutMs, requestKey
     }
 
-    public var isEmpty: Bool { traceparent == nil && tracestate == nil && timeoutMs == nil }
+    public init(traceparent: String? = nil, tracestate: String? = nil, timeoutMs: Int? = nil, requestKey: String? = nil) {
+        (self.traceparent, self.tracestate, self.timeoutMs, self.requestKey) = (traceparent, tracestate, timeoutMs, requestKey)
+    }
+
+    public var isEmpty: Bool { traceparent == nil && tracestate == nil && timeoutMs == nil && requestKey == nil }
 
     /// The name of the member of `params` that holds it.
     public static let member = "_meta"

@@ -62,11 +62,11 @@ public struct TraceContextSlot: Sendable, Equatable {
             try parser.members(depth: 3) { parser, key throws(JSONParser.Failure) in
                 metaEmpty = false
                 parser.skipSpace()
-                switch key {
-                case "traceparent" where parser.peek == UInt8(ascii: "\""):
+                switch RequestMeta.CodingKeys(rawValue: key) {
+                case .traceparent where parser.peek == UInt8(ascii: "\""):
                     let start = parser.index + 1
                     if case .string(let text) = try parser.value(depth: 3) { traceparent = (text, start..<(parser.index - 1)) }
-                case "tracestate":
+                case .tracestate:
                     if case .string(let text) = try parser.value(depth: 3) { tracestate = text }
                 default:
                     try parser.skipValue(depth: 3)
@@ -89,7 +89,7 @@ public struct TraceContextSlot: Sendable, Equatable {
             return bytes
         }
         guard let (offset, kind) = insertion else { return nil }
-        let member = #""traceparent":"\#(new)""#
+        let member = #""\#(RequestMeta.CodingKeys.traceparent.rawValue)":"\#(new)""#
         let text =
             switch kind {
             case .intoMeta(let empty): member + (empty ? "" : ",")

@@ -1,0 +1,64 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A write made under a `RequestKey`, as a store remembers it beside the
+/// key: which write it was (`operation`), and what it answered (`answer`,
+/// text). Written here once so that every store keeps the same thing.
+///
+/// A store that meets a key it remembers answers from it without writing;
+/// one that meets the key with another operation refuses the write
+/// (`reused`): a key names one write, never two.
+public enum KeyedWrite: Sendable, Equatable {
+    case save(uid: UUID)
+    case batch(first: UUID, count: Int)
+    case delete(uid: UUID)
+
+    public var operation: String {
+        switch self {
+        case .save(let uid): "save \(uid.text)"
+        case .batch(let first, let count): "batch \(first.text) \(count)"
+        case .delete(let uid): "delete \(uid.text)"
+        }
+    }
+
+    /// The error for `key`, remembered for `remembered`, sent with this write.
+    public func reused(_ key: RequestKey, remembered: String) -> PostsError {
+        .invalid(
+            "_meta.requestKey",
+            .malformed("'\(key.text)' was already used for another write (\(remembered)), not for \(operation); use a new key for each write"))
+    }
+
+    // MARK: answers as text
+
+    /// A save's answer: the post as sent, with the dates the store gave it.
+    public static func answer(saved post: Post) -> String {
+        "\(post.createDate.timeIntervalSince1970) \(post.updateDate.timeIntervalSince1970)"
+    }
+
+    /// The post a save under this key answered, `sent` being the post the
+    /// request carries (the same on every attempt); nil for an answer
+    /// that is not a save's.
+    public static func saved(_ sent: Post, answer: String) -> Post? {
+        let parts = answer.split(separator: " ")
+        guard parts.count == 2, let created = Double(parts[0]), let updated = Double(parts[1]) else { return nil }
+        var post = sent
+        post.createDate = Date(timeIntervalSince1970: created)
+        post.updateDate = Date(timeIntervalSince1970: updated)
+        return post
+    }
+
+    public static func answer(count: Int) -> String { String(count) }
+    public static func count(answer: String) -> Int? { Int(answer) }
+
+    public static func answer(deleted: Bool) -> String { deleted ? "deleted" : "absent" }
+    public static func deleted(answer: String) -> Bool? {
+        switch answer {
+        case "deleted": true
+        case "absent": false
+        default: nil
+        }
+    }
+}
