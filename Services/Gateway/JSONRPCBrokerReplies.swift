@@ -27,7 +27,12 @@ struct JSONRPCBrokerReplies: BrokerReplies {
             error = JSONRPCError(PostsError.busy(.queueFull(service: service, limit: limit)))
             error.message = "busy: service '\(service)' already has \(limit) requests waiting; try again shortly"
         case .workersFailed(let service, let attempts):
-            error = JSONRPCError(PostsError.failed("request failed: \(attempts) '\(service)' workers stopped responding while handling it"))
+            error = JSONRPCError(
+                PostsError.failed(
+                    "request failed: \(attempts) '\(service)' worker processes stopped responding while handling it; "
+                        + "it may have been carried out (sent again with its request key, a write is applied once)"))
+        case .interrupted(let service):
+            error = JSONRPCError(PostsError.unavailable(.interrupted(service: service)))
         case .unsupportedProtocol(let header, _):
             error = JSONRPCError(
                 .invalidRequest, "this broker speaks 7/MDP 0.1 (MDPC01 for clients, MDPW01 for workers), not \(header); see docs/PROTOCOL.md",

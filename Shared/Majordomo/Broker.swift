@@ -118,7 +118,10 @@ public final class Broker: Sendable {
                 flush(&core, to: transport, now: now)
                 drainDeadline = now + options.configuration.shutdownGrace
             }
-            if let deadline = drainDeadline, core.isDrained || now >= deadline { break }
+            if let deadline = drainDeadline, core.isDrained || now >= deadline {
+                answerWhatArrived(&core, transport, clock: clock)
+                break
+            }
             do {
                 let wake = min(core.nextDeadline, drainDeadline ?? core.nextDeadline, nextGauges)
                 let timeout = idle && now < wake ? now.duration(to: wake) : .zero
@@ -165,7 +168,34 @@ public final class Broker: Sendable {
         logger.info("broker stopped: sending DISCONNECT to workers", metadata: ["workers": "\(core.workers.count)"])
         core.disconnectAll()
         flush(&core, to: transport, now: clock.now)
+        transport.flush()
     }
+
+    /// Requests that reached the gateway before it stopped are answered,
+    /// not closed away with their connections: what is readable now is read
+    /// and answered (refused, "shutting down"; a worker's reply delivered).
+    /// A few passes, as reading one connection can find another ready.
+    private func answerWhatArrived(_ core: inout BrokerCore, _ transport: BrokerTransport, clock: ContinuousClock) {
+        for _ in 0..<Self.finalPasses {
+            var read = 0
+            do {
+                _ = try transport.wait(timeout: .zero)
+                while read < Self.finalPassLimit, let frames = try transport.receive() {
+                    core.handle(frames, now: clock.now)
+                    read += 1
+                }
+            } catch {
+                break
+            }
+            flush(&core, to: transport, now: clock.now)
+            transport.flush()
+            if read == 0 { break }
+        }
+    }
+
+    static let finalPasses = 8
+    /// Messages read per final pass: a flood at shutdown cannot hold the exit up.
+    static let finalPassLimit = 4096
 
     /// Hands what the core produced to the transport. A peer it cannot
     /// reach is reported back, which may produce more to send (its request,

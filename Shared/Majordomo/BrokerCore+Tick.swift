@@ -12,9 +12,8 @@ extension BrokerCore {
             totals.workersExpired += 1
             services[worker.service]?.metrics.expiries.increment()
             events.append(.workerExpired(identity: worker.identity, service: worker.service))
-            remove(worker.identity, now: now)
         }
-        for service in Set(expired.map(\.service)) { dispatch(service) }
+        if !expired.isEmpty { removeDead(expired.map(\.identity), now: now) }
         answerSpentRequestsWithWorkers(now: now)
         for name in Array(services.keys) {
             expireQueuedRequests(of: name, now: now)
@@ -76,11 +75,12 @@ extension BrokerCore {
     }
 
     /// Sends DISCONNECT to every worker: the broker is going away. A request
-    /// still with a worker (the shutdown grace ran out) is answered as
-    /// refused, "shutting down", never left without an answer.
+    /// still with a worker (the shutdown grace ran out) is answered
+    /// "interrupted": it may have been carried out, and the answer must
+    /// not say it was not. Never left without an answer.
     mutating func disconnectAll() {
         for worker in workers.values {
-            if let request = worker.current, !request.answered { reject(request, of: worker.service, .shuttingDown(service: worker.service)) }
+            if let request = worker.current, !request.answered { reject(request, of: worker.service, .interrupted(service: worker.service)) }
             outbox.append([worker.identity] + MDP.disconnect)
         }
         workers.removeAll()

@@ -62,7 +62,10 @@ extension BrokerCore {
     }
 
     mutating func register(_ identity: Frame, service name: String, expiry: Instant, now: Instant) {
-        workers[identity] = Worker(identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now)
+        let text = Self.readable(identity.bytes)
+        workers[identity] = Worker(
+            identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now,
+            process: WorkerSession.process(inRoutingID: text).map(String.init) ?? text)
         let figures = metrics.service(named: name)
         services[name, default: Service(name: name, metrics: figures)].add(worker: identity)
         services[name]?.metrics = figures
@@ -87,14 +90,36 @@ extension BrokerCore {
     mutating func peerUnreachable(_ identity: Frame, now: Instant) {
         guard let worker = workers[identity] else { return }
         events.append(.workerUnreachable(identity: identity, service: worker.service))
-        remove(identity, now: now)
-        dispatch(worker.service)
+        removeDead([identity], now: now)
+    }
+
+    /// Forgets workers found dead (silent past their liveness, or
+    /// unreachable), and with each every other session of its process:
+    /// they share its fate, and a request must not be handed to one of
+    /// them, dead but not yet noticed, while a live process sits idle.
+    /// Dispatches their services.
+    mutating func removeDead(_ identities: [Frame], now: Instant) {
+        let processes = Set(identities.compactMap { workers[$0]?.process })
+        var dead = identities
+        let found = Set(identities)
+        for worker in workers.values where processes.contains(worker.process) && !found.contains(worker.identity) {
+            dead.append(worker.identity)
+            events.append(.workerExpired(identity: worker.identity, service: worker.service))
+        }
+        var services: Set<String> = []
+        for identity in dead {
+            guard let service = workers[identity]?.service else { continue }
+            services.insert(service)
+            remove(identity, now: now)
+        }
+        for service in services { dispatch(service) }
     }
 
     /// Forgets a worker. A request it had in hand goes back to the front of
-    /// its queue, with a fresh queue wait, for another worker; unless it has
-    /// already cost `maxAttempts` workers, or the broker is draining, when
-    /// the client gets an error instead. The caller dispatches the service.
+    /// its queue, with a fresh queue wait, for another worker; unless
+    /// `maxAttempts` processes have died holding it, or the broker is
+    /// draining, when the client gets an error instead. The caller
+    /// dispatches the service.
     mutating func remove(_ identity: Frame, now: Instant) {
         guard let worker = workers.removeValue(forKey: identity) else { return }
         services[worker.service]?.remove(worker: identity)
@@ -102,10 +127,11 @@ extension BrokerCore {
         if let expires = request.expires, expires <= now {
             reject(request, of: worker.service, timeout(request, service: worker.service, withWorker: true))
         } else if draining {
-            reject(request, of: worker.service, .shuttingDown(service: worker.service))
-        } else if request.attempts >= configuration.maxAttempts {
-            reject(request, of: worker.service, .workersFailed(service: worker.service, attempts: request.attempts))
+            reject(request, of: worker.service, .interrupted(service: worker.service))
+        } else if !request.failedIn.contains(worker.process), request.failedIn.count + 1 >= configuration.maxAttempts {
+            reject(request, of: worker.service, .workersFailed(service: worker.service, attempts: request.failedIn.count + 1))
         } else {
+            if !request.failedIn.contains(worker.process) { request.failedIn.append(worker.process) }
             request.deadline = min(now + configuration.queueWait, request.expires ?? now + configuration.queueWait)
             services[worker.service]?.queue.prepend(request)
             totals.requeued += 1

@@ -19,6 +19,9 @@ struct BrokerCore {
         var expires: Instant?
         /// Workers this request has been handed to.
         var attempts = 0
+        /// The processes (`Worker.process`) that died while holding it:
+        /// one process's sessions count once, since they die together.
+        var failedIn: [String] = []
         /// The client was answered (its budget ran out while a worker had
         /// it): the worker's reply, when it comes, is dropped.
         var answered = false
@@ -34,6 +37,9 @@ struct BrokerCore {
         var lastHeard: Instant
         var current: Request?
         var handled = 0
+        /// The process the session belongs to (`WorkerSession.process(inRoutingID:)`);
+        /// the routing id itself for a worker that does not say.
+        var process: String
     }
 
     struct Service {

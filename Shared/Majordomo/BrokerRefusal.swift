@@ -12,6 +12,9 @@ public enum BrokerRefusal: Sendable, Equatable {
     case workersFailed(service: String, attempts: Int)
     /// The broker is stopping and takes no more requests.
     case shuttingDown(service: String)
+    /// A worker had the request when it, or the broker, stopped: it may
+    /// have been carried out.
+    case interrupted(service: String)
     /// The broker already tracks `limit` services and this is a new one.
     case serviceLimit(service: String, limit: Int)
     /// The request names a service no worker could have (docs/PROTOCOL.md).
@@ -25,7 +28,7 @@ public enum BrokerRefusal: Sendable, Equatable {
     public var service: String {
         switch self {
         case .serviceUnavailable(let name, _), .clientLimit(let name, _), .queueFull(let name, _),
-            .workersFailed(let name, _), .shuttingDown(let name), .unsupportedProtocol(_, let name),
+            .workersFailed(let name, _), .shuttingDown(let name), .interrupted(let name), .unsupportedProtocol(_, let name),
             .serviceLimit(let name, _), .invalidServiceName(let name), .timeout(let name, _, _):
             name
         }

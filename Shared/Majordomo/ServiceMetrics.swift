@@ -44,7 +44,7 @@ final class ServiceMetrics {
         switch refusal {
         case .serviceUnavailable, .serviceLimit: .unavailable
         case .clientLimit, .queueFull: .busy
-        case .workersFailed: .failed
+        case .workersFailed, .interrupted: .failed
         case .shuttingDown: .shuttingDown
         case .timeout: .timeout
         case .invalidServiceName, .unsupportedProtocol: .malformed

@@ -28,18 +28,34 @@ final class WorkerSession: Sendable {
     /// Resumes the session wherever it waits (a reply, or stop). Any thread.
     func wake() { thread.kick(id) }
 
-    /// `<pid>.<random>`: the broker tells which sessions belong to one
-    /// process (`pid(inRoutingID:)`); new for every connection, so a
-    /// reconnect never collides with the broker's memory of the old one.
+    /// `<pid>.<process>.<connection>`: the broker tells which sessions
+    /// belong to one process (`process(inRoutingID:)`), even across hosts
+    /// whose pids collide, by the random `<process>` part drawn once per
+    /// process; `<connection>` is new for every connection, so a reconnect
+    /// never collides with the broker's memory of the old one.
     static func routingID() -> String {
-        "\(ProcessInfo.processInfo.processIdentifier).\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        "\(ProcessInfo.processInfo.processIdentifier).\(processNonce).\(String(UInt32.random(in: .min ... .max), radix: 16))"
     }
+
+    private static let processNonce = String(UInt64.random(in: .min ... .max), radix: 16)
 
     /// The process id in a routing id made by `routingID()`; nil for others.
     static func pid(inRoutingID identity: String) -> Int32? {
+        parts(of: identity).map(\.pid)
+    }
+
+    /// What names the process in a routing id made by `routingID()`
+    /// (`<pid>.<process>`); nil for others.
+    static func process(inRoutingID identity: String) -> Substring? {
+        guard let parts = parts(of: identity) else { return nil }
+        return identity[..<identity.index(before: parts.connection)]
+    }
+
+    private static func parts(of identity: String) -> (pid: Int32, connection: Substring.Index)? {
         let parts = identity.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt32(parts[1], radix: 16) != nil else { return nil }
-        return pid
+        guard (2...3).contains(parts.count), let pid = Int32(parts[0]), pid > 0, parts.dropFirst().allSatisfy({ UInt64($0, radix: 16) != nil })
+        else { return nil }
+        return (pid, parts.last!.startIndex)
     }
 
     private enum End { case reconnectNow, refused, reconnectAfterDelay, stopped, terminated }

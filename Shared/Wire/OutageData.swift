@@ -7,6 +7,7 @@ enum OutageData {
         case .noAnswer(let endpoint, let seconds): ["reason": "noAnswer", "endpoint": .string(endpoint), "seconds": .number(seconds)]
         case .noWorker(let service): ["reason": "noWorker", "service": .string(service)]
         case .shuttingDown: ["reason": "shuttingDown"]
+        case .interrupted(let service): ["reason": "interrupted", "service": .string(service)]
         case .store(let detail): ["reason": "store", "detail": .string(detail)]
         case .permissionDenied(let endpoint): ["reason": "permissionDenied", "endpoint": .string(endpoint)]
         case .notAdmitted(let endpoint, let detail): ["reason": "notAdmitted", "endpoint": .string(endpoint), "detail": .string(detail)]
@@ -19,6 +20,7 @@ enum OutageData {
             data["endpoint"]?.stringValue.flatMap { endpoint in data["seconds"]?.doubleValue.map { .noAnswer(endpoint: endpoint, seconds: $0) } }
         case "noWorker": data["service"]?.stringValue.map { .noWorker(service: $0) }
         case "shuttingDown": .shuttingDown
+        case "interrupted": data["service"]?.stringValue.map { .interrupted(service: $0) }
         case "store": data["detail"]?.stringValue.map { .store($0) }
         case "permissionDenied": data["endpoint"]?.stringValue.map { .permissionDenied(endpoint: $0) }
         case "notAdmitted":

@@ -156,6 +156,38 @@ struct GatewayIntegrationTests {
         #expect(error.message.contains("shutting down"))
     }
 
+    @Test func test_onSIGTERM_everyRequestThatReachedTheGateway_isAnswered_evenOnesThatCameAsItStopped() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("worker", context: context)
+        let gateway = try #require(harness.process("gateway"))
+        let peers = try (0..<3).map { _ in try RawPeer(context, endpoint: harness.gatewayEndpoint) }
+        // Connected and greeted first: a request that reaches the gateway is
+        // then bytes waiting in its socket, unread while it is stopped.
+        for peer in peers { try peer.request("echo", id: .string("hello")) }
+        for peer in peers { _ = try peer.response() }
+        // Stopped, then told to stop: the requests arrive after the SIGTERM
+        // was sent and before the gateway could see it.
+        gateway.signal(SIGSTOP)
+        gateway.signal(SIGTERM)
+        for (index, peer) in peers.enumerated() {
+            for n in 0..<20 { try peer.request("echo", id: .string("\(index)-\(n)")) }
+        }
+        try await Task.sleep(for: .milliseconds(200))  // out of the peers' queues, into the gateway's socket
+        gateway.signal(SIGCONT)
+        var answered = 0
+        for peer in peers {
+            for _ in 0..<20 {
+                guard (try? peer.response(within: .seconds(5))) != nil else { break }
+                answered += 1
+            }
+        }
+        #expect(answered == 60, "requests that reached the gateway as it stopped went unanswered")
+        #expect(harness.terminate("gateway") == 0)
+    }
+
     @Test func test_onSIGTERM_theGatewayDisconnectsWorkers_removesItsSocket_andExitsZero() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

@@ -37,6 +37,44 @@ struct BrokerFailureTests {
         #expect(broker.core.workers["gone"] == nil)
     }
 
+    @Test func test_whenOneSessionOfAProcessIsFoundDead_thenItsOtherSessionsGoToo_andTheRequestGoesToAnotherProcess() {
+        var broker = Harness()
+        broker.ready("41.a1.1", service: "echo")
+        broker.request(from: "c", service: "echo")
+        broker.ready("41.a1.2", service: "echo")
+        broker.ready("41.a1.3", service: "echo")
+        broker.ready("57.b2.1", service: "echo")
+        broker.core.peerUnreachable("41.a1.1", now: broker.now)
+        #expect(broker.core.takeOutbox() == [requestMessage(to: "57.b2.1", from: "c")])
+        #expect(broker.core.workers.keys.map { $0.string ?? "" } == ["57.b2.1"])
+    }
+
+    @Test func test_whenAProcessIsSilentPastItsLiveness_thenAllItsSessionsExpireAtOnce_evenThoseHeardFromLater() {
+        var broker = Harness()
+        broker.ready("41.a1.1", service: "echo")
+        broker.request(from: "c", service: "echo")
+        broker.advance(.seconds(2))
+        broker.ready("41.a1.2", service: "echo")
+        broker.ready("57.b2.1", service: "echo")
+        let sent = broker.advance(.milliseconds(1100))
+        #expect(sent.contains(requestMessage(to: "57.b2.1", from: "c")))
+        #expect(!sent.contains(requestMessage(to: "41.a1.2", from: "c")))
+        #expect(broker.core.workers["41.a1.2"] == nil)
+    }
+
+    @Test func test_aRequestFailsOnlyOnceMaxAttemptsProcesses_notSessions_haveDiedHoldingIt() {
+        var broker = Harness { $0.maxAttempts = 2 }
+        broker.ready("41.a1.1", service: "echo")
+        broker.request(from: "c", service: "echo")
+        #expect(broker.ready("41.a1.2", service: "echo").isEmpty)
+        // The same process's second session: a DISCONNECT is a session's own
+        // leaving, and one process counts once however many of its sessions had it.
+        #expect(broker.receive(from: "41.a1.1", MDP.disconnect) == [requestMessage(to: "41.a1.2", from: "c")])
+        #expect(broker.ready("57.b2.1", service: "echo").isEmpty)
+        #expect(broker.receive(from: "41.a1.2", MDP.disconnect) == [requestMessage(to: "57.b2.1", from: "c")])
+        #expect(broker.receive(from: "57.b2.1", MDP.disconnect) == [clientReply(to: "c", service: "echo", "failed")])
+    }
+
     @Test func test_whenAClientCannotBeReached_thenNothingChangesForWorkers() {
         var broker = Harness()
         broker.ready("w1", service: "echo")
@@ -57,7 +95,7 @@ struct BrokerFailureTests {
         #expect(broker.core.isDrained)
     }
 
-    @Test func test_whenTheGraceEndsWithARequestStillWithAWorker_thenItsClientIsToldTheGatewayIsStopping() {
+    @Test func test_whenTheGraceEndsWithARequestStillWithAWorker_thenItsClientIsToldItWasInterrupted_notThatItWasNotTaken() {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.ready("w2", service: "echo")
@@ -66,7 +104,7 @@ struct BrokerFailureTests {
         _ = broker.core.takeOutbox()
         broker.core.disconnectAll()
         let sent = broker.core.takeOutbox()
-        #expect(sent.contains(clientReply(to: "c1", service: "echo", "stopping")), "answered, not left waiting: \(sent)")
+        #expect(sent.contains(clientReply(to: "c1", service: "echo", "interrupted")), "answered, not left waiting: \(sent)")
         #expect(Set(sent.filter { $0.count == 4 }) == [disconnectMessage(to: "w1"), disconnectMessage(to: "w2")])
     }
 

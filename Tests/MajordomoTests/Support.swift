@@ -11,6 +11,7 @@ struct PlainReplies: BrokerReplies {
         case .queueFull: ["busy:queue"]
         case .workersFailed: ["failed"]
         case .shuttingDown: ["stopping"]
+        case .interrupted: ["interrupted"]
         case .unsupportedProtocol(let header, _): [Frame("speaks \(header)")]
         case .serviceLimit(_, let limit): [Frame("limit:\(limit)")]
         case .invalidServiceName: ["bad name"]

@@ -25,7 +25,7 @@ struct PostsErrorWireTests {
             .invalid("title", .empty), .invalid("params", .wrongType(expected: .object, actual: "null")),
             .notFound(uid: uid), .conflict(uid: uid),
             .unavailable(.noAnswer(endpoint: "ipc:///tmp/g.ipc", seconds: 2.5)), .unavailable(.noWorker(service: "posts")),
-            .unavailable(.shuttingDown), .unavailable(.store("connection refused")),
+            .unavailable(.shuttingDown), .unavailable(.interrupted(service: "posts")), .unavailable(.store("connection refused")),
             .unavailable(.permissionDenied(endpoint: "ipc:///run/other/gateway.ipc")),
             .unavailable(.notAdmitted(endpoint: "tcp://g:5555", detail: "its CURVE key is not on the gateway's allow-list")),
             .busy(.clientLimit(1000)), .busy(.queueFull(service: "search", limit: 10)), .busy(.store),
@@ -57,6 +57,7 @@ struct PostsErrorWireTests {
         case .unavailable(.noAnswer): "noAnswer"
         case .unavailable(.noWorker): "noWorker"
         case .unavailable(.shuttingDown): "shuttingDown"
+        case .unavailable(.interrupted): "interrupted"
         case .unavailable(.store): "unavailableStore"
         case .unavailable(.permissionDenied): "permissionDenied"
         case .unavailable(.notAdmitted): "notAdmitted"
@@ -73,7 +74,7 @@ struct PostsErrorWireTests {
         let all: Set = [
             "missing", "empty", "tooLong", "outOfRange", "wrongType", "notUUID", "notDate", "dateOutOfRange",
             "forbiddenCharacter", "notText", "unknownCursor", "unreadable", "malformed", "notFound", "conflict",
-            "noAnswer", "noWorker", "shuttingDown", "unavailableStore", "permissionDenied", "notAdmitted", "clientLimit", "queueFull",
+            "noAnswer", "noWorker", "shuttingDown", "interrupted", "unavailableStore", "permissionDenied", "notAdmitted", "clientLimit", "queueFull",
             "busyStore", "timeout", "tooLarge", "failed",
         ]
         #expect(Set(Self.errors.map(Self.caseName)) == all)
