@@ -23,7 +23,7 @@ struct UICommand: AsyncParsableCommand {
         }
         try await Failure.guarded {
             let provider = try connection.provider()
-            try await UIApp(provider: provider, source: connection.local ?? connection.endpoint).run()
+            try await UIApp(provider: provider, source: connection.local ?? connection.endpoints.joined(separator: ",")).run()
         }
     }
 }

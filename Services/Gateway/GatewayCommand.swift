@@ -214,8 +214,12 @@ struct GatewayCommand: AsyncParsableCommand {
 
     private func eventBusOptions(_ settings: Settings) throws -> EventBus.Options {
         let environment = settings.environment
-        let publish = eventsPublish ?? Endpoints.eventsPublish(environment: environment)
-        let subscribe = eventsSubscribe ?? Endpoints.eventsSubscribe(environment: environment)
+        let publish =
+            try eventsPublish
+            ?? Endpoints.own(Endpoints.eventsPublish(environment: environment), variable: "POSTS_EVENTS_PUBLISH", flag: "--events-publish")
+        let subscribe =
+            try eventsSubscribe
+            ?? Endpoints.own(Endpoints.eventsSubscribe(environment: environment), variable: "POSTS_EVENTS_SUBSCRIBE", flag: "--events-subscribe")
         for endpoint in [publish, subscribe] { try Endpoints.validate(endpoint) }
         try RuntimeDirectory.prepare(endpoints: [publish, subscribe], environment: environment)
         return EventBus.Options(publishEndpoints: [publish], subscribeEndpoints: [subscribe])
@@ -229,7 +233,7 @@ struct GatewayCommand: AsyncParsableCommand {
 
     private func brokerOptions(_ settings: Settings) throws -> Broker.Options {
         let environment = settings.environment
-        let endpoints = bind.isEmpty ? Endpoints.gatewayBind(environment: environment) : bind
+        let endpoints = bind.isEmpty ? try Endpoints.gatewayBind(environment: environment) : bind
         for endpoint in endpoints { try Endpoints.validate(endpoint) }
         try RuntimeDirectory.prepare(endpoints: endpoints, environment: environment)
         var options = Broker.Options(endpoints: endpoints)

@@ -49,28 +49,32 @@ struct PostsServiceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("SQLite database file.", valueName: "path")) var database: String?
     @Option(help: ArgumentHelp("PostgreSQL database, postgres://user@host:port/name (instead of a SQLite file).", valueName: "url")) var databaseUrl:
         String?
-    @Option(help: ArgumentHelp("Event bus endpoint to publish change notices to.", valueName: "endpoint")) var eventsPublish: String?
+    @Option(help: ArgumentHelp("Event bus endpoints to publish change notices to, comma-separated.", valueName: "endpoints"))
+    var eventsPublish: String?
 
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
-        let eventsEndpoint = eventsPublish ?? Endpoints.eventsPublish(environment: settings.environment)
-        let resolved = try worker.resolve(settings, defaultSessions: 4, events: eventsEndpoint)
-        let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
+        let eventsEndpoints = try WorkerOptions.endpoints(
+            eventsPublish, flag: "--events-publish", else: Endpoints.eventsPublish(environment: settings.environment))
+        let resolved = try worker.resolve(settings, defaultSessions: 4, events: eventsEndpoints)
+        let (endpoints, configuration, maxReplyBytes) = (resolved.endpoints, resolved.configuration, resolved.maxReplyBytes)
         let logger = Logger(label: "posts-service")
         // First: every metric made after it is a real one, not a no-op.
         let metrics = try await MetricsStart.start(resolved.metrics, program: "posts-service", logger: logger)
         let tracing = try TracingStart.start(serviceName: "posts-service", environment: settings.environment)
         let (provider, path) = try await openPosts(settings, timed: metrics != nil, logger: logger)
         let context = try Context(security: resolved.security)
-        let events = try EventPublisher(endpoint: eventsEndpoint, context: context, logger: logger)
+        let events = try EventPublisher(endpoints: eventsEndpoints, context: context, logger: logger)
         let router = PostsRouter(
             posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),
             events: events, maxReplyBytes: maxReplyBytes, logger: logger)
         let mdpWorker = MajordomoWorker(
-            endpoint: endpoint, service: PostsMethod.service, configuration: configuration,
+            endpoints: endpoints, service: PostsMethod.service, configuration: configuration,
             context: context, logger: logger)
-        logger.info("posts-service starting", metadata: ["database": "\(path)", "gateway": "\(endpoint)", "sessions": "\(configuration.sessions)"])
+        logger.info(
+            "posts-service starting",
+            metadata: ["database": "\(path)", "gateway": "\(endpoints.joined(separator: ","))", "sessions": "\(configuration.sessions)"])
         // First in, last out: the span exporter sends the last spans.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
         if let metrics { services.append(.init(service: metrics)) }

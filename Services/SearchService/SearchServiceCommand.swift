@@ -41,15 +41,17 @@ struct SearchServiceCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var worker: WorkerOptions
-    @Option(help: ArgumentHelp("Event bus endpoint to subscribe to.", valueName: "endpoint")) var eventsSubscribe: String?
+    @Option(help: ArgumentHelp("Event bus endpoints to subscribe to, comma-separated.", valueName: "endpoints"))
+    var eventsSubscribe: String?
     @Option(help: ArgumentHelp("Pull changes at least this often.", valueName: "duration")) var syncInterval: String?
 
     func run() async throws {
         let settings = Settings()
         ParentWatch.startIfRequested(environment: settings.environment)
-        let eventsEndpoint = eventsSubscribe ?? Endpoints.eventsSubscribe(environment: settings.environment)
-        let resolved = try worker.resolve(settings, defaultSessions: 2, events: eventsEndpoint)
-        let (endpoint, configuration, maxReplyBytes) = (resolved.endpoint, resolved.configuration, resolved.maxReplyBytes)
+        let eventsEndpoints = try WorkerOptions.endpoints(
+            eventsSubscribe, flag: "--events-subscribe", else: Endpoints.eventsSubscribe(environment: settings.environment))
+        let resolved = try worker.resolve(settings, defaultSessions: 2, events: eventsEndpoints)
+        let (endpoints, configuration, maxReplyBytes) = (resolved.endpoints, resolved.configuration, resolved.maxReplyBytes)
         let interval: Duration
         do {
             interval = try settings.duration(syncInterval, env: "POSTS_SEARCH_SYNC_INTERVAL", default: .seconds(1))
@@ -61,14 +63,14 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let metrics = try await MetricsStart.start(resolved.metrics, program: "search-service", logger: logger)
         let tracing = try TracingStart.start(serviceName: "search-service", environment: settings.environment)
         let context = try Context(security: resolved.security)
-        let posts = try NetworkPlatform.connect(endpoint: endpoint, security: resolved.security)
+        let posts = try NetworkPlatform.connect(endpoints: endpoints, security: resolved.security)
         let index = try FTS5SearchIndex()
         let traces = NoticeTraces()
         let sync = IndexSync(index: MeasuredSearchIndex(index, traces: traces), feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
         }
         let subscriber = try EventSubscriber(
-            endpoint: eventsEndpoint, topic: ChangeNotice.topic(of: PostsMethod.service), context: context, logger: logger
+            endpoints: eventsEndpoints, topic: ChangeNotice.topic(of: PostsMethod.service), context: context, logger: logger
         ) { _, body in
             if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) {
                 traces.heard(notice)
@@ -80,9 +82,11 @@ struct SearchServiceCommand: AsyncParsableCommand {
             search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: maxReplyBytes,
             logger: logger)
         let mdpWorker = MajordomoWorker(
-            endpoint: endpoint, service: SearchMethod.service, configuration: configuration,
+            endpoints: endpoints, service: SearchMethod.service, configuration: configuration,
             context: context, logger: logger)
-        logger.info("search-service starting", metadata: ["gateway": "\(endpoint)", "events": "\(eventsEndpoint)"])
+        logger.info(
+            "search-service starting",
+            metadata: ["gateway": "\(endpoints.joined(separator: ","))", "events": "\(eventsEndpoints.joined(separator: ","))"])
         // First in, last out: the span exporter sends the last spans.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
         if let metrics { services += [.init(service: metrics), .init(service: IndexGauges(sync: sync))] }

@@ -9,26 +9,33 @@ import ZeroMQ
 
 /// Publishes events to the gateway's bus from any thread, without ever
 /// blocking the caller: events queue in a mailbox (at most `capacity`; the
-/// oldest go first when it is full) and a socket thread sends them.
+/// oldest go first when it is full) and a socket thread sends them. With
+/// several gateways it connects to each bus, and every event goes to all
+/// of them: a subscriber hears it while any of those gateways lives.
 ///
 /// Thread rules: the PUB socket lives on the publisher's own thread.
 public final class EventPublisher: Sendable {
     public static let capacity = 1000
 
-    private let endpoint: String
+    private let endpoints: [String]
     private let context: Context
     private let logger: Logger
     private let mailbox = Mutex<[[Frame]]>([])
     private let waker = Waker()
     private let closed = Atomic<Bool>(false)
 
-    /// Throws when `endpoint` is not a valid ZeroMQ endpoint.
-    public init(endpoint: String, context: Context, logger: Logger) throws {
-        try Socket(context, .publish).connect(endpoint)
-        self.endpoint = endpoint
+    /// Throws when an endpoint is not a valid ZeroMQ endpoint.
+    public init(endpoints: [String], context: Context, logger: Logger) throws {
+        let check = try Socket(context, .publish)
+        for endpoint in endpoints { try check.connect(endpoint) }
+        self.endpoints = endpoints
         self.context = context
         self.logger = logger
         startSocketThread(named: "event-publish") { [self] in run() }
+    }
+
+    public convenience init(endpoint: String, context: Context, logger: Logger) throws {
+        try self.init(endpoints: [endpoint], context: context, logger: logger)
     }
 
     deinit { close() }
@@ -47,8 +54,8 @@ public final class EventPublisher: Sendable {
     }
 
     private func run() {
-        guard let socket = try? Socket(context, .publish), (try? socket.connect(endpoint)) != nil else {
-            logger.error("cannot connect the event publisher", metadata: ["endpoint": "\(endpoint)"])
+        guard let socket = try? Socket(context, .publish), endpoints.allSatisfy({ (try? socket.connect($0)) != nil }) else {
+            logger.error("cannot connect the event publisher", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
             return
         }
         var poller = Poller()

@@ -9,7 +9,9 @@ import ZeroMQ
 
 /// Receives events of one topic prefix from the gateway's bus on a thread of
 /// its own and hands each to `onEvent`. Reconnects by itself (ZeroMQ does),
-/// so a restarted gateway only costs the events published meanwhile.
+/// so a restarted gateway only costs the events published meanwhile. With
+/// several gateways it subscribes at each, so an event comes once per
+/// gateway alive: events must be harmless twice (ours carry sequences).
 ///
 /// Thread rules: the SUB socket lives on the subscriber's own thread;
 /// `onEvent` is called on that thread and must not block. Call `close()`
@@ -18,18 +20,19 @@ public final class EventSubscriber: Sendable {
     private let waker = Waker()
     private let closed = Atomic<Bool>(false)
 
-    /// Throws when `endpoint` is not a valid ZeroMQ endpoint.
+    /// Throws when an endpoint is not a valid ZeroMQ endpoint.
     public init(
-        endpoint: String, topic: String, context: Context, logger: Logger,
+        endpoints: [String], topic: String, context: Context, logger: Logger,
         onEvent: @escaping @Sendable (_ topic: String, _ body: [UInt8]) -> Void
     ) throws {
-        try Socket(context, .subscribe).connect(endpoint)
+        let check = try Socket(context, .subscribe)
+        for endpoint in endpoints { try check.connect(endpoint) }
         startSocketThread(named: "event-subscribe") { [self] in
             guard let socket = try? Socket(context, .subscribe),
                 (try? socket.set(.subscribe, Array(topic.utf8))) != nil,
-                (try? socket.connect(endpoint)) != nil
+                endpoints.allSatisfy({ (try? socket.connect($0)) != nil })
             else {
-                logger.error("cannot subscribe to events", metadata: ["endpoint": "\(endpoint)"])
+                logger.error("cannot subscribe to events", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
                 return
             }
             var poller = Poller()
@@ -50,6 +53,13 @@ public final class EventSubscriber: Sendable {
             }
             socket.close()
         }
+    }
+
+    public convenience init(
+        endpoint: String, topic: String, context: Context, logger: Logger,
+        onEvent: @escaping @Sendable (_ topic: String, _ body: [UInt8]) -> Void
+    ) throws {
+        try self.init(endpoints: [endpoint], topic: topic, context: context, logger: logger, onEvent: onEvent)
     }
 
     deinit { close() }

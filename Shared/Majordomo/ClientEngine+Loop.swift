@@ -4,34 +4,59 @@ import ZeroMQ
 extension ClientEngine {
     func run() {
         let clock = ContinuousClock()
-        var socket: Socket?
-        do {
-            socket = try makeSocket()
-        } catch {
-            logger.error("client cannot open its socket; failing requests", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
+        guard var link = openLink(to: currentIndex, now: clock.now) else {
+            failEverything()
+            return
         }
         var nextDeadline: Instant? = nil
-        while let current = socket {
+        while true {
             var poller = Poller()
-            let socketIndex = poller.addReadable(current)
+            let socketIndex = poller.addReadable(link.socket)
             let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
+            let monitorIndex = poller.addReadable(link.monitor.socket)
+            // With several brokers, a connection not up by then makes way for
+            // the next, when requests are waiting on it.
+            let connectBy =
+                failsOver && !link.live && state.withLock({ !$0.pending.isEmpty }) ? link.opened + configuration.connectWait : nil
+            let wake = [nextDeadline, connectBy].compactMap { $0 }.min()
             do {
-                try poller.poll(timeout: nextDeadline.map { clock.now.duration(to: $0) })
+                try poller.poll(timeout: wake.map { clock.now.duration(to: $0) })
                 if poller.isReadable(wakerIndex) { waker.drain() }
                 if state.withLock({ $0.closed }) { break }
-                if let sent = try sendUnsent(on: current, now: clock.now) {
+                var moveOn = false
+                if poller.isReadable(monitorIndex) { moveOn = watch(&link) }
+                if let sent = try sendUnsent(on: link.socket, now: clock.now) {
                     nextDeadline = min(nextDeadline ?? sent, sent)
                 }
                 if poller.isReadable(socketIndex) {
-                    while let frames = try current.receive(wait: false) { deliver(frames) }
+                    while let frames = try link.socket.receive(wait: false) {
+                        if deliver(frames) { moveOn = true }
+                    }
                 }
-                if let deadline = nextDeadline, clock.now >= deadline {
-                    let (retry, next) = expire(now: clock.now)
+                var now = clock.now
+                if let connectBy, now >= connectBy, !link.live, state.withLock({ !$0.pending.isEmpty }) {
+                    logger.warning(
+                        "no connection to the gateway within \(configuration.connectWait); trying the next",
+                        metadata: ["endpoint": "\(endpoints[link.index])"])
+                    moveOn = true
+                }
+                if moveOn {
+                    link.close()
+                    let next = (link.index + 1) % endpoints.count
+                    guard let opened = openLink(to: next, now: now) else { break }
+                    link = opened
+                    if failsOver { logger.info("using the next gateway", metadata: ["endpoint": "\(endpoints[next])"]) }
+                    if let sent = try resendAll(on: link.socket, now: now) { nextDeadline = min(nextDeadline ?? sent, sent) }
+                }
+                now = clock.now
+                if let deadline = nextDeadline, now >= deadline {
+                    let (retry, next) = expire(now: now)
                     nextDeadline = next
                     if retry {
-                        current.close()
-                        socket = try makeSocket()
-                        if let sent = try resendAll(on: socket!, now: clock.now) { nextDeadline = sent }
+                        link.close()
+                        guard let opened = openLink(to: link.index, now: now) else { break }
+                        link = opened
+                        if let sent = try resendAll(on: link.socket, now: now) { nextDeadline = min(nextDeadline ?? sent, sent) }
                     }
                 }
             } catch let error as ZMQError where error.isTerminated {
@@ -41,38 +66,105 @@ extension ClientEngine {
                 break
             }
         }
-        socket?.close()
-        let abandoned = state.withLock { state -> [Pending] in
-            state.closed = true
-            defer { state.pending.removeAll(); state.byCorrelation.removeAll(); state.unsent.removeAll() }
-            return Array(state.pending.values)
-        }
-        for request in abandoned { request.continuation.resume(throwing: MajordomoClientError.closed) }
+        link.close()
+        failEverything()
     }
 
-    private func makeSocket() throws -> Socket {
-        let socket = try Socket(context, .dealer)
-        // The broker bounds what one client may have outstanding, so no
-        // high-water mark is needed here to bound memory.
-        try socket.set(.sendHighWaterMark, 0)
-        try socket.set(.receiveHighWaterMark, 0)
-        if Security.needsCurve(endpoint, curveOnIPC: context.security.curveOnIPC) {
-            try HandshakeWatch.watch(socket) { [handshakes] event in handshakes.record(event) }
+    /// One connection to one broker, and what is known of it.
+    struct Link {
+        let socket: Socket
+        /// Its connection events: to tell a dead broker, and "refused"
+        /// from "no answer".
+        let monitor: ConnectionMonitor
+        /// The broker, by its place in `endpoints`.
+        let index: Int
+        let opened: Instant
+        /// Its handshake is done, and it has not disconnected since.
+        var live = false
+        /// Connected, and no handshake outcome yet.
+        var handshaking = false
+
+        func close() {
+            monitor.close()
+            socket.close()
         }
-        try socket.connect(endpoint)
-        return socket
     }
 
-    /// Sends requests callers added since the last pass; returns the earliest new deadline.
+    private func openLink(to index: Int, now: Instant) -> Link? {
+        let endpoint = endpoints[index]
+        do {
+            let socket = try Socket(context, .dealer)
+            // The broker bounds what one client may have outstanding, so no
+            // high-water mark is needed here to bound memory.
+            try socket.set(.sendHighWaterMark, 0)
+            try socket.set(.receiveHighWaterMark, 0)
+            try socket.set(.heartbeatInterval, Int32(Poller.milliseconds(rounding: configuration.heartbeatInterval)))
+            try socket.set(.heartbeatTimeout, Int32(Poller.milliseconds(rounding: configuration.heartbeatTimeout)))
+            let monitor = try ConnectionMonitor(watching: socket)
+            try socket.connect(endpoint)
+            current.store(index, ordering: .relaxed)
+            return Link(socket: socket, monitor: monitor, index: index, opened: now)
+        } catch {
+            logger.error("client cannot open its socket; failing requests", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Reads the link's connection events; returns whether the broker is
+    /// now known dead: its connection closed, or its heartbeats went
+    /// unanswered (the requests in flight then go to the next broker, or
+    /// to the same endpoint again on a new connection, since a restarted
+    /// broker knows nothing of them); with several brokers, also a
+    /// handshake that failed.
+    private func watch(_ link: inout Link) -> Bool {
+        var dead = false
+        for event in link.monitor.take() {
+            switch event {
+            case .connected:
+                link.handshaking = true
+            case .outcome(.succeeded):
+                (link.live, link.handshaking) = (true, false)
+                handshakes.record(.succeeded)
+            case .outcome(let failure):
+                link.handshaking = false
+                handshakes.record(failure)
+                dead = dead || failsOver
+            case .disconnected:
+                if link.handshaking {
+                    handshakes.record(.closedDuringHandshake)
+                    dead = dead || failsOver
+                }
+                link.handshaking = false
+                if link.live {
+                    logger.warning(
+                        "the gateway's connection closed or went silent; sending requests in flight again",
+                        metadata: ["endpoint": "\(endpoints[link.index])"])
+                    dead = true
+                }
+                link.live = false
+            }
+        }
+        return dead
+    }
+
+    /// Sends requests not yet sent on this link; returns the earliest new
+    /// deadline. A request sent for the first time, or again after its
+    /// deadline passed, starts an attempt (a new deadline); one moved from
+    /// another broker keeps its deadline, with its budget cut to what is
+    /// left (`Configuration.rebudget`).
     private func sendUnsent(on socket: Socket, now: Instant) throws -> Instant? {
         let batch = state.withLock { state -> [(Frame, [Frame], Instant)] in
             defer { state.unsent.removeAll(keepingCapacity: true) }
             return state.unsent.compactMap { key in
-                guard state.pending[key] != nil else { return nil }
-                let deadline = now + state.pending[key]!.timeout
+                guard let request = state.pending[key] else { return nil }
+                if let deadline = request.deadline {
+                    let body = configuration.rebudget.map { $0(request.body, now.duration(to: deadline)) } ?? request.body
+                    return (request.service, body, deadline)
+                }
+                let deadline = now + request.timeout
                 state.pending[key]!.attempts += 1
                 state.pending[key]!.deadline = deadline
-                return (state.pending[key]!.service, state.pending[key]!.body, deadline)
+                return (request.service, request.body, deadline)
             }
         }
         // Never a blocking send: a DEALER with no connection up (between a
@@ -81,44 +173,57 @@ extension ClientEngine {
         // be queued now is lost like one lost on the way: its deadline
         // retries it, or fails it with a timeout the caller can explain.
         for (service, body, _) in batch where try !socket.send(MDP.clientRequest(service: service, body: body), wait: false) {
-            logger.debug("no connection to queue a request on; it will time out or be retried", metadata: ["endpoint": "\(endpoint)"])
+            logger.debug("no connection to queue a request on; it will time out or be retried", metadata: ["endpoint": "\(endpoints[currentIndex])"])
         }
         return batch.map(\.2).min()
     }
 
-    /// Sends every pending request again, on a new socket after a timeout.
+    /// Sends every pending request again on a new link: after a timeout
+    /// (those whose deadline passed start a new attempt), or on the next
+    /// broker (the rest keep their deadlines).
     private func resendAll(on socket: Socket, now: Instant) throws -> Instant? {
         state.withLock { state in
             state.unsent = state.pending.keys.sorted()
-            // Only the requests that timed out spend an attempt; the others
-            // are resent because their socket is gone.
             for key in state.unsent {
-                if let deadline = state.pending[key]!.deadline, deadline > now { state.pending[key]!.attempts -= 1 }
+                if let deadline = state.pending[key]!.deadline, deadline <= now { state.pending[key]!.deadline = nil }
             }
         }
         return try sendUnsent(on: socket, now: now)
     }
 
-    private func deliver(_ frames: [Frame]) {
+    /// Hands a reply to its request; returns true instead when the reply
+    /// says that its broker is going away and the request should go to the
+    /// next one (several brokers, and not every one has said so yet).
+    private func deliver(_ frames: [Frame]) -> Bool {
         guard frames.count >= 3, frames[0].isEmpty, frames[1] == MDP.clientHeader else {
             logger.warning("malformed reply dropped", metadata: ["frames": "\(frames.count)"])
-            return
+            return false
         }
         let service = frames[2]
         let body = Array(frames[3...])
         let id = correlator(body)
+        let leaving = failsOver && (configuration.isLeaving?(body) ?? false)
         let request = state.withLock { state -> Pending? in
-            if let id {
-                // A reply to a request already answered or given up on is dropped.
-                return state.byCorrelation[id].flatMap { state.remove($0) }
+            guard let key = Self.key(answeredBy: id, service: service, in: state) else { return nil }
+            if leaving, state.pending[key]!.bounces < endpoints.count - 1 {
+                state.pending[key]!.bounces += 1
+                return nil
             }
-            // No id (an 8/MMI answer, or an error about an unreadable request):
-            // the oldest request sent to that service, preferring one sent without an id.
-            let candidates = state.pending.filter { $0.value.service == service && $0.value.deadline != nil }
-            let key = candidates.filter { $0.value.correlationID == nil }.keys.min() ?? candidates.keys.min()
-            return key.flatMap { state.remove($0) }
+            return state.remove(key)
         }
-        request?.continuation.resume(returning: body)
+        guard let request else { return leaving }
+        request.continuation.resume(returning: body)
+        return false
+    }
+
+    /// The request a reply answers: by its id; a reply without one (an
+    /// 8/MMI answer, or an error about an unreadable request) answers the
+    /// oldest request sent to that service, preferring one sent without an
+    /// id. A reply to a request already answered or given up on has none.
+    private static func key(answeredBy id: String?, service: Frame, in state: State) -> UInt64? {
+        if let id { return state.byCorrelation[id] }
+        let candidates = state.pending.filter { $0.value.service == service && $0.value.deadline != nil }
+        return candidates.filter { $0.value.correlationID == nil }.keys.min() ?? candidates.keys.min()
     }
 
     /// Fails requests out of attempts; says whether others need a retry and
@@ -143,11 +248,21 @@ extension ClientEngine {
         for (request, attempts) in failed {
             request.continuation.resume(
                 throwing: MajordomoClientError.timeout(
-                    service: request.serviceName, endpoint: endpoint, attempts: attempts, each: request.timeout))
+                    service: request.serviceName, endpoint: endpoints[currentIndex], attempts: attempts, each: request.timeout))
         }
         if outcome.0 {
-            logger.info("no reply in time; retrying on a new socket", metadata: ["endpoint": "\(endpoint)"])
+            logger.info("no reply in time; retrying on a new socket", metadata: ["endpoint": "\(endpoints[currentIndex])"])
         }
         return outcome
+    }
+
+    /// The end: every request still waiting fails with `.closed`.
+    private func failEverything() {
+        let abandoned = state.withLock { state -> [Pending] in
+            state.closed = true
+            defer { state.pending.removeAll(); state.byCorrelation.removeAll(); state.unsent.removeAll() }
+            return Array(state.pending.values)
+        }
+        for request in abandoned { request.continuation.resume(throwing: MajordomoClientError.closed) }
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 import ZeroMQ
 
 /// The thread behind `MajordomoClient`. Callers put requests in `state` and
-/// wake the thread; only the thread touches the socket.
+/// wake the thread; only the thread touches the sockets.
 final class ClientEngine: Sendable {
     typealias Instant = ContinuousClock.Instant
 
@@ -20,6 +20,8 @@ final class ClientEngine: Sendable {
         var timeout: Duration
         var attempts = 0
         var deadline: Instant?
+        /// Brokers that answered it "going away" (`Configuration.isLeaving`).
+        var bounces = 0
         var continuation: CheckedContinuation<[Frame], any Error>
     }
 
@@ -37,7 +39,7 @@ final class ClientEngine: Sendable {
         }
     }
 
-    let endpoint: String
+    let endpoints: [String]
     let configuration: MajordomoClient.Configuration
     let context: Context
     let logger: Logger
@@ -45,17 +47,22 @@ final class ClientEngine: Sendable {
     let state = Mutex(State())
     let waker = Waker()
     let handshakes = HandshakeRecord()
+    /// The broker in use, by its place in `endpoints`.
+    let current = Atomic<Int>(0)
 
     init(
-        endpoint: String, configuration: MajordomoClient.Configuration, context: Context,
+        endpoints: [String], configuration: MajordomoClient.Configuration, context: Context,
         logger: Logger, correlator: @escaping MajordomoClient.Correlator
     ) {
-        self.endpoint = endpoint
+        self.endpoints = endpoints
         self.configuration = configuration
         self.context = context
         self.logger = logger
         self.correlator = correlator
     }
+
+    var currentIndex: Int { current.load(ordering: .relaxed) }
+    var failsOver: Bool { endpoints.count > 1 }
 
     func start() {
         startSocketThread(named: "mdp-client") { [self] in run() }

@@ -10,34 +10,67 @@ import ZeroMQ
 /// the id back out of a reply body (JSON-RPC's "id", in this product). A
 /// reply without one goes to the oldest request for the same service, which
 /// is how 8/MMI's plain "200"/"404" answers are matched.
+///
+/// Several brokers (18/MDP's brokers side by side): requests go to one,
+/// the one that answered last, and move, with every request in flight, to
+/// the next as soon as it is known dead: its connection closed, its ZMTP
+/// heartbeats unanswered past `heartbeatTimeout`, no connection within
+/// `connectWait`, or a reply saying it is going away (`isLeaving`). A
+/// request sent again must be safe to apply twice, or carry a key that
+/// makes it so (this product's request keys).
 public final class MajordomoClient: Sendable {
     public struct Configuration: Sendable {
         /// How long to wait for each reply before retrying.
         public var timeout: Duration = .seconds(3)
         /// Extra attempts, each on a new socket, before giving up.
         public var retries = 2
+        /// With several brokers: how long a connection may take to come up
+        /// (its handshake done) while requests wait, before the next broker
+        /// is tried.
+        public var connectWait: Duration = .milliseconds(500)
+        /// With several brokers: ZMTP PINGs on the connection, and the
+        /// silence after one past which the broker is taken as dead.
+        public var heartbeatInterval: Duration = .milliseconds(200)
+        public var heartbeatTimeout: Duration = .milliseconds(600)
+        /// With several brokers: whether a reply says that its broker is
+        /// going away (shutting down); the request then goes to the next
+        /// broker instead of being delivered, once per broker at most.
+        public var isLeaving: (@Sendable (_ body: [Frame]) -> Bool)?
+        /// A request's body with its time budget set to what is left, for
+        /// a request sent again to another broker; nil sends it as it was.
+        public var rebudget: (@Sendable (_ body: [Frame], _ remaining: Duration) -> [Frame])?
         public init() {}
     }
 
     public typealias Correlator = @Sendable (_ body: [Frame]) -> String?
 
-    public let endpoint: String
+    /// The brokers, in the order they are tried.
+    public let endpoints: [String]
     private let engine: ClientEngine
 
-    /// Throws when `endpoint` is not a valid ZeroMQ endpoint. Connecting is
-    /// lazy: an endpoint nobody listens on shows up as timeouts.
+    /// Throws when an endpoint is not a valid ZeroMQ endpoint. Connecting
+    /// is lazy: an endpoint nobody listens on shows up as timeouts (one
+    /// broker) or as a move to the next (several).
     public init(
-        endpoint: String, configuration: Configuration = .init(), context: Context,
+        endpoints: [String], configuration: Configuration = .init(), context: Context,
         logger: Logger = Logger(label: "mdp.client"), correlationID: @escaping Correlator
     ) throws {
+        precondition(!endpoints.isEmpty, "a client needs a broker")
         // Checked here, on the caller's thread, so a typo fails at once.
-        try Socket(context, .dealer).connect(endpoint)
-        self.endpoint = endpoint
+        for endpoint in endpoints { try Socket(context, .dealer).connect(endpoint) }
+        self.endpoints = endpoints
         engine = ClientEngine(
-            endpoint: endpoint, configuration: configuration, context: context,
+            endpoints: endpoints, configuration: configuration, context: context,
             logger: logger, correlator: correlationID
         )
         engine.start()
+    }
+
+    public convenience init(
+        endpoint: String, configuration: Configuration = .init(), context: Context,
+        logger: Logger = Logger(label: "mdp.client"), correlationID: @escaping Correlator
+    ) throws {
+        try self.init(endpoints: [endpoint], configuration: configuration, context: context, logger: logger, correlationID: correlationID)
     }
 
     deinit { engine.close() }
@@ -48,6 +81,9 @@ public final class MajordomoClient: Sendable {
     ) async throws -> [Frame] {
         try await engine.request(service: service, body: body, correlationID: correlationID, timeout: timeout)
     }
+
+    /// The broker requests go to now.
+    public var endpoint: String { endpoints[engine.currentIndex] }
 
     /// Why the security handshake with the broker last failed, if it did
     /// and has not succeeded since (watched on tcp://, and on ipc:// with

@@ -16,6 +16,11 @@ import ZeroMQ
 /// connections from this process (each its own MDP worker to the broker),
 /// letting one process serve several requests at once.
 ///
+/// With several brokers (gateways side by side), it opens `sessions`
+/// connections to each, so it serves every one of them and goes on
+/// serving through the others while one is down; each session reconnects
+/// to its own broker by itself.
+///
 /// Threads: the sessions share `threads` threads (`SessionThread`), one
 /// poll each for all their sockets. Each session's DEALER socket lives on
 /// its thread; the handler runs as a Swift task there, and its reply goes
@@ -52,7 +57,8 @@ public final class MajordomoWorker: Sendable {
         }
     }
 
-    public let endpoint: String
+    /// The brokers it serves, each with `configuration.sessions` sessions.
+    public let endpoints: [String]
     public let service: String
     private let configuration: Configuration
     private let context: Context
@@ -60,17 +66,26 @@ public final class MajordomoWorker: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let sessions: [WorkerSession]
     private let threads: [SessionThread]
-    private let handshakes = HandshakeRecord()
+    private let handshakes: [String: HandshakeRecord]
 
-    public init(endpoint: String, service: String, configuration: Configuration = .init(), context: Context, logger: Logger) {
-        self.endpoint = endpoint
+    public init(endpoints: [String], service: String, configuration: Configuration = .init(), context: Context, logger: Logger) {
+        precondition(!endpoints.isEmpty, "a worker needs a broker to serve")
+        self.endpoints = endpoints
         self.service = service
         self.configuration = configuration
         self.context = context
         self.logger = logger
+        let perBroker = max(1, configuration.sessions)
         let threads = (0..<configuration.threadCount).map { _ in SessionThread() }
-        sessions = (0..<max(1, configuration.sessions)).map { WorkerSession(thread: threads[$0 % threads.count], id: $0) }
+        sessions = (0..<perBroker * endpoints.count).map { index in
+            WorkerSession(thread: threads[index % threads.count], id: index, endpoint: endpoints[index / perBroker])
+        }
         self.threads = threads
+        handshakes = Dictionary(endpoints.map { ($0, HandshakeRecord()) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public convenience init(endpoint: String, service: String, configuration: Configuration = .init(), context: Context, logger: Logger) {
+        self.init(endpoints: [endpoint], service: service, configuration: configuration, context: context, logger: logger)
     }
 
     /// Serves requests until `stop()`; throws if the endpoint is unusable.
@@ -112,9 +127,11 @@ public final class MajordomoWorker: Sendable {
         for session in sessions { session.wake() }
     }
 
-    /// A session's security handshake ended: a failure is logged once, as
-    /// an error, until a handshake succeeds again (all sessions share a key).
-    func handshake(_ event: HandshakeEvent) {
+    /// A session's security handshake with `endpoint` ended: a failure is
+    /// logged once per broker, as an error, until a handshake there succeeds
+    /// again (all sessions share a key).
+    func handshake(_ event: HandshakeEvent, endpoint: String) {
+        guard let handshakes = handshakes[endpoint] else { return }
         let before = handshakes.failure
         guard handshakes.record(event) else { return }
         if event != .succeeded {

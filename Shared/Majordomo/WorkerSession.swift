@@ -19,10 +19,13 @@ final class WorkerSession: Sendable {
     let thread: SessionThread
     /// This session's number on its thread.
     let id: Int
+    /// The broker this session serves.
+    let endpoint: String
 
-    init(thread: SessionThread, id: Int) {
+    init(thread: SessionThread, id: Int, endpoint: String) {
         self.thread = thread
         self.id = id
+        self.endpoint = endpoint
     }
 
     /// Resumes the session wherever it waits (a reply, or stop). Any thread.
@@ -74,8 +77,8 @@ final class WorkerSession: Sendable {
             generation += 1
             let link: any BrokerLink
             do {
-                link = try connectBrokerLink(to: worker.endpoint, identity: Array(Self.routingID().utf8), context: context) { event in
-                    worker.handshake(event)
+                link = try connectBrokerLink(to: endpoint, identity: Array(Self.routingID().utf8), context: context) { [endpoint] event in
+                    worker.handshake(event, endpoint: endpoint)
                 }
                 try link.send(MDP.ready(service: Frame(worker.service)))
             } catch {
@@ -90,7 +93,7 @@ final class WorkerSession: Sendable {
                 reportedStart = true
                 started.complete(nil)
             }
-            logger.debug("worker session connecting", metadata: ["service": "\(worker.service)", "endpoint": "\(worker.endpoint)"])
+            logger.debug("worker session connecting", metadata: ["service": "\(worker.service)", "endpoint": "\(endpoint)"])
             let end = await serve(link, worker: worker, generation: generation, handler: handler, delay: &delay)
             // Only a session that stops has something to deliver as it
             // closes (DISCONNECT); one that connects again does not wait.
@@ -197,7 +200,7 @@ final class WorkerSession: Sendable {
                 }
                 drained = true
                 if clock.now >= brokerExpiry {
-                    logger.warning("broker silent; reconnecting", metadata: ["endpoint": "\(worker.endpoint)", "after": "\(delay)"])
+                    logger.warning("broker silent; reconnecting", metadata: ["endpoint": "\(endpoint)", "after": "\(delay)"])
                     return .reconnectAfterDelay
                 }
                 if clock.now >= heartbeatAt {

@@ -7,8 +7,11 @@ import Wire
 import ZeroMQ
 
 /// JSON-RPC calls through the gateway, with failures turned into PostsError.
+/// With several gateways, calls go to one and move to the next when it dies
+/// or says it is going away (`MajordomoClient`).
 final class GatewayConnection: Sendable {
-    let endpoint: String
+    /// Every gateway, in the order tried.
+    let endpoints: [String]
     private let context: Context
     private let client: MajordomoClient
     private let timeout: Duration
@@ -16,19 +19,53 @@ final class GatewayConnection: Sendable {
     /// Services `mmi.service` has confirmed to have a worker.
     private let confirmed = Mutex<Set<String>>([])
 
-    init(endpoint: String, timeout: Duration, retries: Int, context: Context) throws(PostsError) {
-        self.endpoint = endpoint
+    init(endpoints: [String], timeout: Duration, retries: Int, context: Context) throws(PostsError) {
+        self.endpoints = endpoints
         self.timeout = timeout
         self.context = context
         var configuration = MajordomoClient.Configuration()
         configuration.timeout = timeout
         configuration.retries = retries
+        configuration.isLeaving = Self.isLeaving
+        configuration.rebudget = Self.rebudget
         do {
-            client = try MajordomoClient(endpoint: endpoint, configuration: configuration, context: context) { body in
+            client = try MajordomoClient(endpoints: endpoints, configuration: configuration, context: context) { body in
                 body.first.flatMap { frame in frame.withUnsafeBytes { JSONRPC.id(in: Data($0))?.correlationKey } }
             }
         } catch {
-            throw .failed("cannot use gateway endpoint '\(endpoint)': \(error)")
+            throw .failed("cannot use gateway endpoint '\(endpoints.joined(separator: ","))': \(error)")
+        }
+    }
+
+    /// The gateway in use now (the one that answered last).
+    var endpoint: String { client.endpoint }
+
+    /// A reply that says its gateway is going away: "shutting down" (the
+    /// request was not taken) or "interrupted" (it was with a worker when
+    /// the gateway stopped; its request key makes sending it again safe).
+    /// Only small replies are read: every such answer is.
+    @Sendable static func isLeaving(_ body: [Frame]) -> Bool {
+        guard body.count == 1, body[0].count < 4096 else { return false }
+        let data = Data(body[0].bytes)
+        do {
+            _ = try JSONRPC.decodeResponse(data, as: JSONValue.self)
+            return false
+        } catch {
+            switch PostsError(error) {
+            case .unavailable(.shuttingDown), .unavailable(.interrupted): return true
+            default: return false
+            }
+        }
+    }
+
+    /// The request with `params._meta.timeoutMs` cut to what is left, for a
+    /// request moved to another gateway.
+    @Sendable static func rebudget(_ body: [Frame], remaining: Duration) -> [Frame] {
+        guard body.count == 1 else { return body }
+        let milliseconds = max(1, Int((remaining.seconds * 1000).rounded(.up)))
+        return body[0].withUnsafeBytes { bytes in
+            guard let budget = RequestBudget.find(in: bytes) else { return body }
+            return [Frame(budget.rewriting(bytes, to: milliseconds))]
         }
     }
 
@@ -83,7 +120,9 @@ final class GatewayConnection: Sendable {
     /// timeout, before the answer stands.
     private func confirm(_ service: String) async throws(PostsError) {
         guard !service.hasPrefix("mmi."), !confirmed.withLock({ $0.contains(service) }) else { return }
-        if IPCAccess.isDenied(endpoint) { throw .unavailable(.permissionDenied(endpoint: endpoint)) }
+        if let denied = endpoints.first(where: IPCAccess.isDenied), endpoints.allSatisfy(IPCAccess.isDenied) {
+            throw .unavailable(.permissionDenied(endpoint: denied))
+        }
         let deadline = ContinuousClock.now + timeout
         while true {
             let answer: String?
@@ -94,7 +133,7 @@ final class GatewayConnection: Sendable {
                 answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: wait).first?.string
             } catch {
                 if let refusal = notAdmitted() { throw refusal }
-                throw .unavailable(.noAnswer(endpoint: endpoint, seconds: wait.seconds))
+                throw .unavailable(.noAnswer(endpoint: endpoints.joined(separator: ","), seconds: wait.seconds))
             }
             if answer == "200" { break }
             guard ContinuousClock.now + Self.recheck < deadline else { throw .unavailable(.noWorker(service: service)) }

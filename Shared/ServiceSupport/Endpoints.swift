@@ -7,33 +7,52 @@ import Foundation
 /// The gateway endpoints every process agrees on, from the environment.
 ///
 /// - `POSTS_GATEWAY`: where clients and workers connect (default
-///   `ipc://<runtime dir>/gateway.ipc`).
+///   `ipc://<runtime dir>/gateway.ipc`); comma-separated for several
+///   gateways side by side: workers serve every one, clients use one and
+///   move to the next when it dies.
 /// - `POSTS_GATEWAY_BIND`: what the gateway binds, comma-separated (default:
-///   `POSTS_GATEWAY`). Differs only for tcp://, e.g. bind `tcp://*:5555`,
-///   connect `tcp://gateway-host:5555`.
+///   `POSTS_GATEWAY`, which must then name one gateway). Differs for
+///   tcp://, e.g. bind `tcp://*:5555`, connect `tcp://gateway-host:5555`.
+/// - `POSTS_EVENTS_PUBLISH`, `POSTS_EVENTS_SUBSCRIBE`: each gateway's event
+///   bus, comma-separated likewise.
 public enum Endpoints {
-    public static func gateway(environment: [String: String]) -> String {
-        if let value = environment["POSTS_GATEWAY"], !value.isEmpty { return value }
-        return "ipc://\(RuntimeDirectory.path(environment: environment))/gateway.ipc"
+    /// Every gateway, in the order given.
+    public static func gateways(environment: [String: String]) -> [String] {
+        list(environment["POSTS_GATEWAY"]) ?? ["ipc://\(RuntimeDirectory.path(environment: environment))/gateway.ipc"]
     }
 
-    public static func gatewayBind(environment: [String: String]) -> [String] {
-        if let value = environment["POSTS_GATEWAY_BIND"], !value.isEmpty {
-            return value.split(separator: ",").map { $0.trimmed() }
+    /// What a gateway binds: `POSTS_GATEWAY_BIND`, else its one `POSTS_GATEWAY`.
+    public static func gatewayBind(environment: [String: String]) throws -> [String] {
+        if let bind = list(environment["POSTS_GATEWAY_BIND"]) { return bind }
+        return [try own(gateways(environment: environment), variable: "POSTS_GATEWAY", flag: "--bind")]
+    }
+
+    /// Where publishers connect to the gateways' event buses (`POSTS_EVENTS_PUBLISH`).
+    public static func eventsPublish(environment: [String: String]) -> [String] {
+        list(environment["POSTS_EVENTS_PUBLISH"]) ?? ["ipc://\(RuntimeDirectory.path(environment: environment))/events-publish.ipc"]
+    }
+
+    /// Where subscribers connect to the gateways' event buses (`POSTS_EVENTS_SUBSCRIBE`).
+    public static func eventsSubscribe(environment: [String: String]) -> [String] {
+        list(environment["POSTS_EVENTS_SUBSCRIBE"]) ?? ["ipc://\(RuntimeDirectory.path(environment: environment))/events-subscribe.ipc"]
+    }
+
+    /// The endpoints of a comma-separated list, trimmed; nil for none.
+    public static func list(_ text: String?) -> [String]? {
+        let endpoints = (text ?? "").split(separator: ",").map { $0.trimmed() }.filter { !$0.isEmpty }
+        return endpoints.isEmpty ? nil : endpoints
+    }
+
+    /// The one endpoint a gateway binds of `endpoints`: a list names several
+    /// gateways, for the processes that use them all, and a gateway cannot
+    /// tell which is its own.
+    public static func own(_ endpoints: [String], variable: String, flag: String) throws -> String {
+        guard endpoints.count == 1 else {
+            throw ConfigurationError(
+                "\(variable) lists \(endpoints.count) gateways' endpoints (\(endpoints.joined(separator: ","))); "
+                    + "a gateway binds its own: give it \(flag), or an environment of its own (docs/OPERATIONS.md, \"Two gateways\")")
         }
-        return [gateway(environment: environment)]
-    }
-
-    /// Where publishers connect to the gateway's event bus (`POSTS_EVENTS_PUBLISH`).
-    public static func eventsPublish(environment: [String: String]) -> String {
-        if let value = environment["POSTS_EVENTS_PUBLISH"], !value.isEmpty { return value }
-        return "ipc://\(RuntimeDirectory.path(environment: environment))/events-publish.ipc"
-    }
-
-    /// Where subscribers connect to the gateway's event bus (`POSTS_EVENTS_SUBSCRIBE`).
-    public static func eventsSubscribe(environment: [String: String]) -> String {
-        if let value = environment["POSTS_EVENTS_SUBSCRIBE"], !value.isEmpty { return value }
-        return "ipc://\(RuntimeDirectory.path(environment: environment))/events-subscribe.ipc"
+        return endpoints[0]
     }
 
     /// Checks an endpoint's form, so a typo is reported with the value.

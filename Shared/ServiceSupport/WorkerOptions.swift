@@ -8,7 +8,8 @@ import ZeroMQ
 /// variable (a flag wins): one declaration for posts-service and
 /// search-service, so their --help and their checks agree.
 public struct WorkerOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Gateway endpoint to connect to.", valueName: "endpoint")) public var gateway: String?
+    @Option(help: ArgumentHelp("Gateway endpoints to serve, comma-separated (each gets --sessions connections).", valueName: "endpoints"))
+    public var gateway: String?
     @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) public var sessions: Int?
     @Option(help: ArgumentHelp("Threads the sessions share (default: one per core, at most one per session).", valueName: "count"))
     public var threads: Int?
@@ -23,7 +24,8 @@ public struct WorkerOptions: ParsableArguments {
 
     /// What the flags and variables say, checked; logging is set up on the way.
     public struct Resolved: Sendable {
-        public let endpoint: String
+        /// Every gateway to serve.
+        public let endpoints: [String]
         public let configuration: MajordomoWorker.Configuration
         public let maxReplyBytes: Int
         /// Every connection's CURVE rule: make the process's Context with it.
@@ -32,18 +34,26 @@ public struct WorkerOptions: ParsableArguments {
         public let metrics: MetricsAddress?
     }
 
+    /// A flag's comma-separated endpoints, or `fallback` (its environment
+    /// variable's) when it was not given; a usage error when it names none.
+    public static func endpoints(_ value: String?, flag: String, else fallback: @autoclosure () -> [String]) throws -> [String] {
+        guard let value else { return fallback() }
+        guard let list = Endpoints.list(value) else { throw ValidationError("\(flag) names no endpoint") }
+        return list
+    }
+
     /// Resolves the settings, or throws a usage error naming the bad one.
-    /// `events` is the event bus endpoint the worker also connects to.
-    public func resolve(_ settings: Settings, defaultSessions: Int, events: String) throws -> Resolved {
-        let endpoint = gateway ?? Endpoints.gateway(environment: settings.environment)
+    /// `events` are the event bus endpoints the worker also connects to.
+    public func resolve(_ settings: Settings, defaultSessions: Int, events: [String]) throws -> Resolved {
+        let endpoints = try Self.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment))
         do {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
             DescriptorLimit.raise(logging: Logger(label: "limits"))
-            for each in [endpoint, events] { try Endpoints.validate(each) }
-            let security = try curve.resolve(settings, endpoints: [endpoint, events])
+            for each in endpoints + events { try Endpoints.validate(each) }
+            let security = try curve.resolve(settings, endpoints: endpoints + events)
             if let warning = security.warning { Logger(label: "security").warning("\(warning)") }
             return Resolved(
-                endpoint: endpoint,
+                endpoints: endpoints,
                 configuration: try settings.workerConfiguration(
                     sessions: sessions, defaultSessions: defaultSessions,
                     threads: threads, heartbeatInterval: heartbeatInterval),

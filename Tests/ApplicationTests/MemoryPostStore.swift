@@ -101,7 +101,9 @@ final class MemoryPostStore: PostStore {
         guard let first = posts.first else { return 0 }
         let key = RequestKey.current
         return try await checked { state throws(PostsError) in
-            try state.once(key, .batch(first: first.uid, count: posts.count), answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)) {
+            try state.once(
+                key, .batch(first: first.uid, count: posts.count), answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
+            ) {
                 state throws(PostsError) in
                 for post in posts { _ = try Self.save(post, ifUnchangedSince: nil, &state) }
                 return posts.count

@@ -49,11 +49,16 @@ struct SettingsTests {
 
 @Suite("Runtime directory and endpoints")
 struct RuntimeDirectoryTests {
-    @Test func test_theDefaultEndpointLivesInThePrivateRuntimeDirectory() {
-        #expect(Endpoints.gateway(environment: ["POSTS_RUNTIME_DIR": "/run/x"]) == "ipc:///run/x/gateway.ipc")
-        #expect(Endpoints.gateway(environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "ipc:///run/user/1/posts/gateway.ipc")
-        #expect(Endpoints.gateway(environment: [:]) == "ipc:///tmp/posts-\(getuid())/gateway.ipc")
-        #expect(Endpoints.gatewayBind(environment: ["POSTS_GATEWAY_BIND": "tcp://*:1, ipc:///a/b"]) == ["tcp://*:1", "ipc:///a/b"])
+    @Test func test_theDefaultEndpointLivesInThePrivateRuntimeDirectory() throws {
+        #expect(Endpoints.gateways(environment: ["POSTS_RUNTIME_DIR": "/run/x"]) == ["ipc:///run/x/gateway.ipc"])
+        #expect(Endpoints.gateways(environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == ["ipc:///run/user/1/posts/gateway.ipc"])
+        #expect(Endpoints.gateways(environment: [:]) == ["ipc:///tmp/posts-\(getuid())/gateway.ipc"])
+        #expect(try Endpoints.gatewayBind(environment: ["POSTS_GATEWAY_BIND": "tcp://*:1, ipc:///a/b"]) == ["tcp://*:1", "ipc:///a/b"])
+        #expect(Endpoints.gateways(environment: ["POSTS_GATEWAY": " ipc:///a/g.ipc, ,tcp://b:5555 "]) == ["ipc:///a/g.ipc", "tcp://b:5555"])
+        #expect(Endpoints.eventsPublish(environment: ["POSTS_EVENTS_PUBLISH": "ipc:///a/p.ipc,ipc:///b/p.ipc"]).count == 2)
+        #expect(throws: ConfigurationError.self, "a gateway cannot tell which of two is its own") {
+            try Endpoints.gatewayBind(environment: ["POSTS_GATEWAY": "ipc:///a/g.ipc,ipc:///b/g.ipc"])
+        }
     }
 
     @Test func test_aMissingRuntimeDirectoryIsCreatedPrivate_andALooseOneIsTightened() throws {

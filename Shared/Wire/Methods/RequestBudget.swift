@@ -21,7 +21,8 @@ public struct RequestBudget: Sendable, Equatable {
             parser.skipSpace()
             guard parser.peek == UInt8(ascii: "{") else { return nil }
             var found: RequestBudget?
-            try parser.descend(path: ["params", RequestMeta.member, RequestMeta.CodingKeys.timeoutMs.rawValue][...], depth: 1) { parser throws(JSONParser.Failure) in
+            try parser.descend(path: ["params", RequestMeta.member, RequestMeta.CodingKeys.timeoutMs.rawValue][...], depth: 1) {
+                parser throws(JSONParser.Failure) in
                 parser.skipSpace()
                 let start = parser.index
                 guard case .integer(let value) = try parser.value(depth: 3), let milliseconds = Int(exactly: value) else { return }

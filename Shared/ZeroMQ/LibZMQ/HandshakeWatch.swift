@@ -42,14 +42,15 @@ public enum HandshakeWatch {
         }
     }
 
-    enum Monitored: Equatable {
+    /// What a socket monitor reports of a connection.
+    public enum Monitored: Sendable, Equatable {
         case connected, disconnected
         case outcome(HandshakeEvent)
     }
 
     /// Frame 1: a 16-bit event and a 32-bit value (host byte order); frame 2:
     /// the endpoint. Nil ends the watch (the monitor stopped).
-    static func decode(_ frames: [Frame]) -> Monitored? {
+    public static func decode(_ frames: [Frame]) -> Monitored? {
         guard let first = frames.first, first.count >= 6 else { return nil }
         let (event, value) = first.withUnsafeBytes { bytes in
             (bytes.loadUnaligned(as: UInt16.self), bytes.loadUnaligned(fromByteOffset: 2, as: UInt32.self))

@@ -14,6 +14,11 @@ extension SocketOption where Value == Int32 {
     public static var reconnectInterval: Self { .init(ZMQ_RECONNECT_IVL) }
     public static var reconnectIntervalMax: Self { .init(ZMQ_RECONNECT_IVL_MAX) }
     public static var handshakeInterval: Self { .init(ZMQ_HANDSHAKE_IVL) }
+    /// Milliseconds between ZMTP PINGs on each connection; 0: none.
+    public static var heartbeatInterval: Self { .init(ZMQ_HEARTBEAT_IVL) }
+    /// Milliseconds without any traffic after a PING before the connection
+    /// is taken as dead and closed.
+    public static var heartbeatTimeout: Self { .init(ZMQ_HEARTBEAT_TIMEOUT) }
     /// ZMQ_FD: readable when the socket may have news (edge-triggered; see
     /// `Poller.waitAfterDraining`).
     public static var fileDescriptor: Self { .init(ZMQ_FD) }

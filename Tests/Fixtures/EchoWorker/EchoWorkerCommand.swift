@@ -39,7 +39,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
             heartbeatInterval: heartbeatInterval)
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let worker = MajordomoWorker(
-            endpoint: gateway ?? Endpoints.gateway(environment: settings.environment),
+            endpoints: try WorkerOptions.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment)),
             service: service, configuration: configuration, context: try Context(), logger: logger
         )
         let echo = Echo(service: service, raw: raw, pause: pause)
