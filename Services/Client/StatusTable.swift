@@ -10,6 +10,16 @@ struct StatusTable {
 
     static func tables(for status: SystemStatus) -> [StatusTable] {
         var tables: [StatusTable] = []
+        if status.gateways.count > 1 {
+            tables.append(
+                StatusTable(
+                    columns: [("GATEWAY", 44), ("STATE", 6), ("IN USE", 6), ("UP S", -8)],
+                    rows: status.gateways.map {
+                        [
+                            $0.endpoint, $0.up ? "up" : "down", $0.inUse ? "yes" : "", $0.uptimeSeconds.map { String(format: "%.0f", $0) } ?? "-",
+                        ]
+                    }))
+        }
         if !status.services.isEmpty {
             tables.append(
                 StatusTable(
@@ -25,14 +35,17 @@ struct StatusTable {
                     }))
         }
         if !status.processes.isEmpty {
+            // How many gateways each process serves, when any serves several.
+            let several = status.processes.contains { $0.gateways != nil }
             tables.append(
                 StatusTable(
-                    columns: [("PROCESS", 20), ("SERVICE", 9), ("SESSIONS", -8), ("BUSY", -4), ("HANDLED", -8), ("HEARD MS AGO", -12)],
+                    columns: [("PROCESS", 20), ("SERVICE", 9), ("SESSIONS", -8), ("BUSY", -4), ("HANDLED", -8), ("HEARD MS AGO", -12)]
+                        + (several ? [("GATEWAYS", -8)] : []),
                     rows: status.processes.map {
                         [
                             $0.pid.map { "pid \($0)" } ?? $0.name, $0.service, "\($0.sessions)", "\($0.busy)", "\($0.handled)",
                             String(format: "%.0f", $0.silentMilliseconds),
-                        ]
+                        ] + (several ? ["\($0.gateways?.count ?? 1)"] : [])
                     }))
         }
         if !status.searchIndexes.isEmpty {

@@ -115,7 +115,7 @@ extension GatewayStatus {
                 processes[key]
                 ?? SystemStatus.Process(
                     service: worker.service, pid: worker.pid, name: worker.identity, sessions: 0, busy: 0, handled: 0,
-                    silentMilliseconds: worker.silentFor.milliseconds)
+                    silentMilliseconds: worker.silentFor.milliseconds, gateways: worker.brokers.isEmpty ? nil : worker.brokers)
             process.sessions += 1
             process.busy += worker.busy ? 1 : 0
             process.handled += worker.handled

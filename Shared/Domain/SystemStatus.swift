@@ -43,10 +43,16 @@ public struct SystemStatus: Sendable, Equatable, Codable {
         public var handled: Int
         /// Since the gateway last heard from it.
         public var silentMilliseconds: Double
+        /// Every gateway it serves, as it names them, when it serves
+        /// several; nil when it serves only the gateway that says.
+        public var gateways: [String]?
 
-        public init(service: String, pid: Int32?, name: String, sessions: Int, busy: Int, handled: Int, silentMilliseconds: Double) {
+        public init(
+            service: String, pid: Int32?, name: String, sessions: Int, busy: Int, handled: Int, silentMilliseconds: Double,
+            gateways: [String]? = nil
+        ) {
             (self.service, self.pid, self.name, self.sessions) = (service, pid, name, sessions)
-            (self.busy, self.handled, self.silentMilliseconds) = (busy, handled, silentMilliseconds)
+            (self.busy, self.handled, self.silentMilliseconds, self.gateways) = (busy, handled, silentMilliseconds, gateways)
         }
     }
 
@@ -93,12 +99,15 @@ public struct SystemStatus: Sendable, Equatable, Codable {
     public var searchIndexes: [SearchIndex]
     /// Each method of each service, as its processes count it.
     public var methods: [MethodTraffic]
+    /// Every gateway the client was given, each with its state; empty when
+    /// the source is not a gateway.
+    public var gateways: [GatewayState]
 
     public init(
         source: String, uptimeSeconds: Double? = nil, services: [Service] = [], processes: [Process] = [],
-        posts: Int? = nil, searchIndexes: [SearchIndex] = [], methods: [MethodTraffic] = []
+        posts: Int? = nil, searchIndexes: [SearchIndex] = [], methods: [MethodTraffic] = [], gateways: [GatewayState] = []
     ) {
         (self.source, self.uptimeSeconds, self.services, self.processes) = (source, uptimeSeconds, services, processes)
-        (self.posts, self.searchIndexes, self.methods) = (posts, searchIndexes, methods)
+        (self.posts, self.searchIndexes, self.methods, self.gateways) = (posts, searchIndexes, methods, gateways)
     }
 }

@@ -31,7 +31,8 @@ extension BrokerCore {
             return BrokerSnapshot.Worker(
                 identity: identity, pid: WorkerSession.pid(inRoutingID: identity),
                 service: worker.service, busy: worker.current != nil, handled: worker.handled,
-                silentFor: worker.lastHeard.duration(to: now), connectedFor: worker.connected.duration(to: now)
+                silentFor: worker.lastHeard.duration(to: now), connectedFor: worker.connected.duration(to: now),
+                brokers: worker.brokers
             )
         }.sorted { ($0.service, $0.identity) < ($1.service, $1.identity) }
         return BrokerSnapshot(

@@ -9,7 +9,7 @@ extension BrokerCore {
             workers.values[known].lastHeard = now
         }
         switch command {
-        case .ready(let service):
+        case .ready(let service, let brokers):
             if known != nil {
                 disconnectWorker(identity, reason: "second READY", now: now)
             } else if service.hasPrefix(MDP.mmiPrefix) {
@@ -17,7 +17,7 @@ extension BrokerCore {
             } else if services[service] == nil, services.count >= configuration.serviceLimit {
                 disconnectWorker(identity, reason: "READY for a new service past the limit of \(configuration.serviceLimit) services", now: now)
             } else {
-                register(identity, service: service, expiry: expiry, now: now)
+                register(identity, service: service, brokers: brokers, expiry: expiry, now: now)
             }
         case .reply(let client, let body):
             guard let known else {
@@ -61,11 +61,11 @@ extension BrokerCore {
         }
     }
 
-    mutating func register(_ identity: Frame, service name: String, expiry: Instant, now: Instant) {
+    mutating func register(_ identity: Frame, service name: String, brokers: [String] = [], expiry: Instant, now: Instant) {
         let text = Self.readable(identity.bytes)
         workers[identity] = Worker(
             identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now,
-            process: WorkerSession.process(inRoutingID: text).map(String.init) ?? text)
+            process: WorkerSession.process(inRoutingID: text).map(String.init) ?? text, brokers: brokers)
         let figures = metrics.service(named: name)
         services[name, default: Service(name: name, metrics: figures)].add(worker: identity)
         services[name]?.metrics = figures

@@ -40,6 +40,8 @@ struct BrokerCore {
         /// The process the session belongs to (`WorkerSession.process(inRoutingID:)`);
         /// the routing id itself for a worker that does not say.
         var process: String
+        /// Every broker the worker serves, when it serves several (its READY says).
+        var brokers: [String] = []
     }
 
     struct Service {

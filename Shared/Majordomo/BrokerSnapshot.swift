@@ -21,6 +21,8 @@ public struct BrokerSnapshot: Sendable, Equatable {
         public var handled: Int
         public var silentFor: Duration
         public var connectedFor: Duration
+        /// Every broker the worker serves, when it serves several.
+        public var brokers: [String] = []
     }
 
     public struct Totals: Sendable, Equatable {

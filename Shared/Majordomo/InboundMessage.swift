@@ -4,7 +4,8 @@ import ZeroMQ
 /// sender's routing id.
 enum InboundMessage: Equatable {
     case clientRequest(service: String, body: [Frame])
-    case ready(service: String)
+    /// With the brokers the worker also serves, when it says (`MDP.ready`).
+    case ready(service: String, brokers: [String] = [])
     case reply(client: Frame, body: [Frame])
     case heartbeat
     case disconnect
@@ -34,7 +35,7 @@ extension InboundMessage {
         case .ready:
             guard at + 3 < end else { return .failure(.truncated(expected: "service name")) }
             guard let name = serviceName(frames[at + 3]) else { return .failure(.invalidServiceName(frames[at + 3])) }
-            return .success(.ready(service: name))
+            return .success(.ready(service: name, brokers: at + 4 < end ? brokers(frames[at + 4]) : []))
         case .reply:
             guard at + 3 < end, !frames[at + 3].isEmpty else { return .failure(.truncated(expected: "client address")) }
             guard at + 4 < end, frames[at + 4].isEmpty else { return .failure(.missingDelimiter) }
@@ -47,6 +48,16 @@ extension InboundMessage {
             // Only the broker sends REQUEST; from a worker it is a violation.
             return .failure(.unknownCommand(frames[at + 2]))
         }
+    }
+
+    /// A READY's broker list, within `MDP.brokerListLimit`, printable ASCII
+    /// only; what is past the limits is left out, and a list that is not
+    /// text is no list.
+    private static func brokers(_ frame: Frame) -> [String] {
+        guard frame.count <= MDP.brokerListLimit.count * (MDP.brokerListLimit.bytes + 1), let text = frame.string,
+            text.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return [] }
+        return text.split(separator: ",").prefix(MDP.brokerListLimit.count).filter { $0.utf8.count <= MDP.brokerListLimit.bytes }.map(String.init)
     }
 
     private static func serviceName(_ frame: Frame) -> String? {

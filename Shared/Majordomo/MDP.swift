@@ -64,10 +64,16 @@ public enum MDP {
         [empty, clientHeader, service] + body
     }
 
-    /// Worker → broker: "", MDPW01, READY, service
-    public static func ready(service: Frame) -> [Frame] {
-        [empty, workerHeader, Command.ready.frame, service]
+    /// Worker → broker: "", MDPW01, READY, service; and, from a worker
+    /// serving several brokers, a frame more naming them all (comma-separated,
+    /// as the worker reaches them): brokers that do not know it ignore it.
+    public static func ready(service: Frame, brokers: [String] = []) -> [Frame] {
+        let ready = [empty, workerHeader, Command.ready.frame, service]
+        return brokers.count > 1 ? ready + [Frame(brokers.joined(separator: ","))] : ready
     }
+
+    /// The most of a READY's broker list kept: 16 endpoints of 256 bytes.
+    public static let brokerListLimit = (count: 16, bytes: 256)
 
     /// Worker → broker: "", MDPW01, REPLY, client, "", body…
     public static func reply(client: Frame, body: [Frame]) -> [Frame] {

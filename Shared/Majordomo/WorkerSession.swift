@@ -80,7 +80,7 @@ final class WorkerSession: Sendable {
                 link = try connectBrokerLink(to: endpoint, identity: Array(Self.routingID().utf8), context: context) { [endpoint] event in
                     worker.handshake(event, endpoint: endpoint)
                 }
-                try link.send(MDP.ready(service: Frame(worker.service)))
+                try link.send(MDP.ready(service: Frame(worker.service), brokers: worker.endpoints))
             } catch {
                 if reportedStart {
                     logger.error("worker session cannot reconnect; it stops", metadata: ["service": "\(worker.service)", "error": "\(error)"])

@@ -144,6 +144,22 @@ final class GatewayConnection: Sendable {
 
     static let recheck = Duration.milliseconds(100)
 
+    /// `endpoint`'s own status, asked on a connection of its own (not
+    /// through the gateway in use), within `probeTimeout`; nil when it does
+    /// not answer.
+    func probe(_ endpoint: String) async -> GatewayStatus? {
+        var configuration = MajordomoClient.Configuration()
+        (configuration.timeout, configuration.retries) = (Self.probeTimeout, 0)
+        guard
+            let client = try? MajordomoClient(endpoint: endpoint, configuration: configuration, context: context, correlationID: { _ in nil })
+        else { return nil }
+        defer { client.close() }
+        guard let body = try? JSONRPC.encodeRequest(id: .string("probe"), method: GatewayMethod.status.name, params: NoParams()),
+            let reply = try? await client.request(service: GatewayMethod.status.service, body: [Frame(body)], correlationID: nil)
+        else { return nil }
+        return try? JSONRPC.decodeResponse(Data(reply.first?.bytes ?? []), as: GatewayStatus.self)
+    }
+
     /// No answer, and the security handshake failed: say why, not "is it running?".
     private func notAdmitted() -> PostsError? {
         guard let failure = client.handshakeFailure else { return nil }

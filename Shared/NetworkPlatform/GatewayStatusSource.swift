@@ -15,7 +15,25 @@ struct GatewayStatusSource: StatusSource {
         }
         return SystemStatus(
             source: gateway.endpoint, uptimeSeconds: status.uptimeSeconds, services: status.services,
-            processes: status.processes, searchIndexes: await searchIndexes(of: searchProcesses), methods: methods)
+            processes: status.processes, searchIndexes: await searchIndexes(of: searchProcesses), methods: methods,
+            gateways: await gateways(inUse: gateway.endpoint, answered: status.uptimeSeconds))
+    }
+
+    /// Every gateway given, each asked `mmi.status` on a connection of its
+    /// own, all at once, within `GatewayConnection.probeTimeout`.
+    private func gateways(inUse: String, answered uptime: Double) async -> [GatewayState] {
+        await withTaskGroup(of: (Int, GatewayState).self) { group in
+            for (index, endpoint) in gateway.endpoints.enumerated() {
+                group.addTask {
+                    if endpoint == inUse { return (index, GatewayState(endpoint: endpoint, up: true, inUse: true, uptimeSeconds: uptime)) }
+                    let status = await gateway.probe(endpoint)
+                    return (index, GatewayState(endpoint: endpoint, up: status != nil, inUse: false, uptimeSeconds: status?.uptimeSeconds))
+                }
+            }
+            var states: [(Int, GatewayState)] = []
+            for await state in group { states.append(state) }
+            return states.sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 
     /// Each process's `rpc.stats`, summed per method (latency: the slowest

@@ -93,4 +93,30 @@ struct GatewayFailoverTests {
         let posts = UseCaseProvider(try NetworkPlatform.connect(endpoints: [gateways.endpoint("a")], timeout: .seconds(3))).makePostsUseCase()
         _ = try await posts.save(.stub(title: "through a again"))
     }
+
+    @Test func test_failover_statusListsEveryGatewayWithItsState_andEachGatewaySaysWhichGatewaysItsWorkersServe() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let gateways = try await Self.start(harness, context: context)
+        let b = try GatewayClient(endpoint: gateways.endpoint("b"), context: context)
+        let posts = try #require(await (try b.status()).processes.first { $0.service == "posts" })
+        #expect(posts.gateways == gateways.endpoints, "b's mmi.status: \(posts)")
+
+        func status() async throws -> CommandResult {
+            try await harness.run("posts", ["status", "--json"], environment: gateways.environment)
+        }
+        let both = try await status()
+        let listed = try #require(both.json?["gateways"]?.arrayValue, "\(both.stdout)\(both.stderr)")
+        #expect(listed.map { $0["endpoint"]?.stringValue } == gateways.endpoints)
+        #expect(listed.map { $0["up"] } == [true, true])
+        #expect(listed.map { $0["inUse"] } == [true, false])
+
+        harness.kill("gateway-b")
+        let oneDown = try await status()
+        #expect(oneDown.status == 0, "\(oneDown.stderr)")
+        #expect(oneDown.json?["gateways"]?.arrayValue?.map { $0["up"] } == [true, false], "\(oneDown.stdout)")
+        let table = try await harness.run("posts", ["status"], environment: gateways.environment)
+        #expect(table.stdout.contains("GATEWAY") && table.stdout.contains("down"), "\(table.stdout)")
+    }
 }

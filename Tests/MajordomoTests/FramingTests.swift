@@ -24,6 +24,18 @@ struct FramingTests {
         #expect(parse(MDP.clientRequest(service: "s", body: [])) == .clientRequest(service: "s", body: []))
     }
 
+    @Test func test_aWorkerOfSeveralBrokersNamesThemInAFrameMore_andOfOneSendsTheREADYTheSpecificationSays() {
+        func parse(_ frames: [Frame]) -> InboundMessage? { try? InboundMessage.parse(frames[...], maxFrames: 64).get() }
+        #expect(MDP.ready(service: "echo", brokers: ["tcp://a:5555"]) == MDP.ready(service: "echo"))
+        let two = MDP.ready(service: "echo", brokers: ["tcp://a:5555", "ipc:///run/b/gateway.ipc"])
+        #expect(two.count == 5)
+        #expect(parse(two) == .ready(service: "echo", brokers: ["tcp://a:5555", "ipc:///run/b/gateway.ipc"]))
+        // A list that is not printable text is no list; a long one is cut to 16.
+        #expect(parse(MDP.ready(service: "echo") + [Frame([0xFF, 0x00])]) == .ready(service: "echo"))
+        let many = (0..<40).map { "tcp://h\($0):1" }
+        #expect(parse(MDP.ready(service: "echo", brokers: many)) == .ready(service: "echo", brokers: Array(many.prefix(16))))
+    }
+
     @Test func test_parsingWhatTheBrokerSendsAWorker_givesTheCommand() {
         #expect(BrokerCommand(["", "MDPW01", Frame(byte: 2), "client", "", "body"]) == .request(client: "client", body: ["body"]))
         #expect(BrokerCommand(MDP.heartbeat) == .heartbeat)
