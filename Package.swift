@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "posts", targets: ["Client"]),
         .executable(name: "search-service", targets: ["SearchService"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
+        .executable(name: "failover-client", targets: ["FailoverClient"]),
         .executable(name: "gateway-bench", targets: ["GatewayBench"]),
     ],
     dependencies: [
@@ -198,6 +199,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/Fixtures/EchoWorker"
+        ),
+        // Test fixture: the failover checker's clients, recording a history.
+        .executableTarget(
+            name: "FailoverClient",
+            dependencies: [
+                "Domain", "NetworkPlatform", "ServiceSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Fixtures/FailoverClient"
         ),
         .executableTarget(
             name: "GatewayBench",

@@ -24,7 +24,7 @@ struct MultiHostTests {
         let tcpdump = try #require(Self.tcpdump, "tcpdump is needed to check the wire (deploy/setup --test installs it)")
         let harness = try ProcessHarness()
         let onPostgres = layout == .twoHostsOnPostgres
-        let lab = try NetworkLab(hosts: ["a", "b", "c", "d", "e"] + (onPostgres ? ["f", "g"] : []))
+        let lab = try await NetworkLab.open(hosts: ["a", "b", "c", "d", "e"] + (onPostgres ? ["f", "g"] : []))
         defer {
             harness.shutdown()
             lab.remove()

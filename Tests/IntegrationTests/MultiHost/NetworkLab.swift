@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Hosts as Linux network namespaces: host "a" in the middle, linked to
 /// each other host by a veth pair of its own (a star, as every process
@@ -8,17 +9,36 @@ import Foundation
 final class NetworkLab: @unchecked Sendable {
     static let ip = "/usr/sbin/ip"
     static let prefix = "pmh"
+    private static let made = Atomic<Int>(0)
     let name: String
     let hosts: [String]
     /// 10.<subnet>.<host index>.{1 on a, 2 on the host}
     let subnet: Int
+
+    /// One lab at a time in this test process: each runs a dozen processes,
+    /// and two at once on a small machine time each other out. `open` waits
+    /// for its turn; `remove()` gives it up.
+    static func open(hosts: [String]) async throws -> NetworkLab {
+        await LabTurns.shared.take()
+        do {
+            return try NetworkLab(hosts: hosts)
+        } catch {
+            await LabTurns.shared.give()
+            throw error
+        }
+    }
+
+    private let turnGiven = Atomic<Bool>(false)
 
     /// Root, and iproute2 present: what the namespace tests need.
     static var isAvailable: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: ip) }
 
     init(hosts: [String]) throws {
         Self.removeStale()
-        name = "\(Self.prefix)\(getpid())"  // at most 15 characters with a host letter and "x"
+        // At most 15 characters with a host name of two and "x"; a letter per
+        // lab, so two labs of one test process never share a namespace.
+        let letter = Self.made.add(1, ordering: .relaxed).newValue % 26
+        name = "\(Self.prefix)\(getpid())\(Character(UnicodeScalar(UInt8(97 + letter))))"
         self.hosts = hosts
         subnet = 100 + Int(getpid() % 100)
         do {
@@ -67,8 +87,14 @@ final class NetworkLab: @unchecked Sendable {
         try Self.run(["-n", namespace(hosts[0]), "link", "set", link(host), "down"])
     }
 
+    /// Puts `host`'s link back up at the hub.
+    func heal(_ host: String) throws {
+        try Self.run(["-n", namespace(hosts[0]), "link", "set", link(host), "up"])
+    }
+
     func remove() {
         for host in hosts { try? Self.run(["netns", "delete", namespace(host)]) }
+        if !turnGiven.exchange(true, ordering: .relaxed) { Task { await LabTurns.shared.give() } }
     }
 
     /// Deletes namespaces whose test process is gone (named by its pid).

@@ -118,6 +118,16 @@ actor PostgresCluster {
             ], asServer: false)
     }
 
+    /// One value `sql` selects in `database`, as psql prints it (`-At`).
+    func value(_ sql: String, in database: String) async throws -> String {
+        guard let started else { throw HarnessError("the cluster is not running") }
+        return try await Self.output(
+            wrapper + [
+                "/usr/bin/psql", "-h", started.directory, "-p", "\(started.port)", "-U", "posts", "-d", database, "-At", "-v", "ON_ERROR_STOP=1",
+                "-c", sql,
+            ])
+    }
+
     private func run(_ command: [String], asServer: Bool) async throws {
         try await Self.run(wrapper + (asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + command, asServer: false)
     }
@@ -152,8 +162,13 @@ actor PostgresCluster {
     static var asServer: String { getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : "" }
 
     static func run(_ command: [String], asServer: Bool) async throws {
-        let full = (asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + command
-        try await offThread {
+        _ = try await output((asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + command)
+    }
+
+    /// Runs `full` to completion; its output, trimmed.
+    static func output(_ full: [String]) async throws -> String {
+        let command = full
+        return try await offThread {
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString.prefix(8)).log").path
             defer { try? FileManager.default.removeItem(atPath: log) }
             let process = try Spawned(
@@ -163,9 +178,9 @@ actor PostgresCluster {
                 process.killAndReap()
                 throw HarnessError("\(command.joined(separator: " ")) did not finish")
             }
-            guard status == 0 else {
-                throw HarnessError("\(command.joined(separator: " ")) exited \(status): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-            }
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            guard status == 0 else { throw HarnessError("\(command.joined(separator: " ")) exited \(status): \(output)") }
+            return output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 }
