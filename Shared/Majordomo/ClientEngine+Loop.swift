@@ -84,10 +84,7 @@ extension ClientEngine {
         /// Connected, and no handshake outcome yet.
         var handshaking = false
 
-        func close() {
-            monitor.close()
-            socket.close()
-        }
+        func close() { monitor.close(with: socket) }
     }
 
     private func openLink(to index: Int, now: Instant) -> Link? {

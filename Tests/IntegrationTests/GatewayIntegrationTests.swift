@@ -87,6 +87,26 @@ struct GatewayIntegrationTests {
         #expect(try await probe.echo()["service"] == "echo")
     }
 
+    /// Clients come and go on one ZeroMQ context while the gateway is
+    /// killed and restarted: each new one connects. (A client that closed
+    /// its connection monitor's end while libzmq still had events for it
+    /// once blocked the context's I/O thread, and no client connected again.)
+    @Test func test_throughRepeatedGatewayRestarts_everyNewClientOnOneContextConnects() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startGateway(context: context)
+        try await harness.startEcho("worker", context: context)
+        var unanswered: [Int] = []
+        for round in 1...20 {
+            harness.kill(round == 1 ? "gateway" : "gateway-\(round - 1)")
+            try harness.start("gateway-\(round)", "gateway", [])
+            let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .milliseconds(200), retries: 0)
+            if await !eventually(within: .seconds(5), { (try? await probe.mmiService("echo")) != nil }) { unanswered.append(round) }
+        }
+        #expect(unanswered.isEmpty, "rounds whose new client got no answer: \(unanswered)")
+    }
+
     @Test func test_whenNoWorkerServesAService_thenTheClientIsToldServiceUnavailable() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

@@ -7,7 +7,13 @@ import Synchronization
 /// `HandshakeWatch`.
 ///
 /// Thread rules: the socket's own thread; make it before the watched
-/// socket connects, and close it with that socket.
+/// socket connects, and close both with `close(with:)`.
+///
+/// libzmq sends monitor events from the context's I/O thread, and waits
+/// while the monitor's PAIR has no peer: an event sent after our end is
+/// closed blocks that thread, and with it every socket of the context. So
+/// monitoring is switched off while our end still listens, before either
+/// socket closes.
 public final class ConnectionMonitor {
     private static let counter = Atomic<Int>(0)
     /// The PAIR socket the events arrive on: poll it for readable.
@@ -32,5 +38,12 @@ public final class ConnectionMonitor {
         return events
     }
 
-    public func close() { socket.close() }
+    /// Stops watching `watched` (its last event, MONITOR_STOPPED, still
+    /// finds this end open), then closes this end and `watched`.
+    public func close(with watched: Socket) {
+        _ = take()  // room in the queue for the last event
+        zmq_socket_monitor(watched.handle, nil, 0)
+        socket.close()
+        watched.close()
+    }
 }
