@@ -60,7 +60,10 @@ extension BrokerCore {
     /// just replied, and under load the one to take the next request), so
     /// it is not looked up again.
     mutating func dispatch(at slot: ServiceSlot, known: (identity: Frame, index: Dictionary<Frame, Worker>.Index)? = nil) {
-        while let (identity, request) = services.values[slot].nextAssignment() {
+        // Suspects are rare (a worker process just died): the usual path
+        // takes the least recently used idle worker without a look.
+        let filter: ((Frame) -> Bool)? = suspects.isEmpty ? nil : { [workers, suspects] in Self.usable($0, workers: workers, suspects: suspects) }
+        while let (identity, request) = services.values[slot].nextAssignment(usable: filter) {
             // Spent since the last tick: answered, never handed to a worker.
             if let expires = request.expires, expires <= now {
                 services.values[slot].idle.prepend(identity)

@@ -32,9 +32,19 @@ extension BrokerCore.Service {
         metrics.lateReplies.increment()
     }
 
-    /// The next request to hand out and the idle worker to take it, if both exist.
-    mutating func nextAssignment() -> (Frame, BrokerCore.Request)? {
-        guard !queue.isEmpty, let identity = idle.popFirst() else { return nil }
+    /// The next request to hand out and the idle worker to take it, if both
+    /// exist: the least recently used idle worker that `usable` allows
+    /// (nil: any).
+    mutating func nextAssignment(usable: ((Frame) -> Bool)? = nil) -> (Frame, BrokerCore.Request)? {
+        guard !queue.isEmpty else { return nil }
+        let identity: Frame
+        if let usable {
+            guard let index = idle.firstIndex(where: usable) else { return nil }
+            identity = idle.remove(at: index)
+        } else {
+            guard let first = idle.popFirst() else { return nil }
+            identity = first
+        }
         var request = queue.removeFirst()
         request.attempts += 1
         return (identity, request)

@@ -49,7 +49,12 @@ extension BrokerCore {
                 deliver(reply: body, to: client, at: slot, request: request, now: now)
             }
         case .heartbeat:
-            if known == nil { outbox.append([identity] + MDP.disconnect) }
+            guard let known else {
+                outbox.append([identity] + MDP.disconnect)
+                return
+            }
+            // Heard from: a session of a suspect process may take requests again.
+            if !suspects.isEmpty, suspects[workers.values[known].process] != nil { dispatch(workers.values[known].service) }
         case .disconnect:
             if let worker = workers[identity] {
                 events.append(.workerLeft(identity: identity, service: worker.service))
@@ -94,25 +99,26 @@ extension BrokerCore {
     }
 
     /// Forgets workers found dead (silent past their liveness, or
-    /// unreachable), and with each every other session of its process:
-    /// they share its fate, and a request must not be handed to one of
-    /// them, dead but not yet noticed, while a live process sits idle.
-    /// Dispatches their services.
+    /// unreachable), and makes their processes suspects: a process's
+    /// sessions die together, so its other sessions are handed nothing
+    /// until one of them is heard from again (or they expire too), and a
+    /// request goes to a live process meanwhile. Dispatches their services.
     mutating func removeDead(_ identities: [Frame], now: Instant) {
-        let processes = Set(identities.compactMap { workers[$0]?.process })
-        var dead = identities
-        let found = Set(identities)
-        for worker in workers.values where processes.contains(worker.process) && !found.contains(worker.identity) {
-            dead.append(worker.identity)
-            events.append(.workerExpired(identity: worker.identity, service: worker.service))
-        }
         var services: Set<String> = []
-        for identity in dead {
-            guard let service = workers[identity]?.service else { continue }
-            services.insert(service)
+        for identity in identities {
+            guard let worker = workers[identity] else { continue }
+            services.insert(worker.service)
+            suspects[worker.process] = now
             remove(identity, now: now)
         }
         for service in services { dispatch(service) }
+    }
+
+    /// Whether an idle session may be handed a request: its process is not
+    /// a suspect, or the session has been heard from since it became one.
+    static func usable(_ identity: Frame, workers: [Frame: Worker], suspects: [String: Instant]) -> Bool {
+        guard let worker = workers[identity], let since = suspects[worker.process] else { return true }
+        return worker.lastHeard > since
     }
 
     /// Forgets a worker. A request it had in hand goes back to the front of
@@ -123,6 +129,9 @@ extension BrokerCore {
     mutating func remove(_ identity: Frame, now: Instant) {
         guard let worker = workers.removeValue(forKey: identity) else { return }
         services[worker.service]?.remove(worker: identity)
+        if suspects[worker.process] != nil, !workers.values.contains(where: { $0.process == worker.process }) {
+            suspects[worker.process] = nil
+        }
         guard var request = worker.current, !request.answered else { return }
         if let expires = request.expires, expires <= now {
             reject(request, of: worker.service, timeout(request, service: worker.service, withWorker: true))

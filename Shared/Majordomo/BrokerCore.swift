@@ -78,6 +78,11 @@ struct BrokerCore {
     var services: [String: Service] = [:]
     /// Requests each client has queued or in progress.
     var outstanding: [Frame: Int] = [:]
+    /// Processes one of whose sessions was found dead (silent, or
+    /// unreachable), and when: their other sessions are handed nothing
+    /// until heard from since. At most one entry per process with
+    /// sessions; an entry goes with the process's last session.
+    var suspects: [String: Instant] = [:]
     var totals = BrokerSnapshot.Totals()
     var nextHeartbeat: Instant
     /// The earliest moment `tick` may have work; never later than the truth.
