@@ -6,8 +6,9 @@ import Synchronization
 /// same poller, and `take()` drains what came. No thread of its own, unlike
 /// `HandshakeWatch`.
 ///
-/// Thread rules: the socket's own thread; make it before the watched
-/// socket connects, and close both with `close(with:)`.
+/// Thread rules: make it before the watched socket connects. Read it on
+/// the socket's own thread and close both with `close(with:)`, or read it
+/// until the monitor stops (`HandshakeWatch`, on a thread of its own).
 ///
 /// libzmq sends monitor events from the context's I/O thread, and waits
 /// while the monitor's PAIR has no peer: an event sent after our end is

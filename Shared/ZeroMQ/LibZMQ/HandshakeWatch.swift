@@ -1,5 +1,4 @@
 import CZeroMQ
-import Synchronization
 
 /// Watches one socket's handshakes on a small thread of its own and reports
 /// each outcome. The thread ends when the socket is closed or the context
@@ -7,21 +6,11 @@ import Synchronization
 ///
 /// Thread rules: call `watch` on the socket's own thread, before it connects.
 public enum HandshakeWatch {
-    private static let counter = Atomic<Int>(0)
-
     public static func watch(_ socket: Socket, report: @escaping @Sendable (HandshakeEvent) -> Void) throws {
-        let number = counter.add(1, ordering: .relaxed).newValue
-        let address = "inproc://handshake-watch-\(number)"
-        let events =
-            ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
-            | ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED
-        guard zmq_socket_monitor(socket.handle, address, events) == 0 else {
-            throw ZMQError.last("monitor \(socket.type) socket")
-        }
-        // Connected here, before the watched socket connects, so no event is
-        // sent before anyone listens.
-        let listener = try Socket(socket.context, .pair)
-        try listener.connect(address)
+        // Made here, before the watched socket connects, so no event is sent
+        // before anyone listens. The thread reads until the monitor stops
+        // (the watched socket closed), so its end is never closed first.
+        let listener = try ConnectionMonitor(watching: socket).socket
         let moved = UncheckedBox(listener)
         startSocketThread(named: "handshake-watch") {
             let listener = moved.value
