@@ -6,11 +6,6 @@ import GRDB
 /// and recorded inside the write's own transaction, so the write and the
 /// memory of its key commit together or not at all.
 enum SQLiteRequestKeys {
-    /// Keys past `RequestKey.remembered` are dropped by the writes that
-    /// come later, at most this many per write: the table stays within a
-    /// window's worth of writes and no write pays for a long backlog.
-    static let prunedPerWrite = 16
-
     /// `body`'s answer, or, when the key is remembered, the answer it
     /// gave the first time, without running `body`.
     static func once<T>(
@@ -21,13 +16,11 @@ enum SQLiteRequestKeys {
         let oldest = now.timeIntervalSince1970 - Double(RequestKey.remembered.components.seconds)
         let lookup = try db.cachedStatement(sql: "SELECT operation, answer FROM requestKey WHERE key = ? AND at >= ?")
         if let row = try Row.fetchOne(lookup, arguments: [key.text, oldest]) {
-            let operation: String = row[0]
-            guard operation == write.operation, let value = remembered(row[1]) else { throw write.reused(key, remembered: operation) }
-            return value
+            return try write.replay(key, remembered: (row[0], row[1]), decode: remembered)
         }
         let value = try body()
         try db.cachedStatement(
-            sql: "DELETE FROM requestKey WHERE key IN (SELECT key FROM requestKey WHERE at < ? ORDER BY at LIMIT \(prunedPerWrite))"
+            sql: "DELETE FROM requestKey WHERE key IN (SELECT key FROM requestKey WHERE at < ? ORDER BY at LIMIT \(RequestKey.prunedPerWrite))"
         ).execute(arguments: [oldest])
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO requestKey (key, operation, answer, at) VALUES (?, ?, ?, ?)")
             .execute(arguments: [key.text, write.operation, answer(value), now.timeIntervalSince1970])

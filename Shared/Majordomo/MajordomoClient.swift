@@ -28,8 +28,9 @@ public final class MajordomoClient: Sendable {
         /// (its handshake done) while requests wait, before the next broker
         /// is tried.
         public var connectWait: Duration = .milliseconds(500)
-        /// With several brokers: ZMTP PINGs on the connection, and the
-        /// silence after one past which the broker is taken as dead.
+        /// ZMTP PINGs on the connection, and the silence after one past
+        /// which the broker is taken as dead (requests in flight are then
+        /// sent again: to the next broker, or on a new connection).
         public var heartbeatInterval: Duration = .milliseconds(200)
         public var heartbeatTimeout: Duration = .milliseconds(600)
         /// With several brokers: whether a reply says that its broker is

@@ -43,18 +43,13 @@ final class GatewayConnection: Sendable {
     /// A reply that says its gateway is going away: "shutting down" (the
     /// request was not taken) or "interrupted" (it was with a worker when
     /// the gateway stopped; its request key makes sending it again safe).
-    /// Only small replies are read: every such answer is.
+    /// Only small replies are looked at (every such answer is), and of
+    /// them only the `error` member.
     @Sendable static func isLeaving(_ body: [Frame]) -> Bool {
         guard body.count == 1, body[0].count < 4096 else { return false }
-        let data = Data(body[0].bytes)
-        do {
-            _ = try JSONRPC.decodeResponse(data, as: JSONValue.self)
-            return false
-        } catch {
-            switch PostsError(error) {
-            case .unavailable(.shuttingDown), .unavailable(.interrupted): return true
-            default: return false
-            }
+        switch JSONRPC.outage(in: Data(body[0].bytes)) {
+        case .shuttingDown?, .interrupted?: return true
+        default: return false
         }
     }
 
@@ -148,16 +143,10 @@ final class GatewayConnection: Sendable {
     /// through the gateway in use), within `probeTimeout`; nil when it does
     /// not answer.
     func probe(_ endpoint: String) async -> GatewayStatus? {
-        var configuration = MajordomoClient.Configuration()
-        (configuration.timeout, configuration.retries) = (Self.probeTimeout, 0)
-        guard
-            let client = try? MajordomoClient(endpoint: endpoint, configuration: configuration, context: context, correlationID: { _ in nil })
-        else { return nil }
-        defer { client.close() }
-        guard let body = try? JSONRPC.encodeRequest(id: .string("probe"), method: GatewayMethod.status.name, params: NoParams()),
-            let reply = try? await client.request(service: GatewayMethod.status.service, body: [Frame(body)], correlationID: nil)
-        else { return nil }
-        return try? JSONRPC.decodeResponse(Data(reply.first?.bytes ?? []), as: GatewayStatus.self)
+        guard let alone = try? GatewayConnection(endpoints: [endpoint], timeout: Self.probeTimeout, retries: 0, context: context) else {
+            return nil
+        }
+        return try? await alone.call(GatewayMethod.status, NoParams())
     }
 
     /// No answer, and the security handshake failed: say why, not "is it running?".

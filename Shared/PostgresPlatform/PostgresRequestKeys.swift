@@ -8,25 +8,21 @@ import PostgresNIO
 /// of one key, on two posts-service processes, cannot both miss the
 /// lookup: the second waits for the first's commit and then finds its key.
 enum PostgresRequestKeys {
-    /// Expired keys dropped per keyed write (see `SQLiteRequestKeys`).
-    static let prunedPerWrite = 16
-
     static func once<T>(
         _ key: RequestKey?, _ write: KeyedWrite, now: Int64, _ connection: PostgresConnection, logger: Logger,
-        answer: (T) -> String, remembered: (String) -> T?, _ body: () async throws -> T
+        answer: (T) -> String, remembered decode: (String) -> T?, _ body: () async throws -> T
     ) async throws -> T {
         guard let key else { return try await body() }
         let oldest = now - Int64(RequestKey.remembered.components.seconds) * 1000
         let rows = try await connection.query(
             "SELECT operation, answer FROM request_key WHERE key = \(key.text) AND at_ms >= \(oldest)", logger: logger)
-        for try await (operation, text) in rows.decode((String, String).self) {
-            guard operation == write.operation, let value = remembered(text) else { throw write.reused(key, remembered: operation) }
-            return value
+        for try await remembered in rows.decode((String, String).self) {
+            return try write.replay(key, remembered: remembered, decode: decode)
         }
         let value = try await body()
         try await connection.query(
             """
-            DELETE FROM request_key WHERE key IN (SELECT key FROM request_key WHERE at_ms < \(oldest) ORDER BY at_ms LIMIT \(prunedPerWrite))
+            DELETE FROM request_key WHERE key IN (SELECT key FROM request_key WHERE at_ms < \(oldest) ORDER BY at_ms LIMIT \(RequestKey.prunedPerWrite))
             """, logger: logger)
         try await connection.query(
             """

@@ -92,6 +92,16 @@ extension JSONRPC {
         JSONParser.member("id", in: data).flatMap(JSONRPCID.init)
     }
 
+    /// The outage a reply reports (-32003 and its `data.reason`), read from
+    /// its `error` member alone: a reply with a result is skipped over, not
+    /// built. Nil for any other reply.
+    public static func outage(in data: Data) -> Outage? {
+        guard let error = JSONParser.member("error", in: data), error["code"]?.intValue == Int(JSONRPCErrorCode.serviceUnavailable.rawValue),
+            let details = error["data"]
+        else { return nil }
+        return OutageData.decode(details)
+    }
+
     /// A member as an envelope error shows it: `'1.0'`, `5`, `nothing`.
     private static func shown(_ value: JSONValue?) -> String {
         switch value {

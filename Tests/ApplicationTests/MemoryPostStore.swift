@@ -26,12 +26,7 @@ final class MemoryPostStore: PostStore {
             _ body: (inout State) throws(PostsError) -> T
         ) throws(PostsError) -> T {
             guard let key else { return try body(&self) }
-            if let known = keys[key.text] {
-                guard known.operation == write.operation, let value = remembered(known.answer) else {
-                    throw write.reused(key, remembered: known.operation)
-                }
-                return value
-            }
+            if let known = keys[key.text] { return try write.replay(key, remembered: known, decode: remembered) }
             let value = try body(&self)
             keys[key.text] = (write.operation, answer(value))
             return value

@@ -130,4 +130,14 @@ struct RespondTests {
         }
         #expect(error?.message == "params.after is required")
     }
+
+    @Test func test_theOutageAReplyReports_isReadFromItsErrorAlone() {
+        let interrupted = JSONRPC.encodeError(id: .number(1), JSONRPCError(PostsError.unavailable(.interrupted(service: "posts"))))
+        #expect(JSONRPC.outage(in: interrupted) == .interrupted(service: "posts"))
+        let timeout = JSONRPC.encodeError(id: .number(2), JSONRPCError(PostsError.timeout(seconds: 1)))
+        #expect(JSONRPC.outage(in: timeout) == nil)
+        // A result that merely holds the words is no outage.
+        let result = Data(#"{"jsonrpc":"2.0","id":3,"result":{"code":-32003,"data":{"reason":"shuttingDown"}}}"#.utf8)
+        #expect(JSONRPC.outage(in: result) == nil)
+    }
 }

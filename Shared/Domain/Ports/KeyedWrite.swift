@@ -24,6 +24,16 @@ public enum KeyedWrite: Sendable, Equatable {
         }
     }
 
+    /// What a remembered key answers for this write: the first attempt's
+    /// answer (`decode`d from its text), or, when the key was used for
+    /// another write, the error that says so.
+    public func replay<T>(_ key: RequestKey, remembered: (operation: String, answer: String), decode: (String) -> T?) throws(PostsError) -> T {
+        guard remembered.operation == operation, let value = decode(remembered.answer) else {
+            throw reused(key, remembered: remembered.operation)
+        }
+        return value
+    }
+
     /// The error for `key`, remembered for `remembered`, sent with this write.
     public func reused(_ key: RequestKey, remembered: String) -> PostsError {
         .invalid(

@@ -20,6 +20,10 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
     /// request's timeout, which bounds how long a client goes on retrying.
     public static let remembered = Duration.seconds(600)
     public static let maxLength = 128
+    /// Forgotten keys a store drops per keyed write, at most: the memory
+    /// stays within a window's worth of writes, and no write pays for a
+    /// long backlog.
+    public static let prunedPerWrite = 16
 
     /// Checks the form: 1 to 128 characters from `A-Z a-z 0-9 . _ : -`
     /// (a UUID, say). `field` names the member for the error.
