@@ -21,24 +21,23 @@ struct PostgresTests {
         for index in 1...2 { _ = try await harness.startSearchService("search-\(index)", ["--sync-interval", "1m"], context: context) }
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
 
-        // 600 saves, then 100 of them deleted and 100 edited, all at once.
+        // 600 saves, then 100 of them deleted and 100 edited, 64 at a time
+        // across the nine sessions of three processes.
         let uids = (0..<600).map { _ in UUID() }
-        func save(_ uid: UUID, _ title: String) async throws {
+        @Sendable func save(_ uid: UUID, _ title: String) async throws {
             _ = try await client.call(
                 service: "posts", method: "posts.save",
                 params: ["post": ["uid": .string(uid.uuidString), "title": .string(title), "content": "body"]]
             ).get()
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, uid) in uids.enumerated() { group.addTask { try await save(uid, "post \(index)") } }
-            try await group.waitForAll()
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for uid in uids.prefix(100) {
-                group.addTask { _ = try await client.call(service: "posts", method: "posts.delete", params: ["uid": .string(uid.uuidString)]).get() }
+        try await forEach(uids.enumerated().map { ($0, $1) }, inFlight: 64) { index, uid in try await save(uid, "post \(index)") }
+        let deletes = uids.prefix(100).map { ($0, true) }, edits = uids.dropFirst(100).prefix(100).map { ($0, false) }
+        try await forEach(zip(deletes, edits).flatMap { [$0, $1] }, inFlight: 64) { uid, delete in
+            if delete {
+                _ = try await client.call(service: "posts", method: "posts.delete", params: ["uid": .string(uid.uuidString)]).get()
+            } else {
+                try await save(uid, "edited")
             }
-            for uid in uids.dropFirst(100).prefix(100) { group.addTask { try await save(uid, "edited") } }
-            try await group.waitForAll()
         }
 
         // The feed: every sequence once, in order, and exactly the posts left.
