@@ -63,7 +63,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         // First: every metric made after it is a real one, not a no-op.
         let metrics = try await MetricsStart.start(resolved.metrics, program: "posts-service", logger: logger)
         let tracing = try TracingStart.start(serviceName: "posts-service", environment: settings.environment)
-        let (provider, path) = try await openPosts(settings, timed: metrics != nil, logger: logger)
+        let (provider, path) = try await openPosts(settings, timers: metrics != nil ? StoreTimers() : nil, logger: logger)
         let context = try Context(security: resolved.security)
         let events = try EventPublisher(endpoints: eventsEndpoints, context: context, logger: logger)
         let router = PostsRouter(
@@ -89,18 +89,10 @@ struct PostsServiceCommand: AsyncParsableCommand {
         try await group.run()
     }
 
-    /// The platform with its store and feed timed (`posts_store_duration_seconds`)
-    /// when metrics are served; as it is otherwise (no extra hop per call).
-    private static func timed(_ platform: Platform, _ timed: Bool) -> Platform {
-        guard timed else { return platform }
-        var platform = platform
-        platform.store = TimedPostStore(platform.store)
-        platform.feed = TimedChangeFeed(platform.feed)
-        return platform
-    }
-
     /// The posts: on PostgreSQL when a URL is given, else in the SQLite file.
-    private func openPosts(_ settings: Settings, timed: Bool, logger: Logger) async throws -> (UseCaseProvider, String) {
+    /// `timers`, given when metrics are served, times each store operation
+    /// (`posts_store_duration_seconds`).
+    private func openPosts(_ settings: Settings, timers: StoreTimers?, logger: Logger) async throws -> (UseCaseProvider, String) {
         if database != nil, databaseUrl != nil { throw ValidationError("--database and --database-url name two different stores; give one") }
         do {
             if let text = databaseUrl ?? (database == nil ? settings.value("POSTS_DATABASE_URL") : nil) {
@@ -117,10 +109,10 @@ struct PostsServiceCommand: AsyncParsableCommand {
                     }
                     logger.warning("--insecure: posts cross the network to PostgreSQL in plaintext", metadata: ["database": "\(url)"])
                 }
-                return (UseCaseProvider(Self.timed(try await PostgresPlatform.open(url: url, logger: logger), timed)), url.description)
+                return (UseCaseProvider(try await PostgresPlatform.open(url: url, timers: timers, logger: logger)), url.description)
             }
             let path = database ?? settings.defaultDatabasePath
-            let provider = UseCaseProvider(Self.timed(try LocalPlatform.open(path: path, searchIndex: .memory), timed))
+            let provider = UseCaseProvider(try LocalPlatform.open(path: path, searchIndex: .memory, timers: timers))
             if let warning = LocalPlatform.accessWarning(path: path) { logger.warning("\(warning)") }
             return (provider, path)
         } catch let error as PostsError {

@@ -10,9 +10,12 @@ public enum LocalPlatform {
     /// memory (for a process that never searches, such as posts-service).
     public enum SearchIndexPlace: Sendable { case besideFile, memory }
 
-    /// Opens (creating and migrating if needed) the database at `path`, and its search index.
-    public static func open(path: String, searchIndex: SearchIndexPlace = .besideFile) throws(PostsError) -> Platform {
-        let store = try SQLiteFile(path: path)
+    /// Opens (creating and migrating if needed) the database at `path`, and
+    /// its search index; `timers` times each store operation.
+    public static func open(path: String, searchIndex: SearchIndexPlace = .besideFile, timers: StoreTimers? = nil) throws(PostsError)
+        -> Platform
+    {
+        let store = try SQLiteFile(path: path, timers: timers)
         let feed = SQLiteChangeFeed(store: store)
         let index = try FTS5SearchIndex(path: searchIndex == .besideFile ? searchIndexPath(for: path) : nil)
         return Platform(

@@ -8,7 +8,7 @@ struct SQLiteChangeFeed: ChangeFeed {
     let store: SQLiteFile
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
-        try await store.read { db in
+        try await store.read("changes") { db in
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -34,6 +34,6 @@ struct SQLiteChangeFeed: ChangeFeed {
     }
 
     func head() async throws(PostsError) -> Int64 {
-        try await store.read { db in try Schema.head(db) }
+        try await store.read("head") { db in try Schema.head(db) }
     }
 }

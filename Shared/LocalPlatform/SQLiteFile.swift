@@ -9,9 +9,12 @@ final class SQLiteFile: Sendable {
     let path: String
     private let pool: DatabasePool
     private let readers: SQLiteReaders
+    /// Each operation's time, when the process serves metrics.
+    let timers: StoreTimers?
 
-    init(path: String, busyTimeout: TimeInterval = 10) throws(PostsError) {
+    init(path: String, busyTimeout: TimeInterval = 10, timers: StoreTimers? = nil) throws(PostsError) {
         self.path = path
+        self.timers = timers
         readers = SQLiteReaders(path: path, busyTimeout: busyTimeout)
         do {
             try OwnerOnlyFiles.prepare(database: path)
@@ -27,8 +30,11 @@ final class SQLiteFile: Sendable {
     /// Reads on the calling thread: a WAL read never waits for writers and
     /// takes microseconds, so the hop to GRDB's queue would cost more than
     /// the read (it was most of posts.get's latency).
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
-        do { return try readHere(body) } catch { throw Self.map(error) }
+    /// `operation` names it in `posts_store_duration_seconds`.
+    func read<T: Sendable>(_ operation: StaticString, _ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        try timers.measure(operation) { () throws(PostsError) in
+            do { return try readHere(body) } catch { throw Self.map(error) }
+        }
     }
 
     /// Not async, so it calls GRDB's synchronous `read`.
@@ -38,15 +44,17 @@ final class SQLiteFile: Sendable {
 
     /// The first row of a one-statement read with one text parameter, on
     /// the calling thread and a connection of `SQLiteReaders` (see there).
-    func first<T>(_ sql: String, _ argument: String, _ row: (SQLiteRow) -> T) throws(PostsError) -> T? {
-        try readers.first(sql, argument, row)
+    func first<T>(_ operation: StaticString, _ sql: String, _ argument: String, _ row: (SQLiteRow) -> T) throws(PostsError) -> T? {
+        try timers.measure(operation) { () throws(PostsError) in try readers.first(sql, argument, row) }
     }
 
     /// Writes on GRDB's writer queue: a write may wait up to `busyTimeout`
     /// for another process's, which must not hold up a shared thread.
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
-        do { return try await pool.write(body) } catch { throw Self.map(error) }
+    func write<T: Sendable>(_ operation: StaticString, _ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        try await timers.measure(operation) { () async throws(PostsError) in
+            do { return try await pool.write(body) } catch { throw Self.map(error) }
+        }
     }
 
     /// What every read and write of the posts database answers for a failure:

@@ -9,7 +9,7 @@ struct SQLitePostStore: PostStore {
 
     func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
         let after = try cursor.map { text throws(PostsError) in try PageCursor(text) }
-        return try await store.read { db in
+        return try await store.read("page") { db in
             // One extra row says whether there is a next page. Two statements,
             // so the one with a cursor can seek straight to it in the index.
             let records =
@@ -31,12 +31,12 @@ struct SQLitePostStore: PostStore {
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
-        try store.first(PostRecord.selectByUID, uid.text) { PostRecord.post(uid: uid, $0) }
+        try store.first("post", PostRecord.selectByUID, uid.text) { PostRecord.post(uid: uid, $0) }
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
         let key = RequestKey.current
-        return try await store.write { db in
+        return try await store.write("save") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .save(uid: post.uid), now: now, db, answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
@@ -59,7 +59,7 @@ struct SQLitePostStore: PostStore {
 
     func save(batch posts: [Post]) async throws(PostsError) -> Int {
         let key = posts.first.flatMap { _ in RequestKey.current }
-        return try await store.write { db in
+        return try await store.write("save_batch") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .batch(first: posts.first?.uid ?? UUID(), count: posts.count), now: now, db,
@@ -73,7 +73,7 @@ struct SQLitePostStore: PostStore {
 
     func delete(uid: UUID) async throws(PostsError) -> Bool {
         let key = RequestKey.current
-        return try await store.write { db in
+        return try await store.write("delete") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .delete(uid: uid), now: now, db, answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)

@@ -7,7 +7,7 @@ struct SQLiteStatusSource: StatusSource {
     let store: SQLiteFile
 
     func status() async throws(PostsError) -> SystemStatus {
-        let count = try await store.read { db in try PostRecord.fetchCount(db) }
+        let count = try await store.read("status") { db in try PostRecord.fetchCount(db) }
         return SystemStatus(source: store.path, posts: count)
     }
 }

@@ -22,11 +22,11 @@ public enum NetworkPlatform {
             throw .failed("cannot start ZeroMQ: \(error)")
         }
         let gateway = try GatewayConnection(endpoints: endpoints, timeout: timeout, retries: retries, context: context)
-        let feed = GatewayChangeFeed(gateway: gateway)
+        let posts = GatewayPosts(gateway: gateway)
         return Platform(
-            store: GatewayPostStore(gateway: gateway), feed: feed, search: GatewaySearchEngine(gateway: gateway),
+            store: posts, feed: posts, search: GatewaySearchEngine(gateway: gateway),
             status: GatewayStatusSource(gateway: gateway),
-            watch: EventBusWatch(events: events, context: context, polling: PollingWatch(feed: feed, interval: .seconds(5))))
+            watch: EventBusWatch(events: events, context: context, polling: PollingWatch(feed: posts, interval: .seconds(5))))
     }
 
     /// One gateway.

@@ -10,7 +10,7 @@ struct PostgresChangeFeed: ChangeFeed {
     typealias Row = (Int64, UUID, String?, String?, Int64?, Int64?)
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
-        try await database.read { connection, logger in
+        try await database.read("changes") { connection, logger in
             let rows = try await connection.query(
                 """
                 SELECT sequence, uid, title, content, create_ms, update_ms FROM post WHERE sequence > \(sequence)
@@ -38,6 +38,6 @@ struct PostgresChangeFeed: ChangeFeed {
     }
 
     func head() async throws(PostsError) -> Int64 {
-        try await database.read { connection, logger in try await Schema.head(connection, logger: logger) }
+        try await database.read("head") { connection, logger in try await Schema.head(connection, logger: logger) }
     }
 }

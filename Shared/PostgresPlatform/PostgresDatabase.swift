@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import LocalPlatform
 import Logging
 import PostgresNIO
 
@@ -16,9 +17,12 @@ final class PostgresDatabase: Sendable {
     /// How long a call may take before the store counts as unavailable.
     let callTimeout: Duration
     static let defaultCallTimeout = Duration.seconds(5)
+    /// Each operation's time, when the process serves metrics.
+    let timers: StoreTimers?
 
-    init(url: DatabaseURL, callTimeout: Duration = defaultCallTimeout, logger: Logger) {
+    init(url: DatabaseURL, callTimeout: Duration = defaultCallTimeout, timers: StoreTimers? = nil, logger: Logger) {
         location = url.description
+        self.timers = timers
         self.callTimeout = callTimeout
         self.url = url
         var configuration = PostgresClient.Configuration(
@@ -56,8 +60,11 @@ final class PostgresDatabase: Sendable {
     /// Runs `body` in one transaction, every writer first taking the change
     /// sequence's row lock (`Schema.lockSequence`): writers are serialized,
     /// in one order, so they never deadlock and sequences commit in order.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws(PostsError) -> T {
-        try await call { [logger] in
+    /// `operation` names it in `posts_store_duration_seconds`.
+    func write<T: Sendable>(_ operation: StaticString, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T)
+        async throws(PostsError) -> T
+    {
+        try await call(operation) { [logger] in
             try await self.client.withTransaction(logger: logger) { connection in
                 try await connection.query(Schema.lockSequence, logger: logger)
                 return try await body(connection, logger)
@@ -66,8 +73,10 @@ final class PostgresDatabase: Sendable {
     }
 
     /// Runs `body` in one read-only snapshot (REPEATABLE READ).
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws(PostsError) -> T {
-        try await call { [logger] in
+    func read<T: Sendable>(_ operation: StaticString, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T)
+        async throws(PostsError) -> T
+    {
+        try await call(operation) { [logger] in
             try await self.client.withTransaction(logger: logger) { connection in
                 try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 return try await body(connection, logger)
@@ -78,12 +87,18 @@ final class PostgresDatabase: Sendable {
     /// One statement, on its own (it is its own transaction and snapshot):
     /// one round trip. A write done this way must take its sequence in the
     /// statement's first step, so it locks in the same order as `write`.
-    func statement<T: Sendable>(_ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws(PostsError) -> T {
-        try await call { [client, logger] in try await body(client, logger) }
+    func statement<T: Sendable>(_ operation: StaticString, _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T)
+        async throws(PostsError) -> T
+    {
+        try await call(operation) { [client, logger] in try await body(client, logger) }
     }
 
-    /// `body`, within the call timeout, its failures as PostsError.
-    private func call<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(PostsError) -> T {
+    /// `body`, within the call timeout, its failures as PostsError, timed as `operation`.
+    private func call<T: Sendable>(_ operation: StaticString, _ body: @escaping @Sendable () async throws -> T) async throws(PostsError) -> T {
+        try await timers.measure(operation) { () async throws(PostsError) in try await callWithin(body) }
+    }
+
+    private func callWithin<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(PostsError) -> T {
         let (location, callTimeout) = (self.location, self.callTimeout)
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in

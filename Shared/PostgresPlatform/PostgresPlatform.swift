@@ -15,9 +15,9 @@ public enum PostgresPlatform {
     /// unavailable (5 s; the tests' throwaway clusters, on a loaded machine,
     /// give their first calls more).
     public static func open(
-        url: DatabaseURL, callTimeout: Duration = .seconds(5), logger: Logger = Logger(label: "postgres")
+        url: DatabaseURL, callTimeout: Duration = .seconds(5), timers: StoreTimers? = nil, logger: Logger = Logger(label: "postgres")
     ) async throws(PostsError) -> Platform {
-        let database = PostgresDatabase(url: url, callTimeout: callTimeout, logger: logger)
+        let database = PostgresDatabase(url: url, callTimeout: callTimeout, timers: timers, logger: logger)
         try await database.migrate()
         let feed = PostgresChangeFeed(database: database)
         let index: FTS5SearchIndex

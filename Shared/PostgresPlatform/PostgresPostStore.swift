@@ -13,7 +13,7 @@ struct PostgresPostStore: PostStore {
 
     func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
         let after = try cursor.map { text throws(PostsError) in try Cursor(text) }
-        let rows = try await database.statement { client, logger in
+        let rows = try await database.statement("page") { client, logger in
             let query: PostgresQuery =
                 if let after {
                     """
@@ -34,7 +34,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func post(uid: UUID) async throws(PostsError) -> Post? {
-        try await database.statement { client, logger in
+        try await database.statement("post") { client, logger in
             let rows = try await client.query("SELECT uid, title, content, create_ms, update_ms FROM post WHERE uid = \(uid)", logger: logger)
             for try await row in rows.decode(Row.self) { return Self.post(row) }
             return nil
@@ -45,11 +45,11 @@ struct PostgresPostStore: PostStore {
         let now = PostDate.milliseconds(Date())
         let key = RequestKey.current
         guard key != nil || ifUnchangedSince != nil else {
-            return try await database.statement { client, logger in
+            return try await database.statement("save") { client, logger in
                 try await Self.upsert([post], now: now) { try await client.query($0, logger: logger) }[0]
             }
         }
-        return try await database.write { connection, logger in
+        return try await database.write("save") { connection, logger in
             // The sequence lock is held: nobody else writes until commit.
             try await PostgresRequestKeys.once(
                 key, .save(uid: post.uid), now: now, connection, logger: logger,
@@ -70,11 +70,11 @@ struct PostgresPostStore: PostStore {
         guard let first = posts.first else { return 0 }
         let now = PostDate.milliseconds(Date())
         guard let key = RequestKey.current else {
-            return try await database.statement { client, logger in
+            return try await database.statement("save_batch") { client, logger in
                 try await Self.upsert(posts, now: now) { try await client.query($0, logger: logger) }.count
             }
         }
-        return try await database.write { connection, logger in
+        return try await database.write("save_batch") { connection, logger in
             try await PostgresRequestKeys.once(
                 key, .batch(first: first.uid, count: posts.count), now: now, connection, logger: logger,
                 answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
@@ -87,7 +87,7 @@ struct PostgresPostStore: PostStore {
     func delete(uid: UUID) async throws(PostsError) -> Bool {
         let now = PostDate.milliseconds(Date())
         let key = RequestKey.current
-        return try await database.write { connection, logger in
+        return try await database.write("delete") { connection, logger in
             try await PostgresRequestKeys.once(
                 key, .delete(uid: uid), now: now, connection, logger: logger,
                 answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)

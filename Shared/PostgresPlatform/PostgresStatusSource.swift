@@ -8,7 +8,7 @@ struct PostgresStatusSource: StatusSource {
     let database: PostgresDatabase
 
     func status() async throws(PostsError) -> SystemStatus {
-        let count = try await database.read { connection, logger in
+        let count = try await database.read("status") { connection, logger in
             for try await count in try await connection.query("SELECT count(*) FROM post", logger: logger).decode(Int64.self) {
                 return Int(count)
             }
