@@ -31,7 +31,7 @@ struct PostsCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ListCommand.self, ShowCommand.self, CreateCommand.self, EditCommand.self,
-            DeleteCommand.self, SearchCommand.self, StatusCommand.self, TopCommand.self, ImportCommand.self, UICommand.self,
+            DeleteCommand.self, CountCommand.self, SearchCommand.self, StatusCommand.self, TopCommand.self, ImportCommand.self, UICommand.self,
             KeysCommand.self,
         ]
     )

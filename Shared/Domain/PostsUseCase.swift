@@ -29,4 +29,6 @@ public protocol PostsUseCase: Sendable {
     func importPosts(_ entries: [ImportEntry], progress: @escaping @Sendable (_ saved: Int, _ total: Int) -> Void) async throws(PostsError) -> Int
     /// Returns whether there was such a post.
     func delete(uid: UUID) async throws(PostsError) -> Bool
+    /// How many posts there are.
+    func count() async throws(PostsError) -> Int
 }

@@ -88,6 +88,10 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    func count() async throws(PostsError) -> Int {
+        try await store.read("count") { db in try PostRecord.fetchCount(db) }
+    }
+
     /// Insert, or update keeping the original create date; either way the
     /// post takes the next change sequence, and any tombstone for it goes.
     /// Cached statements: imports run this for every post.

@@ -107,6 +107,15 @@ struct PostgresPostStore: PostStore {
         }
     }
 
+    func count() async throws(PostsError) -> Int {
+        try await database.read("count") { connection, logger in
+            for try await count in try await connection.query("SELECT count(*) FROM post", logger: logger).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
+        }
+    }
+
     typealias Query = (PostgresQuery) async throws -> PostgresRowSequence
 
     /// Inserts or updates distinct posts in one statement, keeping each one's

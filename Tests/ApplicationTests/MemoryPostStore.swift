@@ -116,6 +116,10 @@ final class MemoryPostStore: PostStore {
         }
     }
 
+    func count() async throws(PostsError) -> Int {
+        try await checked { state in state.posts.count }
+    }
+
     /// Someone else changes the post, meanwhile.
     func changeElsewhere(_ uid: UUID, title: String) {
         state.withLock { state in

@@ -36,6 +36,8 @@ struct PostsCLITests {
         #expect(try await harness.posts(["show", uid.uuidString, "--json"]).json?["title"] == "First, edited")
 
         #expect(try await harness.posts(["delete", uid.uuidString]).stdout.contains("Deleted"))
+        #expect(try await harness.posts(["count"]).trimmed == "2", "three made, one deleted")
+        #expect(try await harness.posts(["count", "--json"]).json?["count"]?.intValue == 2)
         let gone = try await harness.posts(["show", uid.uuidString])
         #expect(gone.status == 3)
         #expect(gone.stderr.contains("no post with uid \(uid.uuidString)"))
@@ -165,6 +167,7 @@ struct PostsCLITests {
         #expect(try await harness.posts(["list", "--local", file]).stdout.contains("Offline"))
         #expect(try await harness.posts(["show", "--local", file, created.trimmed]).stdout.contains("Offline"))
         #expect(try await harness.posts(["status", "--local", file]).stdout.contains("Posts: 1"))
+        #expect(try await harness.posts(["count", "--local", file]).trimmed == "1")
         #expect(try await harness.posts(["delete", "--local", file, created.trimmed]).status == 0)
         #expect(try await harness.posts(["create", "--local", "bare.sqlite", "--title", "Here"]).status == 0, "a bare file name")
         #expect(FileManager.default.fileExists(atPath: "\(harness.directory)/bare.sqlite"))

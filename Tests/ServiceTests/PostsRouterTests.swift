@@ -44,6 +44,18 @@ struct PostsRouterTests {
         #expect(read["result"]?["createDate"] == "9999-12-31T23:59:59.999Z")
     }
 
+    @Test func test_countAnswersHowManyPostsThereAre_withNoParamsOrAnObject_andAListIsInvalidParams() async throws {
+        let fixture = try Fixture()
+        let (one, two) = (UUID().uuidString, UUID().uuidString)
+        _ = try await fixture.call(
+            request("posts.saveMany", #"{"posts":[{"uid":"\#(one)","title":"a","content":""},{"uid":"\#(two)","title":"b","content":""}]}"#))
+        #expect(try await fixture.call(#"{"jsonrpc":"2.0","id":1,"method":"posts.count"}"#)["result"]?["count"]?.intValue == 2)
+        #expect(try await fixture.call(request("posts.count", "{}"))["result"]?["count"]?.intValue == 2)
+        let wrong = try await fixture.call(request("posts.count", "[1]"))
+        #expect(wrong["error"]?["code"]?.intValue == -32602, "\(wrong)")
+        #expect(wrong["error"]?["data"]?["field"] == "params", "\(wrong)")
+    }
+
     @Test func test_aNULInATitleIsRefusedNamingTheField_andNothingIsStored() async throws {
         let fixture = try Fixture()
         let reply = try await fixture.call(

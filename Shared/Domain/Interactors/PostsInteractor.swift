@@ -86,4 +86,6 @@ public struct PostsInteractor: PostsUseCase {
     public func delete(uid: UUID) async throws(PostsError) -> Bool {
         try await store.delete(uid: uid)
     }
+
+    public func count() async throws(PostsError) -> Int { try await store.count() }
 }

@@ -28,4 +28,6 @@ public protocol PostStore: Sendable {
     func save(batch posts: [Post]) async throws(PostsError) -> Int
     /// Deletes, leaving a tombstone in the change feed; whether there was such a post.
     func delete(uid: UUID) async throws(PostsError) -> Bool
+    /// How many posts there are (tombstones are not posts).
+    func count() async throws(PostsError) -> Int
 }

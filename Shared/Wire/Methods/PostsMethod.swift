@@ -18,6 +18,7 @@ public enum PostsMethod {
     public static let saveMany = RPCMethod<SaveManyParams, SaveManyResult>("posts.saveMany", service: service, writes: true)
     public static let delete = RPCMethod<UIDParams, DeleteResult>("posts.delete", service: service, writes: true)
     public static let changes = RPCMethod<ChangesParams, ChangesResult>("posts.changes", service: service)
+    public static let count = RPCMethod<NoParams, CountResult>("posts.count", service: service)
     /// Served by each posts-service process itself (its pid), not a use case.
     public static let health = RPCMethod<NoParams, HealthResult>("posts.health", service: service)
 }
@@ -48,6 +49,10 @@ extension PostsServiceClient {
 
     public func delete(uid: UUID) async throws(PostsError) -> Bool {
         try await call(PostsMethod.delete, UIDParams(uid: uid.uuidString)).deleted
+    }
+
+    public func count() async throws(PostsError) -> Int {
+        try await call(PostsMethod.count, NoParams()).count
     }
 
     public func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
@@ -92,6 +97,7 @@ extension PostsMethod {
         router.on(delete) { params, _ in
             DeleteResult(deleted: try await posts.delete(uid: try PostRules.uid(params.uid)))
         }
+        router.on(count) { _, _ in CountResult(count: try await posts.count()) }
         router.onReply(changes) { params, call in
             try await call.fitted(limit: params.limit ?? PostRules.pageSize.upperBound) { limit in
                 let page = try await feed.changes(after: params.after, limit: limit)

@@ -152,4 +152,18 @@ struct PostsContractTests {
                     == .invalid("after", .outOfRange(min: 0, max: Int64.max, actual: "-1")))
         }
     }
+
+    @Test(arguments: ContractPlatform.allCases)
+    func test_contract_theCountFollowsSavesAndDeletes(_ platform: ContractPlatform) async throws {
+        try await platform.run { provider async throws in
+            let posts = provider.makePostsUseCase()
+            let before = try await posts.count()
+            let saved = try await posts.save(.stub())
+            _ = try await posts.save(saved)  // saved again: still one post
+            _ = try await posts.save(.stub())
+            #expect(try await posts.count() == before + 2)
+            #expect(try await posts.delete(uid: saved.uid))
+            #expect(try await posts.count() == before + 1)
+        }
+    }
 }
