@@ -19,14 +19,21 @@ struct SearchServiceCommand: AsyncParsableCommand {
         commandName: "search-service",
         abstract: "MDP worker for service 'search': full-text search over posts (SQLite FTS5).",
         discussion: """
-            Each process keeps its own index in memory, built from posts.changes and
-            kept in step by change notices from the event bus and by a timer. Start
-            and stop as many as you like (honcho start -c search=4).
+            Each process keeps its own index, built from posts.changes and kept in
+            step by change notices from the event bus and by a timer. It keeps it on
+            disk, in an owner-only directory of its own: started again, it applies only
+            what changed since. It joins the gateway once its index has caught up, so
+            it never answers from a half-built one. Start and stop as many as you like
+            (honcho start -c search=4): each takes a free slot of <data dir>/search.
 
             Every flag has an environment variable; a flag wins over its variable:
               --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc
               --events-subscribe    POSTS_EVENTS_SUBSCRIBE     default ipc://<runtime dir>/events-subscribe.ipc
               --sync-interval       POSTS_SEARCH_SYNC_INTERVAL default 1s (the most a lost notice costs)
+              --index-dir           POSTS_SEARCH_INDEX_DIR     default the first free slot of <data dir>/search/1…64,
+                                                               the data dir being POSTS_DATA_DIR, else
+                                                               $XDG_DATA_HOME/posts, else ~/.local/share/posts;
+                                                               `memory` keeps it in memory, built anew at each start
               --sessions            POSTS_SESSIONS             default 2
               --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
               --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
@@ -44,6 +51,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Event bus endpoints to subscribe to, comma-separated.", valueName: "endpoints"))
     var eventsSubscribe: String?
     @Option(help: ArgumentHelp("Pull changes at least this often.", valueName: "duration")) var syncInterval: String?
+    @Option(help: ArgumentHelp("Keep the index in this directory (or `memory`).", valueName: "directory")) var indexDir: String?
 
     func run() async throws {
         let settings = Settings()
@@ -64,7 +72,9 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let tracing = try TracingStart.start(serviceName: "search-service", environment: settings.environment)
         let context = try Context(security: resolved.security)
         let posts = try NetworkPlatform.connect(endpoints: endpoints, security: resolved.security)
-        let index = try FTS5SearchIndex()
+        let index = try openIndex(settings, logger: logger)
+        let (start, documents) = (try await index.position(), try await index.documentCount())
+        logger.info("index opened", metadata: ["applied": "\(start.applied)", "documents": "\(documents)"])
         let traces = NoticeTraces()
         let sync = IndexSync(index: MeasuredSearchIndex(index, traces: traces), feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
@@ -101,5 +111,27 @@ struct SearchServiceCommand: AsyncParsableCommand {
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
             ))
         try await group.run()
+    }
+
+    /// The index where `--index-dir` (POSTS_SEARCH_INDEX_DIR) says, or in
+    /// a free slot of the data directory, said in the log.
+    private func openIndex(_ settings: Settings, logger: Logger) throws -> FTS5SearchIndex {
+        let asked = indexDir ?? settings.value("POSTS_SEARCH_INDEX_DIR")
+        if asked == "memory" {
+            logger.info("index in memory: built from the first change")
+            return try FTS5SearchIndex()
+        }
+        let directory: IndexDirectory
+        do {
+            directory =
+                try asked.map { path throws(IndexDirectoryError) in try IndexDirectory(claiming: path) }
+                ?? IndexDirectory(slotUnder: settings.dataDirectory + "/search")
+        } catch {
+            StandardError.write("search-service: \(error)\n")
+            throw ExitCode.failure
+        }
+        let index = try FTS5SearchIndex(path: directory.indexPath, exclusive: true)
+        logger.info("index kept on disk", metadata: ["directory": "\(directory.path)"])
+        return index
     }
 }

@@ -22,17 +22,26 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// them once per match. Changed only on the database's queue, right
     /// after the transaction that changed the documents commits.
     private let lengths = Mutex(DocumentLengths())
+    /// The most of a file index read through a memory map: SQLite's own
+    /// limit unless built otherwise (2 GB less 64 KiB).
+    static let mapped = 0x7FFF_0000
     /// bm25's weight of a match in the title; one in the content.
     static let titleWeight = 10.0
 
-    /// An index in memory (a search worker builds its own from sequence 0),
-    /// or in a file at `path` (owner-only), kept between runs.
-    public init(path: String? = nil) throws(PostsError) {
+    /// An index in memory (built from sequence 0), or in a file at `path`
+    /// (owner-only), kept between runs. `exclusive`: no other process
+    /// writes the file (a search worker holds a lock on its directory), so
+    /// reads need no transaction, as in memory.
+    public init(path: String? = nil, exclusive: Bool = false) throws(PostsError) {
         do {
             var configuration = Configuration()
             configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
-            readsInTransaction = path != nil
+            readsInTransaction = path != nil && !exclusive
             if let path {
+                // Read through a memory map: no copy into SQLite's page cache
+                // and no read call per page; what it maps is the file's, which
+                // the kernel drops under pressure, not the process's own memory.
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mapped)") }
                 // A file index is derived data, rebuilt from the change feed: WAL
                 // with synchronous NORMAL never corrupts it, and a crash can only
                 // lose its last pages, which record their own applied sequence.

@@ -33,6 +33,7 @@ final class Lab {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["POSTS_RUNTIME_DIR"] = directory
+        environment["POSTS_DATA_DIR"] = directory  // search indexes in the lab, never the user's
         environment["POSTS_LOG_LEVEL"] = "warning"
         environment["POSTS_EXIT_WITH_PARENT"] = "1"
         process.environment = environment

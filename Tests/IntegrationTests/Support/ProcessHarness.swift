@@ -18,6 +18,8 @@ final class ProcessHarness: @unchecked Sendable {
         directory = String(cString: made)
         var environment = ProcessInfo.processInfo.environment
         environment["POSTS_RUNTIME_DIR"] = directory
+        // Search indexes (and any default database) in this harness's directory, never the user's.
+        environment["POSTS_DATA_DIR"] = directory
         environment["POSTS_EXIT_WITH_PARENT"] = "1"
         environment["POSTS_LOG_LEVEL"] = "debug"
         environment.removeValue(forKey: "POSTS_GATEWAY")

@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The owner-only directory a search-service keeps its index in, held until
+/// the process exits by an exclusive lock on its `lock` file (the kernel
+/// lets go of it however the process ends, kill -9 included): two
+/// processes never write one index (each keeps its documents' lengths in
+/// memory, and would rank by stale ones).
+///
+/// Given none, a process takes the first free slot of `<data dir>/search/`
+/// (`1`, `2`, … up to `slots`), so `honcho start -c search=4` gives four
+/// indexes with no configuration, and a process started again takes a slot
+/// whose index needs only what changed since it last applied.
+struct IndexDirectory: Sendable {
+    let path: String
+
+    /// At most this many slots: each is a whole index on disk.
+    static let slots = 64
+    static let indexFile = "index.sqlite"
+
+    var indexPath: String { path + "/" + Self.indexFile }
+
+    /// `path`, which no other process may be using.
+    init(claiming path: String) throws(IndexDirectoryError) {
+        guard try Self.lock(path) else { throw .inUse(path) }
+        self.path = path
+    }
+
+    /// The first free slot under `parent`.
+    init(slotUnder parent: String) throws(IndexDirectoryError) {
+        try Self.makeOwnerOnly(parent)
+        for slot in 1...Self.slots {
+            let path = parent + "/\(slot)"
+            if try Self.lock(path) {
+                self.path = path
+                return
+            }
+        }
+        throw .noFreeSlot(parent, Self.slots)
+    }
+
+    /// Makes `path` (0700, owner-only whatever the umask) if needed, and takes
+    /// its lock, never released; false when another process holds it.
+    private static func lock(_ path: String) throws(IndexDirectoryError) -> Bool {
+        try makeOwnerOnly(path)
+        let file = path + "/lock"
+        let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .cannotUse(file, String(cString: strerror(errno))) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = errno
+            close(descriptor)
+            if reason == EWOULDBLOCK { return false }
+            throw .cannotUse(file, String(cString: strerror(reason)))
+        }
+        return true
+    }
+
+    private static func makeOwnerOnly(_ path: String) throws(IndexDirectoryError) {
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            // The parents too (a first run): made owner-only as well.
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .cannotUse(path, "\(error.localizedDescription)")
+            }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { throw .cannotUse(path, "not a directory") }
+        guard status.st_uid == getuid() else { throw .cannotUse(path, "owned by another user") }
+        if status.st_mode & 0o077 != 0 { chmod(path, 0o700) }
+    }
+}

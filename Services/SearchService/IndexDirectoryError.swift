@@ -1,0 +1,17 @@
+/// Why a search-service cannot keep its index where it was to.
+enum IndexDirectoryError: Error, CustomStringConvertible {
+    case inUse(String)
+    case noFreeSlot(String, Int)
+    case cannotUse(String, String)
+
+    var description: String {
+        switch self {
+        case .inUse(let path):
+            "the index directory \(path) is in use by another search-service; give each process its own (--index-dir), or none to take a free slot"
+        case .noFreeSlot(let parent, let slots):
+            "all \(slots) index slots under \(parent) are in use by other search-services; give --index-dir, or --index-dir memory"
+        case .cannotUse(let path, let reason):
+            "cannot use \(path) for the search index: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import Wire
+import ZeroMQ
+
+/// A search worker's index on disk: kept in an owner-only directory of its
+/// own, taken up again where it left off, never shared by two processes.
+@Suite("Search index on disk", .serialized)
+struct SearchIndexOnDiskTests {
+    /// The directory a worker's log says it keeps its index in.
+    private func indexDirectory(in log: String) -> String? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("index kept on disk") }),
+            let range = line.range(of: "directory=")
+        else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != " " })
+    }
+
+    private func searchTotal(_ client: GatewayClient, _ q: String) async -> Int? {
+        try? await client.call(service: "search", method: "search.query", params: ["q": .string(q)]).get()["total"]?.intValue
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    @Test func test_aWorkerStartedAgain_goesOnFromItsIndexOnDisk_applyingOnlyWhatChanged() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        _ = try await harness.startSearchService("search-1", context: context)
+        let lines = (0..<400).map { #"{"title":"Kept \#($0)","content":"lasting words"}"# }.joined(separator: "\n")
+        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(await eventually(within: .seconds(20)) { await searchTotal(client, "lasting") == 400 })
+
+        let directory = try #require(indexDirectory(in: harness.log("search-1")), "\(harness.log("search-1"))")
+        #expect(directory == harness.directory + "/search/1", "the first free slot of the data directory")
+        #expect(try mode(directory) == 0o700 && mode(directory + "/index.sqlite") == 0o600, "owner-only")
+        #expect(harness.terminate("search-1") == 0)
+
+        for index in 1...3 { #expect(try await harness.posts(["create", "--title", "Later \(index)", "--content", "lasting"]).status == 0) }
+        _ = try await harness.startSearchService("search-2", context: context)
+        let log = harness.log("search-2")
+        #expect(indexDirectory(in: log) == directory, "the free slot again, with its index")
+        let opened = log.split(separator: "\n").first { $0.contains("index opened") }.map(String.init) ?? ""
+        #expect(opened.contains("applied=400 documents=400"), "it goes on from sequence 400, not 0: \(log)")
+        #expect(await eventually(within: .seconds(20)) { await searchTotal(client, "lasting") == 403 }, "and applies what changed meanwhile")
+    }
+
+    @Test func test_workersTakeASlotEach_aDirectoryInUseIsRefused_andMemoryIsAChoice() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        for index in 1...2 { _ = try await harness.startSearchService("search-\(index)", context: context) }
+        let directories = (1...2).map { indexDirectory(in: harness.log("search-\($0)")) }
+        #expect(Set(directories) == [harness.directory + "/search/1", harness.directory + "/search/2"], "\(directories)")
+
+        let refused = try await harness.run(
+            "search-service", ["--index-dir", harness.directory + "/search/1", "--sync-interval", "250ms"], limit: .seconds(10))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("\(harness.directory)/search/1 is in use by another search-service"), "\(refused.stderr)")
+
+        _ = try await harness.startSearchService("search-memory", ["--index-dir", "memory"], context: context)
+        #expect(harness.log("search-memory").contains("index in memory"))
+        #expect(!FileManager.default.fileExists(atPath: harness.directory + "/search/3"), "memory takes no slot")
+    }
+}
