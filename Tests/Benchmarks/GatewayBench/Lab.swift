@@ -84,6 +84,14 @@ final class Lab {
         return (process.processIdentifier, started.duration(to: .now))
     }
 
+    /// Stops the search worker `pid` (SIGTERM) and waits until the gateway
+    /// has let its session go.
+    func stopSearchService(_ pid: Int32, context: Context) throws {
+        let before = try registeredWorkers(context)
+        kill(pid, SIGTERM)
+        try waitFor(within: .seconds(30)) { (try? self.registeredWorkers(context)) ?? before < before }
+    }
+
     /// Runs a command to completion and returns how long it took.
     func time(_ executable: String, _ arguments: [String]) throws -> Duration {
         let clock = ContinuousClock()
