@@ -1,4 +1,5 @@
 import Foundation
+import LocalPlatform
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -20,12 +21,28 @@ struct IndexDirectory: Sendable {
     static let slots = 64
     static let indexFile = "index.sqlite"
 
+    /// Where a slot's siblings are; nil for a directory named by --index-dir.
+    let parent: String?
+
     var indexPath: String { path + "/" + Self.indexFile }
+
+    /// The index file of the slot beside this one that has applied the most,
+    /// with that sequence: where a new slot's index may be copied from.
+    func furthestSibling() -> (path: String, applied: Int64)? {
+        guard let parent else { return nil }
+        var best: (path: String, applied: Int64)?
+        for slot in 1...Self.slots {
+            let file = parent + "/\(slot)/" + Self.indexFile
+            guard file != indexPath, let applied = IndexSnapshot.applied(at: file), applied > best?.applied ?? 0 else { continue }
+            best = (file, applied)
+        }
+        return best
+    }
 
     /// `path`, which no other process may be using.
     init(claiming path: String) throws(IndexDirectoryError) {
         guard try Self.lock(path) else { throw .inUse(path) }
-        self.path = path
+        (self.path, self.parent) = (path, nil)
     }
 
     /// The first free slot under `parent`.
@@ -34,7 +51,7 @@ struct IndexDirectory: Sendable {
         for slot in 1...Self.slots {
             let path = parent + "/\(slot)"
             if try Self.lock(path) {
-                self.path = path
+                (self.path, self.parent) = (path, parent)
                 return
             }
         }

@@ -130,8 +130,19 @@ struct SearchServiceCommand: AsyncParsableCommand {
             StandardError.write("search-service: \(error)\n")
             throw ExitCode.failure
         }
-        let index = try FTS5SearchIndex(path: directory.indexPath, exclusive: true)
         logger.info("index kept on disk", metadata: ["directory": "\(directory.path)"])
-        return index
+        // A new slot starts from a copy of the index beside it that has
+        // applied the most, and pulls only what came after it.
+        if !FileManager.default.fileExists(atPath: directory.indexPath), let sibling = directory.furthestSibling() {
+            let started = ContinuousClock.now
+            do {
+                let applied = try IndexSnapshot.copy(from: sibling.path, to: directory.indexPath)
+                logger.info(
+                    "index copied", metadata: ["from": "\(sibling.path)", "applied": "\(applied)", "seconds": "\(started.duration(to: .now))"])
+            } catch {
+                logger.warning("index not copied; building it from the feed", metadata: ["error": "\(error)"])
+            }
+        }
+        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true)
     }
 }

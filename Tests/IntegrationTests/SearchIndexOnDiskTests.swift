@@ -66,4 +66,36 @@ struct SearchIndexOnDiskTests {
         #expect(harness.log("search-memory").contains("index in memory"))
         #expect(!FileManager.default.fileExists(atPath: harness.directory + "/search/3"), "memory takes no slot")
     }
+
+    @Test func test_aNewWorker_startsFromACopyOfTheIndexBesideIt_andPullsOnlyWhatCameAfter() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        let first = try await harness.startSearchService("search-1", context: context)
+        let lines = (0..<400).map { #"{"title":"Copied \#($0)","content":"shared words"}"# }.joined(separator: "\n")
+        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(await eventually(within: .seconds(20)) { await searchTotal(client, "shared") == 400 })
+
+        let second = try await harness.startSearchService("search-2", context: context)
+        let log = harness.log("search-2")
+        let copied = log.split(separator: "\n").first { $0.contains("index copied") }.map(String.init) ?? ""
+        #expect(copied.contains("from=\(harness.directory)/search/1/index.sqlite") && copied.contains("applied=400"), "\(log)")
+        let opened = log.split(separator: "\n").first { $0.contains("index opened") }.map(String.init) ?? ""
+        #expect(opened.contains("applied=400 documents=400"), "\(log)")
+        #expect(try mode(harness.directory + "/search/2/index.sqlite") == 0o600)
+
+        // Both go on from there, each on its own file.
+        #expect(try await harness.posts(["create", "--title", "After the copy", "--content", "shared"]).status == 0)
+        var answered: Set<Int32> = []
+        #expect(
+            await eventually(within: .seconds(20)) {
+                guard let result = try? await client.call(service: "search", method: "search.query", params: ["q": "shared"]).get(),
+                    result["total"]?.intValue == 401, let pid = result["pid"]?.intValue
+                else { return false }
+                answered.insert(Int32(pid))
+                return answered == [first, second]
+            }, "both workers find the post made after the copy")
+    }
 }
