@@ -21,6 +21,8 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
     @Option(help: "Which figures: gateway, posts, search, all, or stores (SQLite beside PostgreSQL; needs --database-url).") var suite = "all"
     @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
+    @Option(help: "The search corpus: manpages (their paragraphs, up to about 590,000) or unigram (any size, words drawn by the pages' frequencies).")
+    var searchCorpus = "manpages"
     @Option(help: "Posts generated for the import run.") var importPosts = 100_000
     @Option(help: "Saves in the posts.save throughput run.") var saves = 20_000
     @Option(help: "Internal: serve a raw ROUTER echo on this endpoint.") var rawEchoServer: String?
@@ -65,7 +67,7 @@ struct GatewayBench: AsyncParsableCommand {
             defer { searchLab.shutdown() }
             try searchLab.startGateway()
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("corpus/manpages.py").path
+                .appendingPathComponent("corpus/\(searchCorpus == "unigram" ? "unigram" : "manpages").py").path
             print(try SearchSuite(lab: searchLab, context: context, corpusScript: script, count: searchPosts, samples: samples / 4).run())
             print("")
         }

@@ -53,7 +53,8 @@ struct SearchSuite {
                 + "\(String(format: "%.2f×", Report.micro(value.p50) / Report.micro(baseline.p50))) |"
         }
         return [
-            "Corpus: \(count) posts (paragraphs of Debian's English manual pages, tests/Benchmarks/corpus/manpages.py); \(Self.queries.count) "
+            "Corpus: \(count) posts (\(corpusScript.hasSuffix("unigram.py") ? "words drawn by the frequencies of" : "paragraphs of") Debian's "
+                + "English manual pages, Tests/Benchmarks/corpus/\((corpusScript as NSString).lastPathComponent)); \(Self.queries.count) "
                 + "queries cycled, \(samples) sequential samples each",
             "", "| search.query | p50 | p99 | p50 vs same FTS5 in-process |", "|---|---|---|---|",
             row("same queries, identical FTS5 table, in-process", baseline),
