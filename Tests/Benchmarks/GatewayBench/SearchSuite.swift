@@ -44,6 +44,7 @@ struct SearchSuite {
         let stats = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
         let indexMB = Double(stats["indexBytes"] as? Int ?? 0) / 1_048_576
         let memory = [first, second].map { residentMB($0) }
+        let privateMemory = [first, second].map { residentMB($0, field: "RssAnon:") }
         // Started again: the first worker stops, and a new process takes its
         // slot, with the index it left (POSTS_SEARCH_INDEX_DIR=memory: builds anew).
         try lab.stopSearchService(first, context: context)
@@ -67,7 +68,8 @@ struct SearchSuite {
                     + "first's index when on disk) in %.2f s; started again, with the index it kept, in %.2f s.",
                 Self.seconds(catchUp), Self.seconds(secondCatchUp), Self.seconds(restart)),
             "",
-            "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: "
+            "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")), of which private "
+                + "(RssAnon): \(privateMemory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: "
                 + "\(String(format: "%.0f MB", indexMB)).",
         ].joined(separator: "\n")
     }
@@ -178,9 +180,9 @@ struct SearchSuite {
         return Probe.Latency(sorting: times)
     }
 
-    private func residentMB(_ pid: Int32) -> Double {
+    private func residentMB(_ pid: Int32, field: String = "VmRSS:") -> Double {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field) } ?? ""
         return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
     }
 }

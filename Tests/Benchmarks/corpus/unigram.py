@@ -40,15 +40,17 @@ def main():
     rng = random.Random(seed)
     namespace = uuid.UUID("6ba7b812-9dad-11d1-80b4-00c04fd430c8")
 
-    def draw(k):
-        return " ".join(words[bisect.bisect(cumulative, rng.random() * total)] for _ in range(k))
+    def draw(k, limit):
+        text = " ".join(words[bisect.bisect(cumulative, rng.random() * total)] for _ in range(k))
+        # Within what an import takes (a title of 200 characters), cut at a word.
+        return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0]
 
     with open(out, "w") as f:
         for index in range(count):
             post = {
                 "uid": str(uuid.uuid5(namespace, f"{seed}#{index}")).upper(),
-                "title": draw(max(1, rng.choice(title_lengths))),
-                "content": draw(max(1, rng.choice(lengths))),
+                "title": draw(max(1, rng.choice(title_lengths)), 200),
+                "content": draw(max(1, rng.choice(lengths)), 50_000),
             }
             f.write(json.dumps(post) + "\n")
     print(f"{count} posts drawn from {len(words)} words of {len(lengths)} manual-page paragraphs ({total} words)", file=sys.stderr)
