@@ -58,7 +58,8 @@ struct IndexDirectory: Sendable {
         throw .noFreeSlot(parent, Self.slots)
     }
 
-    /// Makes `path` (0700, owner-only whatever the umask) if needed, and takes
+    /// Makes `path` (0700, owner-only whatever the umask) if needed (one
+    /// that exists must be the user's own and owner-only already), and takes
     /// its lock, never released; false when another process holds it.
     private static func lock(_ path: String) throws(IndexDirectoryError) -> Bool {
         try makeOwnerOnly(path)
@@ -86,6 +87,9 @@ struct IndexDirectory: Sendable {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { throw .cannotUse(path, "not a directory") }
         guard status.st_uid == getuid() else { throw .cannotUse(path, "owned by another user") }
-        if status.st_mode & 0o077 != 0 { chmod(path, 0o700) }
+        // Never widened or narrowed behind the owner's back: said, and left to them.
+        guard status.st_mode & 0o077 == 0 else {
+            throw .cannotUse(path, "group or others may open it (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 700 it first")
+        }
     }
 }

@@ -62,6 +62,12 @@ struct SearchIndexOnDiskTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("\(harness.directory)/search/1 is in use by another search-service"), "\(refused.stderr)")
 
+        let open = harness.directory + "/shared"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let loose = try await harness.run("search-service", ["--index-dir", open], limit: .seconds(10))
+        #expect(loose.status == 1 && loose.stderr.contains("group or others may open it (mode 755)"), "\(loose.stderr)")
+        #expect(try mode(open) == 0o755, "left as it was")
+
         _ = try await harness.startSearchService("search-memory", ["--index-dir", "memory"], context: context)
         #expect(harness.log("search-memory").contains("index in memory"))
         #expect(!FileManager.default.fileExists(atPath: harness.directory + "/search/3"), "memory takes no slot")
