@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 RELEASE_BIN := $(CURDIR)/.build/release
 
-.PHONY: setup build release run run-postgres test lint bench clean
+.PHONY: setup build release run run-postgres test lint bench bench-scale clean
 
 setup:
 	@deploy/setup
@@ -54,6 +54,16 @@ bench: release
 	@mkdir -p bench-results
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) $(BENCH_ARGS) | tee bench-results/gateway.md
 	Tests/Benchmarks/local-search.sh $(RELEASE_BIN)/posts | tee bench-results/local-search.md
+
+# Search at scale (#26): 100,000 man-page paragraphs, then 1,000,000 posts
+# drawn by their word frequencies (Tests/Benchmarks/corpus/unigram.py):
+# latency beside FTS5 in-process, a new worker from the feed and from a
+# copy, one started again, memory. About 8 minutes on 2 cores.
+bench-scale: release
+	@mkdir -p bench-results
+	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 100000 | tee bench-results/search-100k.md
+	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 1000000 --search-corpus unigram \
+		--samples 400 | tee bench-results/search-1m.md
 
 clean:
 	rm -rf .build bench-results
