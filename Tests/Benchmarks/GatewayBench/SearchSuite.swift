@@ -36,6 +36,7 @@ struct SearchSuite {
         let (first, catchUp) = try lab.startSearchService(context: context)
         try waitCaughtUp(workers: 1)
         let one = try latency()
+        let classes = try QueryClasses(corpus: corpus).classes.map { ($0.name, $0.queries, try latency($0.queries, samples: max(20, samples / 5))) }
         // On disk, the second starts from a copy of the first's index.
         let (second, secondCatchUp) = try lab.startSearchService(context: context)
         try waitCaughtUp(workers: 2)
@@ -53,13 +54,20 @@ struct SearchSuite {
             "| \(name) | \(Report.format(value.p50)) | \(Report.format(value.p99)) | "
                 + "\(String(format: "%.2f×", Report.micro(value.p50) / Report.micro(baseline.p50))) |"
         }
-        return [
+        var lines = [
             "Corpus: \(count) posts (\(corpusScript.hasSuffix("unigram.py") ? "words drawn by the frequencies of" : "paragraphs of") Debian's "
                 + "English manual pages, Tests/Benchmarks/corpus/\((corpusScript as NSString).lastPathComponent)); \(Self.queries.count) "
                 + "queries cycled, \(samples) sequential samples each",
             "", "| search.query | p50 | p99 | p50 vs same FTS5 in-process |", "|---|---|---|---|",
             row("same queries, identical FTS5 table, in-process", baseline),
             row("end to end, 1 worker", one), row("end to end, 2 workers", two),
+            "", "| search.query end to end, 1 worker, by class (\(max(20, samples / 5)) samples each) | p50 | p99 | queries |",
+            "|---|---|---|---|",
+        ]
+        for (name, queries, latency) in classes {
+            lines.append("| \(name) | \(Report.format(latency.p50)) | \(Report.format(latency.p99)) | \(queries.joined(separator: ", ")) |")
+        }
+        lines += [
             "", "| freshness (acknowledged posts.save → found by both workers) | p50 | p99 |", "|---|---|---|",
             "| 200 saves, one at a time | \(Report.format(fresh.p50)) | \(Report.format(fresh.p99)) |",
             "",
@@ -71,7 +79,8 @@ struct SearchSuite {
             "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")), of which private "
                 + "(RssAnon): \(privateMemory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: "
                 + "\(String(format: "%.0f MB", indexMB)).",
-        ].joined(separator: "\n")
+        ]
+        return lines.joined(separator: "\n")
     }
 
     private func request(_ service: String, _ body: String, socket existing: Socket? = nil) throws -> [String: Any] {
@@ -110,11 +119,11 @@ struct SearchSuite {
     /// request is written before, and the reply read and checked after
     /// (Foundation's JSONSerialization on a page of hits costs more than
     /// some hops).
-    private func latency() throws -> Probe.Latency {
+    private func latency(_ queries: [String] = Self.queries, samples: Int? = nil) throws -> Probe.Latency {
         let socket = try Socket(context, .dealer)
         try socket.connect(lab.gatewayEndpoint)
-        return try Probe.sample(samples, warmUp: 100) { index in
-            let message = MDP.clientRequest(service: "search", body: [Frame(query(Self.queries[index % Self.queries.count], id: index))])
+        return try Probe.sample(samples ?? self.samples, warmUp: min(100, queries.count * 4)) { index in
+            let message = MDP.clientRequest(service: "search", body: [Frame(query(queries[index % queries.count], id: index))])
             let (time, reply) = try Probe.roundTrip(socket, message)
             guard let data = reply.last.map({ Data($0.bytes) }),
                 let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] != nil
