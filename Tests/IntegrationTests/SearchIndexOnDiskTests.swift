@@ -15,8 +15,9 @@ struct SearchIndexOnDiskTests {
         return String(line[range.upperBound...].prefix { $0 != " " })
     }
 
-    private func searchTotal(_ client: GatewayClient, _ q: String) async -> Int? {
-        try? await client.call(service: "search", method: "search.query", params: ["q": .string(q)]).get()["total"]?.intValue
+    /// The first line of `log` that says `text`; empty when none does.
+    private func line(_ text: String, in log: String) -> String {
+        log.split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
     }
 
     private func mode(_ path: String) throws -> Int {
@@ -32,7 +33,7 @@ struct SearchIndexOnDiskTests {
         let lines = (0..<400).map { #"{"title":"Kept \#($0)","content":"lasting words"}"# }.joined(separator: "\n")
         #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
-        #expect(await eventually(within: .seconds(20)) { await searchTotal(client, "lasting") == 400 })
+        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "lasting").total) == 400 })
 
         let directory = try #require(indexDirectory(in: harness.log("search-1")), "\(harness.log("search-1"))")
         #expect(directory == harness.directory + "/search/1", "the first free slot of the data directory")
@@ -43,9 +44,9 @@ struct SearchIndexOnDiskTests {
         _ = try await harness.startSearchService("search-2", context: context)
         let log = harness.log("search-2")
         #expect(indexDirectory(in: log) == directory, "the free slot again, with its index")
-        let opened = log.split(separator: "\n").first { $0.contains("index opened") }.map(String.init) ?? ""
+        let opened = line("index opened", in: log)
         #expect(opened.contains("applied=400 documents=400"), "it goes on from sequence 400, not 0: \(log)")
-        #expect(await eventually(within: .seconds(20)) { await searchTotal(client, "lasting") == 403 }, "and applies what changed meanwhile")
+        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "lasting").total) == 403 }, "and applies what changed meanwhile")
     }
 
     @Test func test_workersTakeASlotEach_aDirectoryInUseIsRefused_andMemoryIsAChoice() async throws {
@@ -82,26 +83,19 @@ struct SearchIndexOnDiskTests {
         let lines = (0..<400).map { #"{"title":"Copied \#($0)","content":"shared words"}"# }.joined(separator: "\n")
         #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
-        #expect(await eventually(within: .seconds(20)) { await searchTotal(client, "shared") == 400 })
+        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "shared").total) == 400 })
 
         let second = try await harness.startSearchService("search-2", context: context)
         let log = harness.log("search-2")
-        let copied = log.split(separator: "\n").first { $0.contains("index copied") }.map(String.init) ?? ""
+        let copied = line("index copied", in: log)
         #expect(copied.contains("from=\(harness.directory)/search/1/index.sqlite") && copied.contains("applied=400"), "\(log)")
-        let opened = log.split(separator: "\n").first { $0.contains("index opened") }.map(String.init) ?? ""
+        let opened = line("index opened", in: log)
         #expect(opened.contains("applied=400 documents=400"), "\(log)")
         #expect(try mode(harness.directory + "/search/2/index.sqlite") == 0o600)
 
         // Both go on from there, each on its own file.
         #expect(try await harness.posts(["create", "--title", "After the copy", "--content", "shared"]).status == 0)
-        var answered: Set<Int32> = []
         #expect(
-            await eventually(within: .seconds(20)) {
-                guard let result = try? await client.call(service: "search", method: "search.query", params: ["q": "shared"]).get(),
-                    result["total"]?.intValue == 401, let pid = result["pid"]?.intValue
-                else { return false }
-                answered.insert(Int32(pid))
-                return answered == [first, second]
-            }, "both workers find the post made after the copy")
+            try await everyWorkerFinds(client, "shared", 401, workers: [first, second]), "both workers find the post made after the copy")
     }
 }
