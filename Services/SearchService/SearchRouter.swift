@@ -23,7 +23,8 @@ struct SearchRouter: Sendable {
             let stats = SystemStatus.SearchIndex(
                 pid: getpid(), documents: try await index.documentCount(), applied: applied,
                 head: max(applied, sync.headSeen.load(ordering: .relaxed)))
-            return SearchStatsResult(index: SearchIndexDTO(domain: stats), indexBytes: try await index.sizeInBytes())
+            return SearchStatsResult(
+                index: SearchIndexDTO(domain: stats), indexBytes: try await index.sizeInBytes(), rankingLoaded: index.rankingLoaded)
         }
         router.on(SearchMethod.health) { _, _ in HealthResult(status: "ok", service: SearchMethod.service, pid: getpid()) }
         self.router = router

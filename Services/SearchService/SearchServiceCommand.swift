@@ -102,6 +102,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         if let metrics { services += [.init(service: metrics), .init(service: IndexGauges(sync: sync))] }
         let handler = BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker
         services += [
+            .init(service: RankingLoad(index: index, logger: logger), successTerminationBehavior: .ignore),
             .init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: handler))),
             .init(service: SyncService(sync: sync, interval: interval, logger: logger)),
         ]

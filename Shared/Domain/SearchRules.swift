@@ -10,6 +10,10 @@ public enum SearchRules {
     /// Whole words an unfinished last word may stand for (they start with
     /// it); a prefix of more words than this is matched by stems alone.
     public static let maxCompletions = 8
+    /// How many completions an unfinished last word stands for when an
+    /// index ranks by its own postings (`ImpactIndex`): its most common
+    /// ones, so that a word's first letter costs no more than 8 words.
+    public static let prefixCompletions = 8
     /// A catch-up that applied at least this many changes (a new worker
     /// building its index, an import) ends by compacting the index: queries
     /// on it then read one merged structure (docs/BENCHMARKS.md).

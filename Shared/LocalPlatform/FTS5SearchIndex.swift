@@ -22,6 +22,10 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// them once per match. Changed only on the database's queue, right
     /// after the transaction that changed the documents commits.
     private let lengths = Mutex(DocumentLengths())
+    /// Ranks queries of words by block-max postings, reading only what can
+    /// reach the page, once loaded (`loadRanking`); until then, and for a
+    /// query with a phrase, FTS5 finds every match and each is scored.
+    private let ranker: ImpactRanker
     /// The most of a file index read through a memory map: SQLite's own
     /// limit unless built otherwise (2 GB less 64 KiB).
     static let mapped = 0x7FFF_0000
@@ -34,6 +38,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// reads need no transaction, as in memory.
     public init(path: String? = nil, exclusive: Bool = false) throws(PostsError) {
         do {
+            ranker = try ImpactRanker()
             var configuration = Configuration()
             configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
             readsInTransaction = path != nil && !exclusive
@@ -80,37 +85,62 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") ?? 0 }
     }
 
+    /// A changed post is removed and added again: its new rowid is past
+    /// every other, as the ranking's postings need (`ImpactIndex`).
     public func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
         try await writeDocuments { db in
-            var touched: [Int64] = []
+            var changed = ChangedDocuments()
             let applied = try SearchSchema.applied(db)
+            let remove = try db.cachedStatement(sql: "DELETE FROM document WHERE uid = ? RETURNING rowid, title, content")
+            let insert = try db.cachedStatement(sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?) RETURNING rowid")
             for change in changes where change.sequence > applied {
-                switch change.kind {
-                case .upsert(let post):
-                    try touched += Int64.fetchAll(
-                        db.cachedStatement(
-                            sql: """
-                                INSERT INTO document (uid, title, content) VALUES (?, ?, ?)
-                                ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content
-                                RETURNING rowid
-                                """), arguments: [post.uid.uuidString, Highlights.unmarked(post.title), Highlights.unmarked(post.content)])
-                case .delete:
-                    try touched += Int64.fetchAll(
-                        db.cachedStatement(sql: "DELETE FROM document WHERE uid = ? RETURNING rowid"),
-                        arguments: [change.uid.uuidString])
+                if let old = try Row.fetchOne(remove, arguments: [change.uid.uuidString]) {
+                    changed.removed.append((old[0], old[1], old[2]))
+                }
+                if case .upsert(let post) = change.kind {
+                    let (title, content) = (Highlights.unmarked(post.title), Highlights.unmarked(post.content))
+                    let rowid = try Int64.fetchOne(insert, arguments: [post.uid.uuidString, title, content]) ?? 0
+                    changed.added.append((rowid, title, content))
                 }
             }
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
                 arguments: [position.applied, position.database])
-            return touched
+            return changed
         }
     }
+
+    /// Loads the ranking's postings from the documents, a page at a time
+    /// between writes, which go on meanwhile; from then on queries of words
+    /// are ranked by them. Answers how many documents it read.
+    @discardableResult
+    public func loadRanking(pageSize: Int = 10_000) async throws(PostsError) -> Int {
+        var loadedThrough: Int64 = 0
+        var loaded = 0
+        while true {
+            let after = loadedThrough
+            let (last, count) = try await read { db in
+                let rows = try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT rowid, title, content FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"),
+                    arguments: [after, pageSize])
+                let documents: [ImpactRanker.Document] = rows.map { ($0[0], $0[1], $0[2]) }
+                try self.ranker.load(documents, through: documents.last?.rowid ?? after, complete: documents.count < pageSize)
+                return (documents.last?.rowid ?? after, documents.count)
+            }
+            (loadedThrough, loaded) = (last, loaded + count)
+            if count < pageSize { return loaded }
+            await Task.yield()
+        }
+    }
+
+    /// Whether queries of words are ranked by the ranking's postings.
+    public var rankingLoaded: Bool { ranker.isComplete }
 
     public func reset(database: String?) async throws(PostsError) {
         try await write { db in
             try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ? WHERE id = 1", arguments: [database])
             self.lengths.withLock { $0 = DocumentLengths() }
+            self.ranker.reset()
         }
     }
 
@@ -138,10 +168,16 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             // Taken on the database's queue, so the lengths are those of the documents this search reads.
             let lengths = self.lengths.withLock { $0 }
             return try lengths.withTokens { tokens in
-                let request = RankRequest(keep: limit + offset, weights: [Self.titleWeight, 1], lengths: tokens)
-                let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: request)
+                let request = { (keep: Int) in RankRequest(keep: keep, weights: [Self.titleWeight, 1], lengths: tokens) }
+                if let ranked = try self.ranker.rank(query, keep: limit + offset) {
+                    let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit)
+                    let hits = try RankedPage.hits(db, match: match, page: page.map { ($0, $1) }, request: { request(1) })
+                    return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
+                }
+                let everyMatch = request(limit + offset)
+                let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: everyMatch)
                 // Ranking saw every match, so the count is exact and costs nothing more.
-                return SearchResults(hits: hits, total: request.matches, sequence: try SearchSchema.applied(db))
+                return SearchResults(hits: hits, total: everyMatch.matches, sequence: try SearchSchema.applied(db))
             }
         }
     }
@@ -206,21 +242,25 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         do { return try await queue.write(body) } catch { throw .failed("search index: \(error)") }
     }
 
-    /// Runs `body` (which returns the rowids of the documents it changed) in
-    /// a transaction, then, still on the database's queue so that no search
-    /// comes between, records those documents' new lengths.
-    private func writeDocuments(_ body: @escaping @Sendable (Database) throws -> [Int64]) async throws(PostsError) {
+    /// Runs `body` (which answers the documents it removed and added) in a
+    /// transaction, then, still on the database's queue so that no search
+    /// comes between, records their lengths and gives them to the ranking.
+    private func writeDocuments(_ body: @escaping @Sendable (Database) throws -> ChangedDocuments) async throws(PostsError) {
         do {
             try await queue.writeWithoutTransaction { db in
-                var touched: [Int64] = []
+                var changed = ChangedDocuments()
                 try db.inTransaction {
-                    touched = try body(db)
+                    changed = try body(db)
                     return .commit
                 }
-                let changed = try DocumentLengths.read(touched, db)
-                self.lengths.withLock { lengths in
-                    for (rowid, length) in changed { lengths.set(rowid, length) }
+                let touched = changed.removed.map(\.rowid) + changed.added.map(\.rowid)
+                let lengths = try DocumentLengths.read(touched, db)
+                self.lengths.withLock { known in
+                    for (rowid, length) in lengths { known.set(rowid, length) }
                 }
+                // A post changed twice in one page was added and removed again.
+                let removed = Set(changed.removed.map(\.rowid))
+                try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) })
             }
         } catch {
             throw .failed("search index: \(error)")

@@ -10,6 +10,8 @@ import GRDBSQLite
 /// rowid order, as FTS5's own ranking has them.
 enum RankedPage {
     static let rankSQL = "SELECT \(FTS5Ranking.functionName)(document_fts, ?2) FROM document_fts WHERE document_fts MATCH ?1"
+    /// One document's match, for where its phrases are.
+    static let rowSQL = rankSQL + " AND rowid = ?3"
     static let hitSQL = "SELECT uid, title, content FROM document WHERE rowid = ?"
 
     /// The page's hits; `request.matches` is then the exact number of matches.
@@ -19,25 +21,39 @@ enum RankedPage {
         guard !page.isEmpty else { return [] }
         let tokens = try TokenOffsets(db)
         let statement = try db.cachedStatement(sql: hitSQL)
-        var hits: [SearchHit] = []
-        for match in page {
-            guard let row = try Row.fetchOne(statement, arguments: [match.rowid]),
-                let uid = UUID(text: row[0] as String)
-            else { continue }
-            let title: String = row[1], content: String = row[2]
-            let marked = try snippet(of: [title, content], match.instances, tokens)
-            let (snippet, highlights) = Highlights.split(marked)
-            hits.append(SearchHit(uid: uid, title: title, snippet: snippet, highlights: highlights, score: match.score))
+        return try page.compactMap { match in try hit(db, match, statement, tokens) }
+    }
+
+    /// The hits of a page ranked elsewhere (`ImpactRanker`): each matched
+    /// again by FTS5 alone, for where its phrases are; a document gone
+    /// since is left out.
+    static func hits(_ db: Database, match: String, page: [(rowid: Int64, score: Double)], request: () -> RankRequest) throws -> [SearchHit] {
+        guard !page.isEmpty else { return [] }
+        let tokens = try TokenOffsets(db)
+        let statement = try db.cachedStatement(sql: hitSQL)
+        return try page.compactMap { rowid, score in
+            let one = request()
+            try rank(db, match: match, request: one, rowid: rowid)
+            let instances = one.ranked().first?.instances ?? []
+            return try hit(db, RankedMatch(rowid: rowid, score: score, instances: instances), statement, tokens)
         }
-        return hits
+    }
+
+    private static func hit(_ db: Database, _ match: RankedMatch, _ statement: Statement, _ tokens: TokenOffsets) throws -> SearchHit? {
+        guard let row = try Row.fetchOne(statement, arguments: [match.rowid]), let uid = UUID(text: row[0] as String) else { return nil }
+        let title: String = row[1], content: String = row[2]
+        let marked = try snippet(of: [title, content], match.instances, tokens)
+        let (snippet, highlights) = Highlights.split(marked)
+        return SearchHit(uid: uid, title: title, snippet: snippet, highlights: highlights, score: match.score)
     }
 
     /// Steps through every match (an FTS5 function cannot be an aggregate's
     /// argument), so that the request sees each.
     /// Run directly on SQLite's statement: its second parameter is a
     /// pointer, which GRDB's arguments cannot carry.
-    private static func rank(_ db: Database, match: String, request: RankRequest) throws {
-        let statement = try db.cachedStatement(sql: rankSQL).sqliteStatement
+    private static func rank(_ db: Database, match: String, request: RankRequest, rowid: Int64? = nil) throws {
+        let sql = rowid == nil ? rankSQL : rowSQL
+        let statement = try db.cachedStatement(sql: sql).sqliteStatement
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         defer {
@@ -45,13 +61,14 @@ enum RankedPage {
             sqlite3_clear_bindings(statement)
         }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        let bound = [sqlite3_bind_text(statement, 1, match, -1, transient), request.bind(to: statement, at: 2)]
-        if let failed = bound.first(where: { $0 != SQLITE_OK }) { throw error(failed, db) }
+        var bound = [sqlite3_bind_text(statement, 1, match, -1, transient), request.bind(to: statement, at: 2)]
+        if let rowid { bound.append(sqlite3_bind_int64(statement, 3, rowid)) }
+        if let failed = bound.first(where: { $0 != SQLITE_OK }) { throw error(failed, db, sql) }
         var code = SQLITE_ROW
         withExtendedLifetime(request) {
             while code == SQLITE_ROW { code = sqlite3_step(statement) }
         }
-        guard code == SQLITE_DONE else { throw error(code, db) }
+        guard code == SQLITE_DONE else { throw error(code, db, sql) }
     }
 
     /// The marked snippet of the hit's best column.
@@ -67,7 +84,7 @@ enum RankedPage {
         }
     }
 
-    private static func error(_ code: Int32, _ db: Database) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: rankSQL)
+    private static func error(_ code: Int32, _ db: Database, _ sql: String) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
     }
 }

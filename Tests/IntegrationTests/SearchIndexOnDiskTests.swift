@@ -47,6 +47,10 @@ struct SearchIndexOnDiskTests {
         let opened = line("index opened", in: log)
         #expect(opened.contains("applied=400 documents=400"), "it goes on from sequence 400, not 0: \(log)")
         #expect(await eventually(within: .seconds(20)) { (try? await search(client, "lasting").total) == 403 }, "and applies what changed meanwhile")
+        // Its ranking postings are loaded from the index it kept, beside the catch-up.
+        #expect(await eventually(within: .seconds(20)) { harness.log("search-2").contains("ranking loaded") })
+        let loaded = line("ranking loaded", in: harness.log("search-2"))
+        #expect((400...403).contains { loaded.contains("documents=\($0) ") }, "\(loaded)")
     }
 
     @Test func test_workersTakeASlotEach_aDirectoryInUseIsRefused_andMemoryIsAChoice() async throws {

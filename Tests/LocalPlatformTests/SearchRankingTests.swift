@@ -56,9 +56,11 @@ struct SearchRankingTests {
         }
     }
 
-    private func expectAgreement(_ index: FTS5SearchIndex, _ path: String, _ label: String) async throws {
+    private func expectAgreement(
+        _ index: FTS5SearchIndex, _ path: String, _ label: String, queries: [String] = Self.queries
+    ) async throws {
         let database = try DatabaseQueue(path: path)
-        for query in Self.queries {
+        for query in queries {
             for (limit, offset) in [(10, 0), (10, 10), (7, 45), (500, 0)] {
                 let results = try await index.search(query, limit: limit, offset: offset)
                 let (uids, scores, total) = try reference(database, query, limit: limit, offset: offset)
@@ -102,6 +104,63 @@ struct SearchRankingTests {
             try await expectAgreement(index, path, "edited")
             try await expectAgreement(try FTS5SearchIndex(path: path), path, "reopened")
         }
+    }
+
+    /// Queries whose unfinished last word has one stem to complete to: the
+    /// ranking postings score it as FTS5 scores the prefix, so the page is
+    /// FTS5's to the bit (a prefix of several stems may differ: ImpactQuery).
+    private static let oneCompletion = ["kernel module", "network", "signal memory thread", "zone", "out", "kernel"]
+
+    @Test func test_withTheRankingLoadedWhileEditsAndDeletesGoOn_everyPageIsStillFTS5s() async throws {
+        try await withDatabase { path in
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            var posts = Self.corpus(count: 300)
+            let index = try FTS5SearchIndex(path: path)
+            try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+            for position in posts.indices where position % 3 == 0 {
+                posts[position].content = position % 97 == 0 ? "kernel" : String(repeating: "lorem ", count: 400) + "network zone"
+            }
+            var sequence = Int64(posts.count) + 1
+            var edits = changes(posts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), from: sequence)
+            sequence += Int64(edits.count)
+            for position in posts.indices where position % 5 == 1 {
+                edits.append(PostChange(sequence: sequence, uid: posts[position].uid, kind: .delete))
+                sequence += 1
+            }
+            // Loaded a few documents at a time while the edits are applied page by page.
+            let pages = stride(from: 0, to: edits.count, by: 9).map { Array(edits[$0..<min($0 + 9, edits.count)]) }
+            async let loaded = index.loadRanking(pageSize: 7)
+            for page in pages { try await index.apply(page, position: IndexPosition(applied: page.last!.sequence, database: nil)) }
+            #expect(try await loaded > 0)
+            #expect(index.rankingLoaded)
+            try await expectAgreement(index, path, "loaded while edited", queries: Self.oneCompletion)
+            let reopened = try FTS5SearchIndex(path: path)
+            try await reopened.loadRanking()
+            try await expectAgreement(reopened, path, "reopened and loaded", queries: Self.oneCompletion)
+        }
+    }
+
+    @Test func test_withTheRankingLoaded_anUnfinishedWordOfManyCompletions_findsPostsWithOne_highlighted() async throws {
+        let index = try FTS5SearchIndex()
+        let posts = Self.corpus(count: 300)
+        try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+        try await index.loadRanking()
+        let results = try await index.search("kernel fil", limit: 20, offset: 0)
+        #expect(!results.hits.isEmpty)
+        for hit in results.hits {
+            let post = try #require(posts.first { $0.uid == hit.uid })
+            let words = (post.title + " " + post.content).split(separator: " ")
+            #expect(words.contains("kernel") && words.contains { $0.hasPrefix("fil") })
+            #expect(!hit.highlights.isEmpty)
+        }
+        #expect(
+            results.totalIsExact
+                && results.total
+                    == posts.filter { post in
+                        let words = (post.title + " " + post.content).split(separator: " ")
+                        return words.contains("kernel") && words.contains { $0.hasPrefix("fil") }
+                    }.count
+        )
     }
 
     @Test func test_theRankingFunctionWithoutItsRequest_failsTheQuery_namingWhy() async throws {

@@ -19,7 +19,11 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "Round trips per latency run.") var samples = 20_000
     @Option(help: "Body size in bytes.") var bodySize = 100
     @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
-    @Option(help: "Which figures: gateway, posts, search, all, or stores (SQLite beside PostgreSQL; needs --database-url).") var suite = "all"
+    @Option(
+        help: "Which figures: gateway, posts, search, all, stores (SQLite beside PostgreSQL; needs --database-url), or ranking (in this process).")
+    var suite = "all"
+    @Option(help: "With suite 'ranking': a corpus (JSON Lines of posts) to read instead of generating --search-posts of --search-corpus.")
+    var corpusFile: String?
     @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
     @Option(help: "The search corpus: manpages (their paragraphs, up to about 590,000) or unigram (any size, words drawn by the pages' frequencies).")
     var searchCorpus = "manpages"
@@ -30,6 +34,7 @@ struct GatewayBench: AsyncParsableCommand {
 
     func run() async throws {
         if let endpoint = rawEchoServer { return try RawEchoServer.serve(endpoint) }
+        if suite == "ranking" { return try ranking() }
         let lab = try Lab(binaries: binaries)
         defer { lab.shutdown() }
         let context = try Context()
@@ -66,9 +71,7 @@ struct GatewayBench: AsyncParsableCommand {
             let searchLab = try Lab(binaries: binaries)
             defer { searchLab.shutdown() }
             try searchLab.startGateway()
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("corpus/\(searchCorpus == "unigram" ? "unigram" : "manpages").py").path
-            print(try SearchSuite(lab: searchLab, context: context, corpusScript: script, count: searchPosts, samples: samples / 4).run())
+            print(try SearchSuite(lab: searchLab, context: context, corpusScript: corpusScript, count: searchPosts, samples: samples / 4).run())
             print("")
         }
         guard suite == "gateway" || suite == "all" else { return }
@@ -114,5 +117,30 @@ struct GatewayBench: AsyncParsableCommand {
                     "body \(bodySize) B, window \(window), \(requests) requests per pipelined run, \(samples) sequential round trips, echo workers "
                     + "in --raw mode"
             ).markdown)
+    }
+
+    private var corpusScript: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("corpus/\(searchCorpus == "unigram" ? "unigram" : "manpages").py").path
+    }
+
+    /// The ranking suite: no processes, one corpus (read or generated).
+    private func ranking() throws {
+        var corpus = corpusFile ?? ""
+        var generated: String?
+        if corpusFile == nil {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ranking-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            (corpus, generated) = ("\(directory)/corpus.jsonl", directory)
+            let script = Process()
+            script.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            script.arguments = ["python3", corpusScript, corpus, "\(searchPosts)"]
+            try script.run()
+            script.waitUntilExit()
+            guard script.terminationStatus == 0 else { throw BenchError("\(corpusScript) failed") }
+        }
+        defer { if let generated { try? FileManager.default.removeItem(atPath: generated) } }
+        print("Machine: \(Report.machine)\n")
+        print(try RankingSuite(corpus: corpus, samples: max(50, samples / 40)).run())
     }
 }

@@ -34,7 +34,7 @@ struct SearchSuite {
         let baseline = try baselineLatency(corpus)
 
         let (first, catchUp) = try lab.startSearchService(context: context)
-        try waitCaughtUp(workers: 1)
+        let rankingLoad = try waitCaughtUp(workers: 1)
         let one = try latency()
         let classes = try QueryClasses(corpus: corpus).classes.map { ($0.name, $0.queries, try latency($0.queries, samples: max(20, samples / 5))) }
         // On disk, the second starts from a copy of the first's index.
@@ -72,9 +72,10 @@ struct SearchSuite {
             "| 200 saves, one at a time | \(Report.format(fresh.p50)) | \(Report.format(fresh.p99)) |",
             "",
             String(
-                format: "A new worker built its index of all \(count) posts and registered in %.1f s; a second one (from a copy of the "
-                    + "first's index when on disk) in %.2f s; started again, with the index it kept, in %.2f s.",
-                Self.seconds(catchUp), Self.seconds(secondCatchUp), Self.seconds(restart)),
+                format: "A new worker built its index of all \(count) posts and registered in %.1f s, and ranked by its postings %.1f s "
+                    + "later; a second one (from a copy of the first's index when on disk) registered in %.2f s; started again, with the "
+                    + "index it kept, in %.2f s.",
+                Self.seconds(catchUp), Self.seconds(rankingLoad), Self.seconds(secondCatchUp), Self.seconds(restart)),
             "",
             "Worker memory (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")), of which private "
                 + "(RssAnon): \(privateMemory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: "
@@ -103,16 +104,22 @@ struct SearchSuite {
         return #"{"jsonrpc":"2.0","id":\#(id),"method":"search.query","params":{"q":\#(text),"limit":10}}"#
     }
 
-    private func waitCaughtUp(workers: Int) throws {
-        let deadline = ContinuousClock.now + .seconds(300)
+    /// Until `workers` workers hold every post and rank by their postings;
+    /// answers how long that took.
+    @discardableResult
+    private func waitCaughtUp(workers: Int) throws -> Duration {
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(300)
         var caughtUp: Set<Int> = []
         while caughtUp.count < workers {
             guard ContinuousClock.now < deadline else { throw BenchError("search workers did not catch up") }
             let result = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
             let stats = result["index"] as? [String: Any] ?? [:]
-            if stats["documents"] as? Int == count, stats["lag"] as? Int == 0, let worker = stats["pid"] as? Int { caughtUp.insert(worker) }
+            let ranking = result["rankingLoaded"] as? Bool ?? true
+            if stats["documents"] as? Int == count, stats["lag"] as? Int == 0, ranking, let worker = stats["pid"] as? Int { caughtUp.insert(worker) }
             Thread.sleep(forTimeInterval: 0.1)
         }
+        return start.duration(to: .now)
     }
 
     /// Each round trip timed from the send until its reply arrives: the
@@ -194,20 +201,4 @@ struct SearchSuite {
         let line = status.split(separator: "\n").first { $0.hasPrefix(field) } ?? ""
         return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
     }
-}
-
-/// Runs async index calls from the benchmark's synchronous measuring loop.
-private func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
-    let done = DispatchSemaphore(value: 0)
-    let failure = LockedBox()
-    Task.detached {
-        do { try await body() } catch { failure.error = "\(error)" }
-        done.signal()
-    }
-    done.wait()
-    if let error = failure.error { throw BenchError(error) }
-}
-
-private final class LockedBox: @unchecked Sendable {
-    var error: String?
 }

@@ -1,0 +1,25 @@
+import Foundation
+import LocalPlatform
+import Logging
+import ServiceLifecycle
+
+/// Loads the index's ranking postings beside the catch-up (which goes on
+/// meanwhile): until it is done, FTS5 ranks every match; once it is, a
+/// query of words reads only what can reach its page. Says so in the log.
+struct RankingLoad: Service {
+    let index: FTS5SearchIndex
+    let logger: Logger
+
+    func run() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let documents = try await index.loadRanking()
+            let took = start.duration(to: clock.now).components
+            let seconds = String(format: "%.2f", Double(took.seconds) + Double(took.attoseconds) / 1e18)
+            logger.info("ranking loaded", metadata: ["documents": "\(documents)", "seconds": "\(seconds)"])
+        } catch {
+            logger.error("cannot load the ranking postings; FTS5 ranks every match", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// A search index in memory that ranks a query's best matches as FTS5's
+/// bm25 would, reading only the postings where they can be: each term's
+/// postings are in tiers by weight (`TermTiers`) with block-max bounds
+/// (`TermPostings`), and `ImpactSearch` skips every tier and block that
+/// cannot reach the page. The matches' text, the
+/// snippets and phrases stay FTS5's; this holds what ranking reads: each
+/// document's length, and each term's documents with its weighted count.
+///
+/// Rowids only grow: a document changed is removed and added again under
+/// a new rowid. A removed document's postings stay (skipped, and no longer
+/// counted) until they are half of a term's, which is then rebuilt.
+struct ImpactIndex {
+    /// A title's match counts this many of the content's, as in FTS5's
+    /// ranking (`FTS5SearchIndex.titleWeight`).
+    static let titleWeight: UInt32 = 10
+
+    private(set) var vocabulary = ImpactVocabulary()
+    private(set) var postings: [TermTiers] = []
+    /// Each document's length in tokens (title and content), by rowid; -1: none.
+    private(set) var lengths: ContiguousArray<Int32> = []
+    private(set) var rows: Int64 = 0
+    private(set) var tokens: Int64 = 0
+
+    /// The average document length, as FTS5 takes it.
+    var averageLength: Double { rows == 0 ? 1 : Double(tokens) / Double(rows) }
+
+    func length(of rowid: Int64) -> Int32? {
+        rowid >= 0 && rowid < lengths.count && lengths[Int(rowid)] >= 0 ? lengths[Int(rowid)] : nil
+    }
+
+    /// Adds a document whose columns hold these stems (by number, in order).
+    mutating func add(rowid: Int64, title: [Int32], content: [Int32]) {
+        precondition(rowid >= 0 && rowid < Int64(UInt32.max) && rowid >= Int64(lengths.count), "rowids only grow")
+        let length = Int32(clamping: title.count + content.count)
+        lengths.append(contentsOf: repeatElement(-1, count: Int(rowid) - lengths.count))
+        lengths.append(length)
+        rows += 1
+        tokens += Int64(length)
+        let average = averageLength
+        for (stem, frequency) in Self.frequencies(title: title, content: content) {
+            while postings.count <= Int(stem) { postings.append(TermTiers()) }
+            postings[Int(stem)].append(rowid: UInt32(rowid), frequency: frequency, length: length, average: average)
+        }
+    }
+
+    /// Removes a document that held these stems.
+    mutating func remove(rowid: Int64, stems: some Sequence<Int32>) {
+        guard let length = length(of: rowid) else { return }
+        lengths[Int(rowid)] = -1
+        rows -= 1
+        tokens -= Int64(length)
+        let average = averageLength
+        let lengths = self.lengths
+        lengths.withUnsafeBufferPointer { lengths in
+            for stem in Set(stems) where Int(stem) < postings.count {
+                postings[Int(stem)].remove(UInt32(rowid), lengths: lengths, average: average)
+            }
+        }
+    }
+
+    mutating func add(word: String, stem: String) -> Int32 { vocabulary.add(word: word, stem: stem) }
+
+    /// Each stem's weighted count: a title's match counts `titleWeight`.
+    static func frequencies(title: [Int32], content: [Int32]) -> [(Int32, UInt32)] {
+        var counts: [Int32: UInt32] = [:]
+        for stem in title { counts[stem, default: 0] += titleWeight }
+        for stem in content { counts[stem, default: 0] += 1 }
+        return counts.map { ($0.key, $0.value) }
+    }
+}

@@ -1,0 +1,116 @@
+import Domain
+import GRDB
+import Synchronization
+
+/// An `ImpactIndex` that many threads may use: documents added and removed
+/// by rowid, queries ranked as `ImpactSearch` does. FTS5's tokenizers need
+/// a connection, so it keeps one of its own, in memory, for nothing else.
+///
+/// Beside a table that already holds documents it is loaded in rowid order
+/// (`load`), while the table changes (`apply`): a change at or below the
+/// rowid loaded so far is applied, one past it is left for the loading,
+/// which reaches it. It ranks nothing (`rank` answers nil) until loaded.
+public final class ImpactRanker: Sendable {
+    public typealias Document = (rowid: Int64, title: String, content: String)
+
+    private struct State {
+        var index = ImpactIndex()
+        /// Documents up to this rowid are in `index`.
+        var loadedThrough: Int64 = 0
+        var complete = false
+    }
+
+    /// Matches counted exactly before a query may skip postings; past it
+    /// the count is a lower bound (`RankedRows.totalIsExact` false).
+    public static let exactCount = 1_000
+
+    private let tokens: DatabaseQueue
+    private let state = Mutex(State())
+
+    public init() throws(PostsError) {
+        do { tokens = try DatabaseQueue() } catch { throw .failed("cannot open a tokenizer connection: \(error)") }
+    }
+
+    /// Whether it holds every document, and so ranks.
+    public var isComplete: Bool { state.withLock { $0.complete } }
+
+    /// The next documents of the table in rowid order, all of them up to
+    /// `through`; `complete`: the table has no more.
+    public func load(_ documents: [Document], through: Int64, complete: Bool) throws(PostsError) {
+        try tokenizing { tokenizer in
+            try self.state.withLock { state in
+                for document in documents where document.rowid > state.loadedThrough {
+                    try Self.add(document, to: &state.index, tokenizer)
+                }
+                state.loadedThrough = max(state.loadedThrough, through)
+                state.complete = complete
+            }
+        }
+    }
+
+    /// The table's change: `removed` documents (with the texts they had)
+    /// and `added` ones, each past every rowid before it.
+    public func apply(removed: [Document], added: [Document]) throws(PostsError) {
+        try tokenizing { tokenizer in
+            try self.state.withLock { state in
+                for document in removed where document.rowid <= state.loadedThrough {
+                    let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: state.index)
+                    state.index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
+                }
+                guard state.complete else { return }  // the loading reaches them
+                for document in added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > state.loadedThrough {
+                    try Self.add(document, to: &state.index, tokenizer)
+                    state.loadedThrough = document.rowid
+                }
+            }
+        }
+    }
+
+    /// The table was emptied: so is this, and it is complete.
+    public func reset() {
+        state.withLock { state in
+            let through = max(state.loadedThrough, Int64(state.index.lengths.count) - 1)
+            state = State(index: ImpactIndex(), loadedThrough: through, complete: true)
+        }
+    }
+
+    private static func add(_ document: Document, to index: inout ImpactIndex, _ tokenizer: ImpactTokenizer) throws {
+        let title = try tokenizer.stems(of: document.title, adding: &index)
+        let content = try tokenizer.stems(of: document.content, adding: &index)
+        index.add(rowid: document.rowid, title: title, content: content)
+    }
+
+    /// The best `keep` documents for `query` (the last word unfinished when
+    /// `lastIsUnfinished`), or nil for a query with a phrase, or before
+    /// every document is loaded.
+    public func rank(_ query: String, keep: Int, lastIsUnfinished: Bool = true) throws(PostsError) -> RankedRows? {
+        let terms = SearchQuery.terms(in: query)
+        guard !terms.isEmpty else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
+        return try tokenizing { tokenizer in
+            try self.state.withLock { state in
+                guard state.complete else { return nil }
+                let index = state.index
+                guard let groups = try ImpactQuery.groups(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer)
+                else { return nil }
+                let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
+                return RankedRows(
+                    rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact)
+            }
+        }
+    }
+
+    /// Postings held, documents and distinct stems: what the index costs.
+    public var size: (postings: Int, documents: Int64, stems: Int) {
+        state.withLock { state in
+            (state.index.postings.reduce(0) { $0 + $1.count }, state.index.rows, state.index.vocabulary.stems.count)
+        }
+    }
+
+    private func tokenizing<T>(_ body: (ImpactTokenizer) throws -> T) throws(PostsError) -> T {
+        do {
+            return try tokens.inDatabase { db in try body(ImpactTokenizer(db)) }
+        } catch {
+            throw .failed("search ranking: \(error)")
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import HeapModule
+
+/// A query's best matches in an `ImpactIndex`: every group of terms must
+/// match, and a match scores the sum of its groups' scores, each the best
+/// of its terms there, with bm25 as FTS5's. A plain word is a group of one
+/// stem: its score is FTS5's to the bit. An unfinished word is the group
+/// of its completions, scored by the best one the post holds.
+///
+/// Documents are visited in rowid order, each group's postings in step. Once
+/// the page is full and `exactCount` matches are counted, two things are
+/// skipped, because no document there can enter the page (a later rowid
+/// loses a tie):
+/// - a tier whose best, with the other groups' best, cannot beat the page's
+///   worst: it no longer proposes documents, it is only read for the ones
+///   the others propose (max-score);
+/// - a stretch of rowids where the blocks' bounds add up to no more than
+///   the page's worst (block-max).
+/// A common word's page then costs about its top tiers, not its every
+/// match; the count of matches is then a lower bound.
+enum ImpactSearch {
+    struct Result {
+        /// The best `keep` matches, best first; equal scores in rowid order.
+        var ranked: [Ranked]
+        /// Matches counted: all of them when `isExact`.
+        var total: Int
+        var isExact: Bool
+        /// Matches scored: what the query cost, beside `total`.
+        var scored: Int
+    }
+
+    private struct Member {
+        var cursor: PostingCursor
+        let group: Int
+        /// No document of this tier scores above this in this query.
+        let bound: Double
+    }
+
+    static func best(_ keep: Int, of groups: [[Int32]], in index: ImpactIndex, exactCount: Int) -> Result {
+        let average = index.averageLength
+        var members: [Member] = []
+        var stems = Set<Int32>()
+        for (group, terms) in groups.enumerated() {
+            for stem in terms where Int(stem) < index.postings.count {
+                let term = index.postings[Int(stem)]
+                let inverseFrequency = BM25.inverseFrequency(rows: index.rows, hits: Int64(term.documents))
+                stems.insert(stem)
+                for tier in term.tiers where !tier.rowids.isEmpty {
+                    let cursor = PostingCursor(tier, inverseFrequency: inverseFrequency)
+                    members.append(Member(cursor: cursor, group: group, bound: inverseFrequency * tier.bound(average: average)))
+                }
+            }
+        }
+        var byGroup = [[Int]](repeating: [], count: groups.count)
+        for (number, member) in members.enumerated() { byGroup[member.group].append(number) }
+        guard keep > 0, !groups.isEmpty, byGroup.allSatisfy({ !$0.isEmpty }) else {
+            return Result(ranked: [], total: 0, isExact: true, scored: 0)
+        }
+        for group in byGroup.indices { byGroup[group].sort { members[$0].bound > members[$1].bound } }
+        let groupBests = byGroup.map { members[$0[0]].bound }
+        let bestSum = groupBests.reduce(0, +)
+        // Each group's members that may still propose a document: a prefix of `byGroup`'s.
+        var essential = byGroup.map(\.count)
+        var best = Heap<Ranked>()
+        var worst = -Double.infinity
+        var matches = 0
+        var pruned = false
+        var target: UInt32 = 0
+
+        index.lengths.withUnsafeBufferPointer { lengths in
+            search: while true {
+                // Each group's first essential document at one rowid, the pivot.
+                var pivot = target
+                var aligned = false
+                while !aligned {
+                    aligned = true
+                    for group in byGroup.indices {
+                        var first = PostingCursor.end
+                        for member in byGroup[group].prefix(essential[group]) {
+                            members[member].cursor.advance(to: pivot)
+                            first = min(first, members[member].cursor.rowid)
+                        }
+                        if first == PostingCursor.end { break search }
+                        if first > pivot { (pivot, aligned) = (first, false) }
+                    }
+                }
+                target = pivot + 1
+                if worst > -.infinity {
+                    var bound = 0.0
+                    var blockEnd = PostingCursor.end
+                    for group in byGroup.indices {
+                        let count = essential[group]
+                        var groupBound = count < byGroup[group].count ? members[byGroup[group][count]].bound : 0
+                        for member in byGroup[group].prefix(count) {
+                            groupBound = max(groupBound, members[member].cursor.bound(average: average))
+                            blockEnd = min(blockEnd, members[member].cursor.blockLast)
+                        }
+                        bound += groupBound
+                    }
+                    if bound <= worst {
+                        pruned = true
+                        if blockEnd == PostingCursor.end { break search }
+                        target = max(blockEnd, pivot) + 1
+                        continue search
+                    }
+                }
+                let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
+                guard length >= 0 else { continue }
+                matches += 1
+                var score = 0.0
+                for group in byGroup.indices {
+                    var groupScore = 0.0
+                    // Best bound first: once a member's bound is no more than
+                    // what the group scores already, none after it adds anything.
+                    for member in byGroup[group] where members[member].bound > groupScore {
+                        members[member].cursor.advance(to: pivot)
+                        let cursor = members[member].cursor
+                        guard cursor.rowid == pivot else { continue }
+                        let part = BM25.part(frequency: Double(cursor.frequency), length: Double(length), averageLength: average)
+                        groupScore = max(groupScore, cursor.inverseFrequency * part)
+                    }
+                    score += groupScore
+                }
+                let ranked = Ranked(score: score, rowid: Int64(pivot))
+                if best.count < keep {
+                    best.insert(ranked)
+                } else if let least = best.min, least < ranked {
+                    best.replaceMin(with: ranked)
+                } else {
+                    continue
+                }
+                guard best.count == keep, matches >= exactCount, let least = best.min, least.score > worst else { continue }
+                worst = least.score
+                // A member whose best, with every other group's best, cannot beat the worst proposes nothing more.
+                for group in byGroup.indices {
+                    let limit = worst - (bestSum - groupBests[group])
+                    essential[group] = byGroup[group].prefix { members[$0].bound > limit }.count
+                    if essential[group] < byGroup[group].count { pruned = true }
+                    if essential[group] == 0 { break search }
+                }
+            }
+        }
+        // One stem: its documents are counted as it changes.
+        let single = groups.count == 1 && stems.count == 1
+        return Result(
+            ranked: best.unordered.sorted(by: >),
+            total: single ? index.postings[Int(stems.first!)].documents : matches,
+            isExact: single || !pruned, scored: matches)
+    }
+}

@@ -1,0 +1,72 @@
+/// The index's terms (porter stems, as FTS5 indexes them) by number, and
+/// every word and stem seen, kept sorted, to complete an unfinished word:
+/// `runni` finds `running`, whose stem `run` it is not a prefix of.
+struct ImpactVocabulary {
+    /// How many words an unsorted tail may hold before it is merged in:
+    /// a completion reads the whole tail, a merge rewrites the sorted keys.
+    static let tail = 4096
+
+    private(set) var stems: [String] = []
+    private var stemNumbers: [String: Int32] = [:]
+    /// Each word (as unicode61 folds it) to its stem's number.
+    private var wordStems: [String: Int32] = [:]
+    /// Words and stems, each with its stem's number, to complete a prefix
+    /// (a stem may also be a word with a stem of its own: then it is twice).
+    private var sortedKeys: [String] = []
+    private var sortedStems: [Int32] = []
+    private var unsortedKeys: [(key: String, stem: Int32)] = []
+
+    /// The stem of a word seen before, by number.
+    func stem(ofWord word: String) -> Int32? { wordStems[word] }
+
+    func number(ofStem stem: String) -> Int32? { stemNumbers[stem] }
+
+    /// Records a word and its stem; answers the stem's number.
+    mutating func add(word: String, stem: String) -> Int32 {
+        let number: Int32
+        if let known = stemNumbers[stem] {
+            number = known
+        } else {
+            number = Int32(stems.count)
+            stems.append(stem)
+            stemNumbers[stem] = number
+            addKey(stem, number)
+        }
+        if wordStems[word] == nil {
+            wordStems[word] = number
+            if word != stem { addKey(word, number) }
+        }
+        return number
+    }
+
+    private mutating func addKey(_ key: String, _ stem: Int32) {
+        unsortedKeys.append((key, stem))
+        if unsortedKeys.count > Self.tail { merge() }
+    }
+
+    private mutating func merge() {
+        var keys = zip(sortedKeys, sortedStems).map { (key: $0, stem: $1) } + unsortedKeys
+        keys.sort { $0.key < $1.key }
+        sortedKeys = keys.map(\.key)
+        sortedStems = keys.map(\.stem)
+        unsortedKeys = []
+    }
+
+    /// The stems of every word or stem that starts with one of `prefixes`.
+    func stems(startingWith prefixes: [String]) -> Set<Int32> {
+        var found = Set<Int32>()
+        for prefix in Set(prefixes) where !prefix.isEmpty {
+            var low = 0, high = sortedKeys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sortedKeys[middle] < prefix { low = middle + 1 } else { high = middle }
+            }
+            while low < sortedKeys.count, sortedKeys[low].hasPrefix(prefix) {
+                found.insert(sortedStems[low])
+                low += 1
+            }
+            for (key, stem) in unsortedKeys where key.hasPrefix(prefix) { found.insert(stem) }
+        }
+        return found
+    }
+}

@@ -1,0 +1,8 @@
+/// A query's best documents by rowid, best first, with their bm25 scores,
+/// and how many documents match: exactly, or at least so many.
+public struct RankedRows: Sendable, Equatable {
+    public var rowids: [Int64]
+    public var scores: [Double]
+    public var total: Int
+    public var totalIsExact: Bool
+}

@@ -1,0 +1,88 @@
+/// One tier of a term's postings (`TermTiers`): documents that hold it, in
+/// rowid order, each with its weighted frequency (title matches count
+/// `ImpactIndex`'s title weight each), cut in blocks of `blockSize` with
+/// the best bm25 part any document of the block can have. A query skips
+/// every block whose best cannot reach its page (block-max), and a whole
+/// tier whose best cannot (`bound(average:)`).
+///
+/// A block's best is taken at the average document length of when the
+/// block was begun; bm25's part of a match grows with the average by at
+/// most its ratio (`bound(of:average:)`), so the bound holds however the
+/// average moves. Removed documents stay until the postings are rebuilt;
+/// they only make a bound looser.
+struct TermPostings {
+    static let blockSize = 128
+
+    private(set) var rowids: ContiguousArray<UInt32> = []
+    private(set) var frequencies: ContiguousArray<UInt32> = []
+    /// Each block's best part, at `blockAverages`' average length.
+    private(set) var blockBests: ContiguousArray<Double> = []
+    private(set) var blockAverages: ContiguousArray<Double> = []
+    /// Documents that hold the term now (removed ones not counted).
+    var documents = 0
+    /// The best part of any block, and the smallest average any was taken at.
+    private(set) var best = 0.0
+    private(set) var smallestAverage = Double.infinity
+
+    var blockCount: Int { blockBests.count }
+
+    /// Adds a document past every other (rowids only grow).
+    mutating func append(rowid: UInt32, frequency: UInt32, length: Int32, average: Double) {
+        precondition(rowids.last.map { $0 < rowid } ?? true, "postings are appended in rowid order")
+        if rowids.count % Self.blockSize == 0 {
+            blockBests.append(0)
+            blockAverages.append(average)
+        }
+        rowids.append(rowid)
+        frequencies.append(frequency)
+        documents += 1
+        let block = blockBests.count - 1
+        let part = BM25.part(frequency: Double(frequency), length: Double(length), averageLength: blockAverages[block])
+        if part > blockBests[block] { blockBests[block] = part }
+        if part > best { best = part }
+        smallestAverage = min(smallestAverage, blockAverages[block])
+    }
+
+    /// Whether it holds `rowid` (removed or not).
+    func contains(_ rowid: UInt32) -> Bool {
+        var low = 0, high = rowids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rowids[middle] < rowid { low = middle + 1 } else { high = middle }
+        }
+        return low < rowids.count && rowids[low] == rowid
+    }
+
+    /// No document here has a part above this at average length `average`.
+    func bound(average: Double) -> Double {
+        best * (average > smallestAverage ? average / smallestAverage : 1) * (1 + 1e-9)
+    }
+
+    /// Whether removed documents hold so much of it that it is worth
+    /// rebuilding (each rebuild then costs no more than the removals since
+    /// the last did, and the postings are never more than twice the live).
+    var isWorthCompacting: Bool { rowids.count > 2 * documents + Self.blockSize }
+
+    /// The same postings without the documents `lengths` no longer has,
+    /// their bounds taken anew at `average`.
+    func compacted(lengths: UnsafeBufferPointer<Int32>, average: Double) -> TermPostings {
+        var kept = TermPostings()
+        for (rowid, frequency) in zip(rowids, frequencies) where Int(rowid) < lengths.count && lengths[Int(rowid)] >= 0 {
+            kept.append(rowid: rowid, frequency: frequency, length: lengths[Int(rowid)], average: average)
+        }
+        return kept
+    }
+
+    /// The last rowid of `block`.
+    func lastRowid(of block: Int) -> UInt32 {
+        rowids[min((block + 1) * Self.blockSize, rowids.count) - 1]
+    }
+
+    /// No document of `block` has a part above this at average length `average`.
+    @inline(__always)
+    func bound(of block: Int, average: Double) -> Double {
+        let taken = blockAverages[block]
+        // A little over, so that rounding never puts a score above its bound.
+        return blockBests[block] * (average > taken ? average / taken : 1) * (1 + 1e-9)
+    }
+}

@@ -1,0 +1,33 @@
+/// A term's postings in tiers by how much a document's match weighs
+/// (bm25's part, before the term's inverse frequency, when it was added):
+/// the best matches of a common word are a small tier of their own, so a
+/// query reads that tier, and skips the others once its page is better
+/// than they can be (`ImpactSearch`). bm25's part is below k1 + 1 = 2.2;
+/// a title match of an average post is about 1.96, a content match 1.0,
+/// so the floors are fine near the top, where a common word's page is.
+struct TermTiers {
+    static let floors: [Double] = [2.12, 2.08, 2.04, 2.0, 1.95, 1.9, 1.7, 1.4, 1.0, 0]
+
+    private(set) var tiers: [TermPostings] = []
+
+    /// Documents that hold the term now.
+    var documents: Int { tiers.reduce(0) { $0 + $1.documents } }
+
+    /// Postings held, removed documents' included.
+    var count: Int { tiers.reduce(0) { $0 + $1.rowids.count } }
+
+    mutating func append(rowid: UInt32, frequency: UInt32, length: Int32, average: Double) {
+        let part = BM25.part(frequency: Double(frequency), length: Double(length), averageLength: average)
+        let tier = Self.floors.firstIndex { part >= $0 } ?? Self.floors.count - 1
+        while tiers.count <= tier { tiers.append(TermPostings()) }
+        tiers[tier].append(rowid: rowid, frequency: frequency, length: length, average: average)
+    }
+
+    /// `rowid`'s document is removed (`lengths` already says so): no longer
+    /// counted, and its tier rebuilt once removed documents are half of it.
+    mutating func remove(_ rowid: UInt32, lengths: UnsafeBufferPointer<Int32>, average: Double) {
+        guard let tier = tiers.firstIndex(where: { $0.contains(rowid) }) else { return }
+        tiers[tier].documents -= 1
+        if tiers[tier].isWorthCompacting { tiers[tier] = tiers[tier].compacted(lengths: lengths, average: average) }
+    }
+}

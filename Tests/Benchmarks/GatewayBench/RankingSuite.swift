@@ -1,0 +1,100 @@
+import Domain
+import Foundation
+import LocalPlatform
+import Synchronization
+
+/// #26's ranking in one process, on one corpus: each query class's page
+/// from the FTS5 index as search workers rank today (every match scored),
+/// beside `ImpactRanker` (block-max postings, the last word completed to
+/// its most common words), and what building the impact index costs.
+struct RankingSuite {
+    let corpus: String
+    let samples: Int
+
+    func run() throws -> String {
+        let documents = try Self.read(corpus)
+        let clock = ContinuousClock()
+        let before = Self.privateMB()
+        var start = clock.now
+        let ranker = try ImpactRanker()
+        for batch in stride(from: 0, to: documents.count, by: 10_000) {
+            let page = documents[batch..<min(batch + 10_000, documents.count)]
+            try ranker.load(
+                page.map { ($0.rowid, $0.post.title, $0.post.content) }, through: page.last!.rowid, complete: batch + 10_000 >= documents.count)
+        }
+        let impactBuild = start.duration(to: clock.now)
+        let impactMemory = Self.privateMB() - before
+        let size = ranker.size
+
+        start = clock.now
+        let fts5 = try FTS5SearchIndex()
+        let changes = documents.map { PostChange(sequence: $0.rowid, uid: $0.post.uid, kind: .upsert($0.post)) }
+        try blocking {
+            for batch in stride(from: 0, to: changes.count, by: 10_000) {
+                let page = Array(changes[batch..<min(batch + 10_000, changes.count)])
+                try await fts5.apply(page, position: IndexPosition(applied: page.last!.sequence, database: nil))
+            }
+            try await fts5.compact()
+        }
+        let fts5Build = start.duration(to: clock.now)
+
+        var rows = [
+            "Corpus: \(documents.count) posts (\((corpus as NSString).lastPathComponent)). Command: `\(CommandLine.arguments.joined(separator: " "))`",
+            "",
+            "| | FTS5, every match ranked | impact index |",
+            "|---|---|---|",
+            "| build, in this process | \(String(format: "%.1f s", Probe.seconds(fts5Build))) | \(String(format: "%.1f s", Probe.seconds(impactBuild))) |",
+            "| memory (RssAnon growth) | | \(String(format: "%.0f MB", impactMemory)); \(size.postings) postings, \(size.stems) stems |",
+            "",
+            "Query latency, p50 / p99 (10 hits; the last word unfinished, as the interface sends it):",
+            "",
+            "| class | FTS5 | impact index | impact, total exact |",
+            "|---|---|---|---|",
+        ]
+        for (name, queries) in try QueryClasses(corpus: corpus).classes {
+            let reference = try Self.latency(samples, queries) { query in
+                try blocking { _ = try await fts5.search(query, limit: 10, offset: 0) }
+            }
+            var exact = 0
+            let impact = try Self.latency(samples, queries) { query in
+                if let found = try ranker.rank(query, keep: 10), found.totalIsExact { exact += 1 }
+            }
+            let phrase = try ranker.rank(queries[0], keep: 10) == nil
+            rows.append(
+                "| \(name) | \(Self.format(reference)) | \(phrase ? "(a phrase: FTS5's)" : Self.format(impact)) | "
+                    + "\(phrase ? "" : "\(exact * 100 / (samples + 20))%") |")
+        }
+        return rows.joined(separator: "\n")
+    }
+
+    private static func latency(_ samples: Int, _ queries: [String], _ body: (String) throws -> Void) throws -> Probe.Latency {
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for index in 0..<(samples + 20) {
+            let start = clock.now
+            try body(queries[index % queries.count])
+            if index >= 20 { times.append(start.duration(to: clock.now)) }
+        }
+        return Probe.Latency(sorting: times)
+    }
+
+    private static func format(_ latency: Probe.Latency) -> String {
+        String(format: "%.2f / %.2f ms", Probe.seconds(latency.p50) * 1e3, Probe.seconds(latency.p99) * 1e3)
+    }
+
+    private static func read(_ corpus: String) throws -> [(rowid: Int64, post: Post)] {
+        let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
+        return try lines.enumerated().compactMap { offset, line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
+                let uid = object["uid"].flatMap(UUID.init(uuidString:))
+            else { return nil }
+            return (Int64(offset + 1), Post(uid: uid, title: object["title"] ?? "", content: object["content"] ?? ""))
+        }
+    }
+
+    private static func privateMB() -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+}
