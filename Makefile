@@ -58,12 +58,16 @@ bench: release
 # Search at scale (#26): 100,000 man-page paragraphs, then 1,000,000 posts
 # drawn by their word frequencies (Tests/Benchmarks/corpus/unigram.py):
 # latency beside FTS5 in-process, a new worker from the feed and from a
-# copy, one started again, memory. About 8 minutes on 2 cores.
+# copy, one started again, memory; then each query class's ranking in one
+# process, by postings beside FTS5 over every match, at 1,000,000. About 20
+# minutes on 2 cores.
 bench-scale: release
 	@mkdir -p bench-results
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 100000 | tee bench-results/search-100k.md
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 1000000 --search-corpus unigram \
 		--samples 400 | tee bench-results/search-1m.md
+	$(RELEASE_BIN)/gateway-bench --suite ranking --search-posts 1000000 --search-corpus unigram --samples 8000 \
+		| tee bench-results/ranking-1m.md
 
 clean:
 	rm -rf .build bench-results

@@ -147,7 +147,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// FTS5's 'optimize': one b-tree per index instead of one per level of
     /// merged transactions. On 100,000 paragraphs built in pages of 500 it
     /// takes about 0.2 s, and a rare word's query then reads a third to a
-    /// half less (docs/BENCHMARKS.md).
+    /// half less (docs/BENCHMARKS.md). The ranking's postings are trimmed
+    /// to their size too.
     public func compact() async throws(PostsError) {
         try await write { db in
             try db.execute(
@@ -155,6 +156,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                     INSERT INTO document_fts(document_fts) VALUES ('optimize');
                     INSERT INTO document_words(document_words) VALUES ('optimize')
                     """)
+            self.ranker.trim()
         }
     }
 
@@ -164,20 +166,19 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         return try await read { db in
+            if let ranked = try self.ranker.rank(query, keep: limit + offset) {
+                let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
+                let hits = try RankedPage.hits(db, page: page) { columns in try self.ranker.instances(in: columns, of: ranked) }
+                return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
+            }
             let match = SearchQuery.expression(for: terms, completions: try Self.completions(of: last, db))
             // Taken on the database's queue, so the lengths are those of the documents this search reads.
             let lengths = self.lengths.withLock { $0 }
             return try lengths.withTokens { tokens in
-                let request = { (keep: Int) in RankRequest(keep: keep, weights: [Self.titleWeight, 1], lengths: tokens) }
-                if let ranked = try self.ranker.rank(query, keep: limit + offset) {
-                    let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit)
-                    let hits = try RankedPage.hits(db, match: match, page: page.map { ($0, $1) }, request: { request(1) })
-                    return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
-                }
-                let everyMatch = request(limit + offset)
-                let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: everyMatch)
+                let request = RankRequest(keep: limit + offset, weights: [Self.titleWeight, 1], lengths: tokens)
+                let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: request)
                 // Ranking saw every match, so the count is exact and costs nothing more.
-                return SearchResults(hits: hits, total: everyMatch.matches, sequence: try SearchSchema.applied(db))
+                return SearchResults(hits: hits, total: request.matches, sequence: try SearchSchema.applied(db))
             }
         }
     }

@@ -10,8 +10,6 @@ import GRDBSQLite
 /// rowid order, as FTS5's own ranking has them.
 enum RankedPage {
     static let rankSQL = "SELECT \(FTS5Ranking.functionName)(document_fts, ?2) FROM document_fts WHERE document_fts MATCH ?1"
-    /// One document's match, for where its phrases are.
-    static let rowSQL = rankSQL + " AND rowid = ?3"
     static let hitSQL = "SELECT uid, title, content FROM document WHERE rowid = ?"
 
     /// The page's hits; `request.matches` is then the exact number of matches.
@@ -24,18 +22,19 @@ enum RankedPage {
         return try page.compactMap { match in try hit(db, match, statement, tokens) }
     }
 
-    /// The hits of a page ranked elsewhere (`ImpactRanker`): each matched
-    /// again by FTS5 alone, for where its phrases are; a document gone
-    /// since is left out.
-    static func hits(_ db: Database, match: String, page: [(rowid: Int64, score: Double)], request: () -> RankRequest) throws -> [SearchHit] {
+    /// The hits of a page ranked elsewhere (`ImpactRanker`), with where each
+    /// matched as `instances` finds it in the hit's title and content; a
+    /// document gone since is left out.
+    static func hits(
+        _ db: Database, page: [(rowid: Int64, score: Double)], instances: ([String]) throws -> [PhraseInstance]
+    ) throws -> [SearchHit] {
         guard !page.isEmpty else { return [] }
         let tokens = try TokenOffsets(db)
         let statement = try db.cachedStatement(sql: hitSQL)
         return try page.compactMap { rowid, score in
-            let one = request()
-            try rank(db, match: match, request: one, rowid: rowid)
-            let instances = one.ranked().first?.instances ?? []
-            return try hit(db, RankedMatch(rowid: rowid, score: score, instances: instances), statement, tokens)
+            guard let row = try Row.fetchOne(statement, arguments: [rowid]) else { return nil }
+            let found = try instances([row[1], row[2]])
+            return try hit(db, RankedMatch(rowid: rowid, score: score, instances: found), statement, tokens)
         }
     }
 
@@ -51,8 +50,8 @@ enum RankedPage {
     /// argument), so that the request sees each.
     /// Run directly on SQLite's statement: its second parameter is a
     /// pointer, which GRDB's arguments cannot carry.
-    private static func rank(_ db: Database, match: String, request: RankRequest, rowid: Int64? = nil) throws {
-        let sql = rowid == nil ? rankSQL : rowSQL
+    private static func rank(_ db: Database, match: String, request: RankRequest) throws {
+        let sql = rankSQL
         let statement = try db.cachedStatement(sql: sql).sqliteStatement
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
@@ -61,8 +60,7 @@ enum RankedPage {
             sqlite3_clear_bindings(statement)
         }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        var bound = [sqlite3_bind_text(statement, 1, match, -1, transient), request.bind(to: statement, at: 2)]
-        if let rowid { bound.append(sqlite3_bind_int64(statement, 3, rowid)) }
+        let bound = [sqlite3_bind_text(statement, 1, match, -1, transient), request.bind(to: statement, at: 2)]
         if let failed = bound.first(where: { $0 != SQLITE_OK }) { throw error(failed, db, sql) }
         var code = SQLITE_ROW
         withExtendedLifetime(request) {

@@ -137,6 +137,13 @@ struct SearchRankingTests {
             let reopened = try FTS5SearchIndex(path: path)
             try await reopened.loadRanking()
             try await expectAgreement(reopened, path, "reopened and loaded", queries: Self.oneCompletion)
+            // The snippets too: where each hit matched, as FTS5 finds it.
+            let unloaded = try FTS5SearchIndex(path: path)
+            for query in Self.oneCompletion {
+                let ranked = try await reopened.search(query, limit: 20, offset: 0).hits
+                let everyMatch = try await unloaded.search(query, limit: 20, offset: 0).hits
+                #expect(ranked.map(\.snippet) == everyMatch.map(\.snippet) && ranked.map(\.highlights) == everyMatch.map(\.highlights), "\(query)")
+            }
         }
     }
 

@@ -20,6 +20,11 @@ struct ImpactIndex {
     private(set) var lengths: ContiguousArray<Int32> = []
     private(set) var rows: Int64 = 0
     private(set) var tokens: Int64 = 0
+    /// The average every block's best was last taken at (`rebaseIfMoved`).
+    private var rebasedAverage = 0.0
+    /// How far the average may move before every bound is taken anew: a
+    /// bound grows with the average's ratio, so this keeps them within 10%.
+    static let rebaseAfter = 0.1
 
     /// The average document length, as FTS5 takes it.
     var averageLength: Double { rows == 0 ? 1 : Double(tokens) / Double(rows) }
@@ -41,6 +46,23 @@ struct ImpactIndex {
             while postings.count <= Int(stem) { postings.append(TermTiers()) }
             postings[Int(stem)].append(rowid: UInt32(rowid), frequency: frequency, length: length, average: average)
         }
+        rebaseIfMoved()
+    }
+
+    /// Takes every block's best again once the average has moved by more
+    /// than `rebaseAfter` since they were: the first documents of an index
+    /// set an average the rest may move far from (at a tenth of it, a bound
+    /// is ten times what a match can score, and nothing is skipped). Each
+    /// rebase reads every posting; the average settles as documents come,
+    /// so rebases become rare (one per 10% the average moves).
+    private mutating func rebaseIfMoved() {
+        let average = averageLength
+        guard rows > 0, abs(average - rebasedAverage) > Self.rebaseAfter * rebasedAverage else { return }
+        rebasedAverage = average
+        let lengths = self.lengths
+        lengths.withUnsafeBufferPointer { lengths in
+            for stem in postings.indices { postings[stem].rebase(lengths: lengths, average: average) }
+        }
     }
 
     /// Removes a document that held these stems.
@@ -56,9 +78,15 @@ struct ImpactIndex {
                 postings[Int(stem)].remove(UInt32(rowid), lengths: lengths, average: average)
             }
         }
+        rebaseIfMoved()
     }
 
     mutating func add(word: String, stem: String) -> Int32 { vocabulary.add(word: word, stem: stem) }
+
+    /// Gives back what appending left spare (`TermPostings.trim`).
+    mutating func trim() {
+        for stem in postings.indices { postings[stem].trim() }
+    }
 
     /// Each stem's weighted count: a title's match counts `titleWeight`.
     static func frequencies(title: [Int32], content: [Int32]) -> [(Int32, UInt32)] {

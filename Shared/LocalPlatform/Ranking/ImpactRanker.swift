@@ -43,6 +43,7 @@ public final class ImpactRanker: Sendable {
                     try Self.add(document, to: &state.index, tokenizer)
                 }
                 state.loadedThrough = max(state.loadedThrough, through)
+                if complete && !state.complete { state.index.trim() }
                 state.complete = complete
             }
         }
@@ -64,6 +65,12 @@ public final class ImpactRanker: Sendable {
                 }
             }
         }
+    }
+
+    /// Gives back the memory its postings grew into but do not use (once
+    /// many documents were added: after loading, after a long catch-up).
+    public func trim() {
+        state.withLock { $0.index.trim() }
     }
 
     /// The table was emptied: so is this, and it is complete.
@@ -94,7 +101,30 @@ public final class ImpactRanker: Sendable {
                 else { return nil }
                 let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
                 return RankedRows(
-                    rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact)
+                    rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact,
+                    groups: groups)
+            }
+        }
+    }
+
+    /// Where a hit's columns hold its query's stems: each a token of the
+    /// group that matched it (for the snippet; no FTS5 query, whose prefix
+    /// would read every completion's postings again for each hit).
+    func instances(in columns: [String], of ranked: RankedRows) throws(PostsError) -> [PhraseInstance] {
+        var groupOf: [Int32: Int] = [:]
+        for (group, stems) in ranked.groups.enumerated() {
+            for stem in stems where groupOf[stem] == nil { groupOf[stem] = group }
+        }
+        return try tokenizing { tokenizer in
+            try self.state.withLock { state in
+                var found: [PhraseInstance] = []
+                for (column, text) in columns.enumerated() {
+                    for (position, stem) in try tokenizer.knownStems(of: text, in: state.index).enumerated() {
+                        guard let stem, let group = groupOf[stem] else { continue }
+                        found.append(PhraseInstance(phrase: group, column: column, tokens: position..<(position + 1)))
+                    }
+                }
+                return found
             }
         }
     }

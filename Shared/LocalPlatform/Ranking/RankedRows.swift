@@ -5,4 +5,7 @@ public struct RankedRows: Sendable, Equatable {
     public var scores: [Double]
     public var total: Int
     public var totalIsExact: Bool
+    /// The stems each group of the query matched by: where a hit matched,
+    /// for its snippet (`ImpactRanker.instances`).
+    var groups: [[Int32]] = []
 }

@@ -43,6 +43,37 @@ struct TermPostings {
         smallestAverage = min(smallestAverage, blockAverages[block])
     }
 
+    /// The same, each array holding no more than it needs: an array grown by
+    /// appending keeps up to twice its size (a third of the whole index).
+    mutating func trim() {
+        func trimmed<T>(_ array: ContiguousArray<T>) -> ContiguousArray<T> {
+            var copy = ContiguousArray<T>()
+            copy.reserveCapacity(array.count)
+            copy.append(contentsOf: array)
+            return copy
+        }
+        (rowids, frequencies) = (trimmed(rowids), trimmed(frequencies))
+        (blockBests, blockAverages) = (trimmed(blockBests), trimmed(blockAverages))
+    }
+
+    /// Each block's best taken again at `average` (the index's average moved
+    /// far from the ones they were taken at, so bounds had grown loose).
+    mutating func rebase(lengths: UnsafeBufferPointer<Int32>, average: Double) {
+        best = 0
+        for block in blockBests.indices {
+            var blockBest = 0.0
+            for index in (block * Self.blockSize)..<min((block + 1) * Self.blockSize, rowids.count) {
+                let rowid = Int(rowids[index])
+                guard rowid < lengths.count, lengths[rowid] >= 0 else { continue }
+                let part = BM25.part(frequency: Double(frequencies[index]), length: Double(lengths[rowid]), averageLength: average)
+                blockBest = max(blockBest, part)
+            }
+            (blockBests[block], blockAverages[block]) = (blockBest, average)
+            best = max(best, blockBest)
+        }
+        smallestAverage = average
+    }
+
     /// Whether it holds `rowid` (removed or not).
     func contains(_ rowid: UInt32) -> Bool {
         var low = 0, high = rowids.count

@@ -23,6 +23,14 @@ struct TermTiers {
         tiers[tier].append(rowid: rowid, frequency: frequency, length: length, average: average)
     }
 
+    mutating func rebase(lengths: UnsafeBufferPointer<Int32>, average: Double) {
+        for tier in tiers.indices { tiers[tier].rebase(lengths: lengths, average: average) }
+    }
+
+    mutating func trim() {
+        for tier in tiers.indices { tiers[tier].trim() }
+    }
+
     /// `rowid`'s document is removed (`lengths` already says so): no longer
     /// counted, and its tier rebuilt once removed documents are half of it.
     mutating func remove(_ rowid: UInt32, lengths: UnsafeBufferPointer<Int32>, average: Double) {
