@@ -120,7 +120,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let asked = indexDir ?? settings.value("POSTS_SEARCH_INDEX_DIR")
         if asked == "memory" {
             logger.info("index in memory: built from the first change")
-            return try FTS5SearchIndex()
+            return try FTS5SearchIndex(ranked: true)
         }
         let directory: IndexDirectory
         do {
@@ -144,6 +144,6 @@ struct SearchServiceCommand: AsyncParsableCommand {
                 logger.warning("index not copied; building it from the feed", metadata: ["error": "\(error)"])
             }
         }
-        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true)
+        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true, ranked: true)
     }
 }

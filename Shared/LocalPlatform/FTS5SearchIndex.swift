@@ -26,6 +26,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// reach the page, once loaded (`loadRanking`); until then, and for a
     /// query with a phrase, FTS5 finds every match and each is scored.
     private let ranker: ImpactRanker
+    /// Whether the index keeps an unstemmed vocabulary (`init`'s `ranked`).
+    private let hasWords: Bool
     /// The most of a file index read through a memory map: SQLite's own
     /// limit unless built otherwise (2 GB less 64 KiB).
     static let mapped = 0x7FFF_0000
@@ -35,8 +37,11 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// An index in memory (built from sequence 0), or in a file at `path`
     /// (owner-only), kept between runs. `exclusive`: no other process
     /// writes the file (a search worker holds a lock on its directory), so
-    /// reads need no transaction, as in memory.
-    public init(path: String? = nil, exclusive: Bool = false) throws(PostsError) {
+    /// reads need no transaction, as in memory. `ranked`: the index will
+    /// load ranking postings (`loadRanking`), whose vocabulary completes
+    /// unfinished words, so it keeps no unstemmed vocabulary of its own
+    /// (an index opened so once has none from then on).
+    public init(path: String? = nil, exclusive: Bool = false, ranked: Bool = false) throws(PostsError) {
         do {
             ranker = try ImpactRanker()
             var configuration = Configuration()
@@ -57,7 +62,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             } else {
                 queue = try DatabaseQueue(configuration: configuration)
             }
-            try SearchSchema.migrator.migrate(queue)
+            try SearchSchema.migrator(keepingWords: !ranked).migrate(queue)
+            hasWords = try queue.read(SearchSchema.hasWords)
             let loaded = try queue.read(DocumentLengths.load)
             lengths.withLock { $0 = loaded }
         } catch {
@@ -153,9 +159,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO document_fts(document_fts) VALUES ('optimize');
-                    INSERT INTO document_words(document_words) VALUES ('optimize')
+                    INSERT INTO document_fts(document_fts) VALUES ('optimize')
                     """)
+            if self.hasWords { try db.execute(sql: "INSERT INTO document_words(document_words) VALUES ('optimize')") }
             self.ranker.trim()
         }
     }
@@ -171,7 +177,10 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 let hits = try RankedPage.hits(db, page: page) { columns in try self.ranker.instances(in: columns, of: ranked) }
                 return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
             }
-            let match = SearchQuery.expression(for: terms, completions: try Self.completions(of: last, db))
+            let completions = try Self.completions(of: last, db) { prefix in
+                try self.hasWords ? Self.candidates(of: prefix, db) : self.ranker.words(startingWith: prefix, atMost: SearchRules.maxCompletions)
+            }
+            let match = SearchQuery.expression(for: terms, completions: completions)
             // Taken on the database's queue, so the lengths are those of the documents this search reads.
             let lengths = self.lengths.withLock { $0 }
             return try lengths.withTokens { tokens in
@@ -195,9 +204,15 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// words whose stem the prefix does not already match are kept: the
     /// others would find nothing more, and only score the same words twice
     /// (`formatting` is `format`, which `format` matches as a prefix).
-    static func completions(of term: SearchQuery.Term, _ db: Database) throws -> [String] {
+    /// `candidates`: the whole words that start with a prefix, or none when
+    /// more than `SearchRules.maxCompletions` do (by default, from the
+    /// index's unstemmed vocabulary).
+    static func completions(
+        of term: SearchQuery.Term, _ db: Database, candidates: ((String) throws -> [String])? = nil
+    ) throws -> [String] {
         guard !term.isPhrase, let word = term.words.last else { return [] }
-        let words = try candidates(of: SearchQuery.folded(word), db)
+        let folded = SearchQuery.folded(word)
+        let words = try candidates?(folded) ?? Self.candidates(of: folded, db)
         guard !words.isEmpty else { return [] }
         let stemmer = try db.makeTokenizer(.porter(wrapping: .unicode61()))
         func stem(_ word: String) throws -> String { try stemmer.tokenize(query: word).first?.token ?? word }

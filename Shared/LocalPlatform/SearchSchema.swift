@@ -4,7 +4,11 @@ import GRDB
 import Synchronization
 
 enum SearchSchema {
-    static var migrator: DatabaseMigrator {
+    /// `keepingWords`: whether the index keeps its unstemmed vocabulary of
+    /// whole words (an FTS5 table, for completing unfinished words). An
+    /// index that loads ranking postings has them in its `ImpactRanker`,
+    /// and goes without: the vocabulary costs two fifths of each insert.
+    static func migrator(keepingWords: Bool = true) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: documents, FTS5, applied sequence") { db in
             try db.create(table: "document") { table in
@@ -39,7 +43,17 @@ enum SearchSchema {
         migrator.registerMigration("v3: which posts database the sequence counts in") { db in
             try db.alter(table: "searchState") { table in table.add(column: "database", .text) }
         }
+        migrator.registerMigration("v4: the unstemmed vocabulary only where no ranking postings replace it") { db in
+            guard !keepingWords else { return }
+            try db.dropFTS5SynchronizationTriggers(forTable: "document_words")
+            try db.execute(sql: "DROP TABLE document_vocab; DROP TABLE document_words")
+        }
         return migrator
+    }
+
+    /// Whether the index has its unstemmed vocabulary (`migrator`).
+    static func hasWords(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'document_vocab'") ?? false
     }
 
     static func applied(_ db: Database) throws -> Int64 {

@@ -47,6 +47,21 @@ struct FTS5SearchIndexTests {
         #expect(try await titles(index, "\"runni\"").isEmpty, "a quoted word is a whole word")
     }
 
+    @Test func test_anIndexThatLoadsRankingPostings_completesUnfinishedWordsFromThem_everyWay() async throws {
+        let index = try FTS5SearchIndex(ranked: true)
+        let post = Post(title: "Notes", content: "Running fast, connections everywhere")
+        try await catchUp(index, [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway, fast"))], head: 2)
+        // Loading the postings after a start: FTS5 ranks, and completes an unfinished word by stems alone.
+        #expect(try await titles(index, "runni").isEmpty)
+        #expect(try await index.loadRanking() == 2)
+        for typed in ["runni", "Runnin", "connectio", "fast connectio", "\"fast\" runni"] {
+            #expect(try await titles(index, typed) == ["Notes"], "typing \(typed)")
+        }
+        let hit = try #require(try await index.search("runni", limit: 10, offset: 0).hits.first)
+        let scalars = Array(hit.snippet.unicodeScalars)
+        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["Running"])
+    }
+
     @Test func test_aPostsDatabaseBehindTheIndex_emptiesIt_andItIsRebuiltFromZero() async throws {
         let index = try FTS5SearchIndex()
         try await catchUp(index, [upsert(7, Post(title: "Before the reset", content: ""))], head: 7)

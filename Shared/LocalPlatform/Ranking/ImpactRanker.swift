@@ -107,6 +107,12 @@ public final class ImpactRanker: Sendable {
         }
     }
 
+    /// The whole words seen that start with `prefix` (other than it), or
+    /// none when more than `limit` do, or before every document is loaded.
+    func words(startingWith prefix: String, atMost limit: Int) -> [String] {
+        state.withLock { state in state.complete ? state.index.vocabulary.words(startingWith: prefix, atMost: limit) : [] }
+    }
+
     /// Where a hit's columns hold its query's stems: each a token of the
     /// group that matched it (for the snippet; no FTS5 query, whose prefix
     /// would read every completion's postings again for each hit).
