@@ -174,7 +174,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         return try await read { db in
             if let ranked = try self.ranker.rank(query, keep: limit + offset) {
                 let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
-                let hits = try RankedPage.hits(db, page: page) { columns in try self.ranker.instances(in: columns, of: ranked) }
+                let hits = try RankedPage.hits(db, page: page) { hits in try self.ranker.instances(in: hits, of: ranked) }
                 return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
             }
             let completions = try Self.completions(of: last, db) { prefix in

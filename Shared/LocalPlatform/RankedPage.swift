@@ -19,27 +19,27 @@ enum RankedPage {
         guard !page.isEmpty else { return [] }
         let tokens = try TokenOffsets(db)
         let statement = try db.cachedStatement(sql: hitSQL)
-        return try page.compactMap { match in try hit(db, match, statement, tokens) }
+        return try page.compactMap { match in try Row.fetchOne(statement, arguments: [match.rowid]).flatMap { try hit(match, $0, tokens) } }
     }
 
     /// The hits of a page ranked elsewhere (`ImpactRanker`), with where each
-    /// matched as `instances` finds it in the hit's title and content; a
-    /// document gone since is left out.
+    /// matched as `instances` finds it in the hits' titles and contents (all
+    /// at once); a document gone since is left out.
     static func hits(
-        _ db: Database, page: [(rowid: Int64, score: Double)], instances: ([String]) throws -> [PhraseInstance]
+        _ db: Database, page: [(rowid: Int64, score: Double)], instances: ([[String]]) throws -> [[PhraseInstance]]
     ) throws -> [SearchHit] {
         guard !page.isEmpty else { return [] }
         let tokens = try TokenOffsets(db)
         let statement = try db.cachedStatement(sql: hitSQL)
-        return try page.compactMap { rowid, score in
-            guard let row = try Row.fetchOne(statement, arguments: [rowid]) else { return nil }
-            let found = try instances([row[1], row[2]])
-            return try hit(db, RankedMatch(rowid: rowid, score: score, instances: found), statement, tokens)
+        let rows = try page.compactMap { rowid, score in try Row.fetchOne(statement, arguments: [rowid]).map { (rowid, score, $0) } }
+        let found = try instances(rows.map { [$0.2[1], $0.2[2]] })
+        return try zip(rows, found).compactMap { row, instances in
+            try hit(RankedMatch(rowid: row.0, score: row.1, instances: instances), row.2, tokens)
         }
     }
 
-    private static func hit(_ db: Database, _ match: RankedMatch, _ statement: Statement, _ tokens: TokenOffsets) throws -> SearchHit? {
-        guard let row = try Row.fetchOne(statement, arguments: [match.rowid]), let uid = UUID(text: row[0] as String) else { return nil }
+    private static func hit(_ match: RankedMatch, _ row: Row, _ tokens: TokenOffsets) throws -> SearchHit? {
+        guard let uid = UUID(text: row[0] as String) else { return nil }
         let title: String = row[1], content: String = row[2]
         let marked = try snippet(of: [title, content], match.instances, tokens)
         let (snippet, highlights) = Highlights.split(marked)

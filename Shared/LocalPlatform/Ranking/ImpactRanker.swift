@@ -113,24 +113,26 @@ public final class ImpactRanker: Sendable {
         state.withLock { state in state.complete ? state.index.vocabulary.words(startingWith: prefix, atMost: limit) : [] }
     }
 
-    /// Where a hit's columns hold its query's stems: each a token of the
-    /// group that matched it (for the snippet; no FTS5 query, whose prefix
+    /// Where each hit's columns hold its query's stems: each a token of the
+    /// group that matched it (for the snippets; no FTS5 query, whose prefix
     /// would read every completion's postings again for each hit).
-    func instances(in columns: [String], of ranked: RankedRows) throws(PostsError) -> [PhraseInstance] {
+    func instances(in hits: [[String]], of ranked: RankedRows) throws(PostsError) -> [[PhraseInstance]] {
         var groupOf: [Int32: Int] = [:]
         for (group, stems) in ranked.groups.enumerated() {
             for stem in stems where groupOf[stem] == nil { groupOf[stem] = group }
         }
         return try tokenizing { tokenizer in
             try self.state.withLock { state in
-                var found: [PhraseInstance] = []
-                for (column, text) in columns.enumerated() {
-                    for (position, stem) in try tokenizer.knownStems(of: text, in: state.index).enumerated() {
-                        guard let stem, let group = groupOf[stem] else { continue }
-                        found.append(PhraseInstance(phrase: group, column: column, tokens: position..<(position + 1)))
+                try hits.map { columns in
+                    var found: [PhraseInstance] = []
+                    for (column, text) in columns.enumerated() {
+                        for (position, stem) in try tokenizer.knownStems(of: text, in: state.index).enumerated() {
+                            guard let stem, let group = groupOf[stem] else { continue }
+                            found.append(PhraseInstance(phrase: group, column: column, tokens: position..<(position + 1)))
+                        }
                     }
+                    return found
                 }
-                return found
             }
         }
     }
