@@ -44,7 +44,9 @@ public final class ImpactRanker: Sendable {
                 }
                 state.loadedThrough = max(state.loadedThrough, through)
                 if complete && !state.complete { state.index.trim() }
-                state.complete = complete
+                // Once complete it stays so: after a reset every document
+                // came through `apply`, and the loading only meets them again.
+                state.complete = state.complete || complete
             }
         }
     }
