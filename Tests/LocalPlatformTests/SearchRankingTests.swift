@@ -82,6 +82,23 @@ struct SearchRankingTests {
         }
     }
 
+    /// Every third post edited (the longest made short, `short`, and the
+    /// short long, ending in `long`), then every fifth deleted: the changes
+    /// after the posts' own, in order.
+    private func editsAndDeletes(_ posts: inout [Post], short: String, long: String) -> [PostChange] {
+        for position in posts.indices where position % 3 == 0 {
+            posts[position].content = position % 97 == 0 ? short : String(repeating: "lorem ", count: 400) + long
+        }
+        var sequence = Int64(posts.count) + 1
+        var edits = changes(posts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), from: sequence)
+        sequence += Int64(edits.count)
+        for position in posts.indices where position % 5 == 1 {
+            edits.append(PostChange(sequence: sequence, uid: posts[position].uid, kind: .delete))
+            sequence += 1
+        }
+        return edits
+    }
+
     @Test func test_afterEditsThatChangeLengths_andDeletes_andOnReopening_theRankingStillAgrees() async throws {
         try await withDatabase { path in
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -90,17 +107,8 @@ struct SearchRankingTests {
             try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
             _ = try await index.search("file", limit: 10, offset: 0)
             // The longest become short and the short long; every fifth goes.
-            for position in posts.indices where position % 3 == 0 {
-                posts[position].content = position % 97 == 0 ? "file" : String(repeating: "lorem ", count: 400) + "file zone"
-            }
-            var sequence = Int64(posts.count) + 1
-            var edits = changes(posts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), from: sequence)
-            sequence += Int64(edits.count)
-            for position in posts.indices where position % 5 == 1 {
-                edits.append(PostChange(sequence: sequence, uid: posts[position].uid, kind: .delete))
-                sequence += 1
-            }
-            try await index.apply(edits, position: IndexPosition(applied: sequence - 1, database: nil))
+            let edits = editsAndDeletes(&posts, short: "file", long: "file zone")
+            try await index.apply(edits, position: IndexPosition(applied: edits.last!.sequence, database: nil))
             try await expectAgreement(index, path, "edited")
             try await expectAgreement(try FTS5SearchIndex(path: path), path, "reopened")
         }
@@ -117,16 +125,7 @@ struct SearchRankingTests {
             var posts = Self.corpus(count: 300)
             let index = try FTS5SearchIndex(path: path)
             try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
-            for position in posts.indices where position % 3 == 0 {
-                posts[position].content = position % 97 == 0 ? "kernel" : String(repeating: "lorem ", count: 400) + "network zone"
-            }
-            var sequence = Int64(posts.count) + 1
-            var edits = changes(posts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), from: sequence)
-            sequence += Int64(edits.count)
-            for position in posts.indices where position % 5 == 1 {
-                edits.append(PostChange(sequence: sequence, uid: posts[position].uid, kind: .delete))
-                sequence += 1
-            }
+            let edits = editsAndDeletes(&posts, short: "kernel", long: "network zone")
             // Loaded a few documents at a time while the edits are applied page by page.
             let pages = stride(from: 0, to: edits.count, by: 9).map { Array(edits[$0..<min($0 + 9, edits.count)]) }
             async let loaded = index.loadRanking(pageSize: 7)
