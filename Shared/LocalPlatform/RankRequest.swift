@@ -21,9 +21,6 @@ import HeapModule
 /// Made and read by the code that runs the statement, on the connection's
 /// thread, and used by `posts_rank` only while that statement steps.
 final class RankRequest {
-    /// bm25's constants, as FTS5's.
-    static let k1 = 1.2
-    static let b = 0.75
     static let pointerType: StaticString = "posts_rank_request"
 
     let keep: Int
@@ -79,7 +76,7 @@ final class RankRequest {
     /// FTS5 orders them), with their final scores, once the statement is done.
     func ranked() -> [RankedMatch] {
         // 1 × x is x: only a query of one phrase changes here.
-        let scale = frequencyFromMatches ? Self.inverseFrequency(rows: rows, hits: Int64(matches)) : 1
+        let scale = frequencyFromMatches ? BM25.inverseFrequency(rows: rows, hits: Int64(matches)) : 1
         return best.unordered
             .map { Ranked(score: scale * $0.score, rowid: $0.rowid) }
             .sorted(by: >)
@@ -107,12 +104,6 @@ final class RankRequest {
         instances[rowid] = try phraseInstances(api, fts)
     }
 
-    /// bm25's inverse document frequency, as FTS5 takes it.
-    private static func inverseFrequency(rows: Int64, hits: Int64) -> Double {
-        let idf = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
-        return idf <= 0 ? 1e-6 : idf
-    }
-
     /// Once per query: the average document length, each phrase's length,
     /// and each phrase's inverse document frequency (for more than one phrase).
     private func prepare(_ api: Fts5ExtensionApi, _ fts: OpaquePointer) throws(FTS5Failure) {
@@ -132,7 +123,7 @@ final class RankRequest {
                     count?.assumingMemoryBound(to: Int64.self).pointee += 1
                     return SQLITE_OK
                 })
-            inverseFrequencies.append(Self.inverseFrequency(rows: rows, hits: hits))
+            inverseFrequencies.append(BM25.inverseFrequency(rows: rows, hits: hits))
         }
         self.inverseFrequencies = .allocate(capacity: phrases)
         _ = self.inverseFrequencies.initialize(from: inverseFrequencies)
@@ -149,7 +140,6 @@ final class RankRequest {
             try FTS5Failure.check(api.xColumnSize(fts, -1, &tokens))
             length = Double(tokens)
         }
-        let k1 = Self.k1, b = Self.b
         var score = 0.0
         for (phrase, inverseFrequency) in inverseFrequencies.enumerated() {
             // The phrase's matches in this row, in the order FTS5's bm25 adds
@@ -163,7 +153,7 @@ final class RankRequest {
                 api.xPhraseNext(fts, &iterator, &column, &offset)
             }
             // idf × (tf-part), in this order: the same steps as FTS5's, so the same bits.
-            score += inverseFrequency * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / averageLength)))
+            score += inverseFrequency * BM25.part(frequency: frequency, length: length, averageLength: averageLength)
         }
         return score
     }

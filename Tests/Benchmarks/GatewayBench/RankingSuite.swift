@@ -12,9 +12,9 @@ struct RankingSuite {
     let samples: Int
 
     func run() throws -> String {
-        let documents = try Self.read(corpus)
+        let documents = try Self.posts(in: corpus)
         let clock = ContinuousClock()
-        let before = Self.privateMB()
+        let before = ProcStatus.megabytes("self", field: "RssAnon:")
         var start = clock.now
         let ranker = try ImpactRanker()
         for batch in stride(from: 0, to: documents.count, by: 10_000) {
@@ -23,7 +23,7 @@ struct RankingSuite {
                 page.map { ($0.rowid, $0.post.title, $0.post.content) }, through: page.last!.rowid, complete: batch + 10_000 >= documents.count)
         }
         let impactBuild = start.duration(to: clock.now)
-        let impactMemory = Self.privateMB() - before
+        let impactMemory = ProcStatus.megabytes("self", field: "RssAnon:") - before
         let size = ranker.size
 
         start = clock.now
@@ -82,7 +82,8 @@ struct RankingSuite {
         String(format: "%.2f / %.2f ms", Probe.seconds(latency.p50) * 1e3, Probe.seconds(latency.p99) * 1e3)
     }
 
-    private static func read(_ corpus: String) throws -> [(rowid: Int64, post: Post)] {
+    /// The corpus's posts (JSON Lines), each numbered by its line from 1.
+    static func posts(in corpus: String) throws -> [(rowid: Int64, post: Post)] {
         let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
         return try lines.enumerated().compactMap { offset, line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
@@ -90,11 +91,5 @@ struct RankingSuite {
             else { return nil }
             return (Int64(offset + 1), Post(uid: uid, title: object["title"] ?? "", content: object["content"] ?? ""))
         }
-    }
-
-    private static func privateMB() -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
     }
 }

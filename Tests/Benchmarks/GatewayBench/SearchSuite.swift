@@ -44,8 +44,8 @@ struct SearchSuite {
         let fresh = try freshness(workers: [first, second])
         let stats = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
         let indexMB = Double(stats["indexBytes"] as? Int ?? 0) / 1_048_576
-        let memory = [first, second].map { residentMB($0) }
-        let privateMemory = [first, second].map { residentMB($0, field: "RssAnon:") }
+        let memory = [first, second].map { ProcStatus.megabytes("\($0)") }
+        let privateMemory = [first, second].map { ProcStatus.megabytes("\($0)", field: "RssAnon:") }
         // Started again: the first worker stops, and a new process takes its
         // slot, with the index it left (POSTS_SEARCH_INDEX_DIR=memory: builds anew).
         try lab.stopSearchService(first, context: context)
@@ -141,16 +141,7 @@ struct SearchSuite {
 
     private func baselineLatency(_ corpus: String) throws -> Probe.Latency {
         let index = try FTS5SearchIndex()
-        let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
-        var changes: [PostChange] = []
-        for (offset, line) in lines.enumerated() {
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
-                let uid = object["uid"].flatMap(UUID.init(uuidString:))
-            else { continue }
-            let post = Post(uid: uid, title: object["title"] ?? "", content: object["content"] ?? "")
-            changes.append(PostChange(sequence: Int64(offset + 1), uid: uid, kind: .upsert(post)))
-        }
-        let all = changes
+        let all = try RankingSuite.posts(in: corpus).map { PostChange(sequence: $0.rowid, uid: $0.post.uid, kind: .upsert($0.post)) }
         try blocking {
             try await index.apply(all, position: IndexPosition(applied: Int64(all.count), database: nil))
             try await index.compact()  // as a search worker does after building its index
@@ -194,11 +185,5 @@ struct SearchSuite {
             times.append(acknowledged.duration(to: clock.now))
         }
         return Probe.Latency(sorting: times)
-    }
-
-    private func residentMB(_ pid: Int32, field: String = "VmRSS:") -> Double {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field) } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
     }
 }
