@@ -18,6 +18,13 @@ public enum SearchRules {
     /// building its index, an import) ends by compacting the index: queries
     /// on it then read one merged structure (docs/BENCHMARKS.md).
     public static let compactAfter = 10_000
+    /// A catch-up writes the pages it fetched in one transaction of at
+    /// most this many changes or `catchUpBatchBytes` of text (at least one
+    /// page), and fetches the next batch meanwhile (`IndexSync`): FTS5 then
+    /// merges far fewer segments (docs/BENCHMARKS.md). So a catch-up holds
+    /// at most two batches, each at most 4 MB of text and one page more.
+    public static let catchUpBatch = 5_000
+    public static let catchUpBatchBytes = 4 << 20
 
     /// The limit and offset a search may ask for, or the one that is wrong.
     public static func validated(query: String, limit: Int?, offset: Int?) throws(PostsError) -> (limit: Int, offset: Int) {

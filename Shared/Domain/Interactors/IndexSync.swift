@@ -46,43 +46,79 @@ public final class IndexSync: Sendable {
         wake.notify()
     }
 
-    /// Applies every change there is; returns the sequence applied.
+    /// Applies every change there is; returns the sequence applied. Pages
+    /// are applied a batch at a time (`CatchUpBatch`), and the next batch is
+    /// fetched while one is written: the feed's work and the index's overlap.
     @discardableResult
     public func catchUp() async throws(PostsError) -> Int64 {
         try await running.run { () async throws(PostsError) -> Int64 in
             var position = try await index.position()
             var changesApplied = 0
+            var batch = try await self.batch(after: position)
             while true {
-                let page = try await feed.changes(after: position.applied, limit: pageSize)
-                if let followed = position.database, let other = page.database, other != followed,
-                    left.withLock({ $0.contains(other) })
-                {
-                    throw .failed(Self.twoDatabases(followed: followed, other: other))
+                let start = batch.end
+                let ahead = batch.more ? Task { await self.result { () async throws(PostsError) in try await self.batch(after: start) } } : nil
+                defer { ahead?.cancel() }
+                // The changes read since `held`, the position the index holds.
+                var pending: [PostChange] = []
+                var held = position
+                var reset = false
+                for page in batch.pages {
+                    if let followed = position.database, let other = page.database, other != followed,
+                        left.withLock({ $0.contains(other) })
+                    {
+                        throw .failed(Self.twoDatabases(followed: followed, other: other))
+                    }
+                    headSeen.max(page.head, ordering: .relaxed)
+                    if Self.isReset(position, page) {
+                        if let database = position.database, database != page.database { left.withLock { _ = $0.insert(database) } }
+                        onReset(position.applied, page.head)
+                        headSeen.store(page.head, ordering: .relaxed)
+                        try await index.reset(database: page.database)
+                        position = IndexPosition(applied: 0, database: page.database)
+                        (pending, held, reset) = ([], position, true)
+                        break
+                    }
+                    pending += page.changes
+                    position = CatchUpBatch.position(after: page, from: position)
                 }
-                headSeen.max(page.head, ordering: .relaxed)
-                if Self.isReset(position, page) {
-                    if let database = position.database, database != page.database { left.withLock { _ = $0.insert(database) } }
-                    onReset(position.applied, page.head)
-                    headSeen.store(page.head, ordering: .relaxed)
-                    try await index.reset(database: page.database)
-                    position = IndexPosition(applied: 0, database: page.database)
+                if reset {
+                    batch = try await self.batch(after: position)
                     continue
                 }
-                var next = IndexPosition(
-                    applied: page.changes.last.map { max(position.applied, $0.sequence) } ?? position.applied,
-                    database: page.database ?? position.database)
-                // An empty page: nothing after `applied` is left; the gaps up to head were compacted away.
-                if page.changes.isEmpty { next.applied = max(next.applied, page.head) }
-                if next != position { try await index.apply(page.changes, position: next) }
-                changesApplied += page.changes.count
-                position = next
-                if page.changes.isEmpty || position.applied >= page.head {
+                if position != held { try await index.apply(pending, position: position) }
+                changesApplied += pending.count
+                guard let ahead else {
                     if changesApplied >= SearchRules.compactAfter { try await index.compact() }
                     caughtUpOnce.store(true, ordering: .releasing)
                     return position.applied
                 }
+                batch = try await ahead.value.get()
             }
         }
+    }
+
+    /// The pages after `start`, up to the batch's bounds, the feed's head,
+    /// or a page that starts over (`isReset`), which the caller handles.
+    private func batch(after start: IndexPosition) async throws(PostsError) -> CatchUpBatch {
+        var batch = CatchUpBatch(after: start)
+        var (changes, bytes) = (0, 0)
+        while true {
+            let page = try await feed.changes(after: batch.end.applied, limit: pageSize)
+            batch.pages.append(page)
+            if Self.isReset(batch.end, page) { return batch }
+            batch.end = CatchUpBatch.position(after: page, from: batch.end)
+            if CatchUpBatch.isCaughtUp(page, at: batch.end) { return batch }
+            (changes, bytes) = (changes + page.changes.count, bytes + CatchUpBatch.bytes(of: page))
+            if changes >= SearchRules.catchUpBatch || bytes >= SearchRules.catchUpBatchBytes {
+                batch.more = true
+                return batch
+            }
+        }
+    }
+
+    private func result<T>(_ body: () async throws(PostsError) -> T) async -> Result<T, PostsError> {
+        do { return .success(try await body()) } catch { return .failure(error) }
     }
 
     static func twoDatabases(followed: String, other: String) -> String {

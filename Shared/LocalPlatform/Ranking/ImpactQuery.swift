@@ -26,10 +26,20 @@ enum ImpactQuery {
     static func completions(of word: String, in index: ImpactIndex, tokenizer: ImpactTokenizer) throws -> [Int32] {
         guard let folded = try tokenizer.words(in: word).first else { return [] }
         let stems = index.vocabulary.stems(startingWith: [folded, try tokenizer.stem(folded)])
-        func documents(_ stem: Int32) -> Int { Int(stem) < index.postings.count ? index.postings[Int(stem)].documents : 0 }
-        return stems.filter { documents($0) > 0 }
-            .sorted { (documents($0), $1) > (documents($1), $0) }
-            .prefix(SearchRules.prefixCompletions)
-            .map { $0 }
+        // The most documents first, then the lower number; a first letter
+        // has thousands of completions, so only the best few are kept in order.
+        var best: [(documents: Int, stem: Int32)] = []
+        for stem in stems where Int(stem) < index.postings.count {
+            let documents = index.postings[Int(stem)].documents
+            guard documents > 0 else { continue }
+            let entry = (documents, stem)
+            if best.count == SearchRules.prefixCompletions {
+                guard let last = best.last, (entry.0, last.stem) > (last.documents, entry.1) else { continue }
+                best.removeLast()
+            }
+            let at = best.firstIndex { (entry.0, $0.stem) > ($0.documents, entry.1) } ?? best.count
+            best.insert(entry, at: at)
+        }
+        return best.map(\.stem)
     }
 }

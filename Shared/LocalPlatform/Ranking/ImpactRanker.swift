@@ -104,7 +104,7 @@ public final class ImpactRanker: Sendable {
                 let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
                 return RankedRows(
                     rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact,
-                    groups: groups)
+                    scored: found.scored, groups: groups)
             }
         }
     }

@@ -60,82 +60,102 @@ enum ImpactSearch {
         let bestSum = groupBests.reduce(0, +)
         // Each group's members that may still propose a document: a prefix of `byGroup`'s.
         var essential = byGroup.map(\.count)
+        // Each group's bound at the pivot: its best until the page is full.
+        var pivotBounds = groupBests
+        // The groups of fewest members scored first: a document that cannot
+        // reach the page is left before the costliest group is read.
+        let scoringOrder = byGroup.indices.sorted { (byGroup[$0].count, $0) < (byGroup[$1].count, $1) }
+        var groupScores = [Double](repeating: 0, count: groups.count)
         var best = Heap<Ranked>()
         var worst = -Double.infinity
         var matches = 0
         var pruned = false
         var target: UInt32 = 0
 
-        index.lengths.withUnsafeBufferPointer { lengths in
-            search: while true {
-                // Each group's first essential document at one rowid, the pivot.
-                var pivot = target
-                var aligned = false
-                while !aligned {
-                    aligned = true
-                    for group in byGroup.indices {
-                        var first = PostingCursor.end
-                        for member in byGroup[group].prefix(essential[group]) {
+        // In place, with no check that the array is not shared at each step.
+        members.withUnsafeMutableBufferPointer { members in
+            index.lengths.withUnsafeBufferPointer { lengths in
+                search: while true {
+                    // Each group's first essential document at one rowid, the pivot.
+                    var pivot = target
+                    var aligned = false
+                    while !aligned {
+                        aligned = true
+                        for group in byGroup.indices {
+                            var first = PostingCursor.end
+                            for member in byGroup[group].prefix(essential[group]) {
+                                members[member].cursor.advance(to: pivot)
+                                first = min(first, members[member].cursor.rowid)
+                            }
+                            if first == PostingCursor.end { break search }
+                            if first > pivot { (pivot, aligned) = (first, false) }
+                        }
+                    }
+                    target = pivot + 1
+                    if worst > -.infinity {
+                        var bound = 0.0
+                        var blockEnd = PostingCursor.end
+                        for group in byGroup.indices {
+                            let count = essential[group]
+                            var groupBound = count < byGroup[group].count ? members[byGroup[group][count]].bound : 0
+                            for member in byGroup[group].prefix(count) {
+                                groupBound = max(groupBound, members[member].cursor.bound(average: average))
+                                blockEnd = min(blockEnd, members[member].cursor.blockLast)
+                            }
+                            pivotBounds[group] = groupBound
+                            bound += groupBound
+                        }
+                        if bound <= worst {
+                            pruned = true
+                            if blockEnd == PostingCursor.end { break search }
+                            target = max(blockEnd, pivot) + 1
+                            continue search
+                        }
+                    }
+                    let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
+                    guard length >= 0 else { continue }
+                    matches += 1
+                    // What the groups not yet scored may still add: once the
+                    // document cannot pass the page's worst even with it (by
+                    // more than any rounding), it is left; a match all the
+                    // same, as every group holds it. Summed in the query's
+                    // order, as FTS5 does, so a score is FTS5's to the bit.
+                    var rest = pivotBounds.reduce(0, +)
+                    var partial = 0.0
+                    for group in scoringOrder {
+                        var groupScore = 0.0
+                        // Best bound first: once a member's bound is no more than
+                        // what the group scores already, none after it adds anything.
+                        for member in byGroup[group] where members[member].bound > groupScore {
                             members[member].cursor.advance(to: pivot)
-                            first = min(first, members[member].cursor.rowid)
+                            guard members[member].cursor.rowid == pivot else { continue }
+                            let frequency = Double(members[member].cursor.frequency)
+                            let part = BM25.part(frequency: frequency, length: Double(length), averageLength: average)
+                            groupScore = max(groupScore, members[member].cursor.inverseFrequency * part)
                         }
-                        if first == PostingCursor.end { break search }
-                        if first > pivot { (pivot, aligned) = (first, false) }
+                        groupScores[group] = groupScore
+                        partial += groupScore
+                        rest -= pivotBounds[group]
+                        if partial + rest < worst - abs(worst) * 1e-12 { continue search }
                     }
-                }
-                target = pivot + 1
-                if worst > -.infinity {
-                    var bound = 0.0
-                    var blockEnd = PostingCursor.end
+                    let score = groupScores.reduce(0, +)
+                    let ranked = Ranked(score: score, rowid: Int64(pivot))
+                    if best.count < keep {
+                        best.insert(ranked)
+                    } else if let least = best.min, least < ranked {
+                        best.replaceMin(with: ranked)
+                    } else {
+                        continue
+                    }
+                    guard best.count == keep, matches >= exactCount, let least = best.min, least.score > worst else { continue }
+                    worst = least.score
+                    // A member whose best, with every other group's best, cannot beat the worst proposes nothing more.
                     for group in byGroup.indices {
-                        let count = essential[group]
-                        var groupBound = count < byGroup[group].count ? members[byGroup[group][count]].bound : 0
-                        for member in byGroup[group].prefix(count) {
-                            groupBound = max(groupBound, members[member].cursor.bound(average: average))
-                            blockEnd = min(blockEnd, members[member].cursor.blockLast)
-                        }
-                        bound += groupBound
+                        let limit = worst - (bestSum - groupBests[group])
+                        essential[group] = byGroup[group].prefix { members[$0].bound > limit }.count
+                        if essential[group] < byGroup[group].count { pruned = true }
+                        if essential[group] == 0 { break search }
                     }
-                    if bound <= worst {
-                        pruned = true
-                        if blockEnd == PostingCursor.end { break search }
-                        target = max(blockEnd, pivot) + 1
-                        continue search
-                    }
-                }
-                let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
-                guard length >= 0 else { continue }
-                matches += 1
-                var score = 0.0
-                for group in byGroup.indices {
-                    var groupScore = 0.0
-                    // Best bound first: once a member's bound is no more than
-                    // what the group scores already, none after it adds anything.
-                    for member in byGroup[group] where members[member].bound > groupScore {
-                        members[member].cursor.advance(to: pivot)
-                        let cursor = members[member].cursor
-                        guard cursor.rowid == pivot else { continue }
-                        let part = BM25.part(frequency: Double(cursor.frequency), length: Double(length), averageLength: average)
-                        groupScore = max(groupScore, cursor.inverseFrequency * part)
-                    }
-                    score += groupScore
-                }
-                let ranked = Ranked(score: score, rowid: Int64(pivot))
-                if best.count < keep {
-                    best.insert(ranked)
-                } else if let least = best.min, least < ranked {
-                    best.replaceMin(with: ranked)
-                } else {
-                    continue
-                }
-                guard best.count == keep, matches >= exactCount, let least = best.min, least.score > worst else { continue }
-                worst = least.score
-                // A member whose best, with every other group's best, cannot beat the worst proposes nothing more.
-                for group in byGroup.indices {
-                    let limit = worst - (bestSum - groupBests[group])
-                    essential[group] = byGroup[group].prefix { members[$0].bound > limit }.count
-                    if essential[group] < byGroup[group].count { pruned = true }
-                    if essential[group] == 0 { break search }
                 }
             }
         }

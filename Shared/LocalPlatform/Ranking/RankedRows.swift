@@ -5,6 +5,8 @@ public struct RankedRows: Sendable, Equatable {
     public var scores: [Double]
     public var total: Int
     public var totalIsExact: Bool
+    /// Matches scored: what the query cost, beside `total`.
+    public var scored = 0
     /// The stems each group of the query matched by: where a hit matched,
     /// for its snippet (`ImpactRanker.instances`).
     var groups: [[Int32]] = []

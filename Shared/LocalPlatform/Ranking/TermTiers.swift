@@ -10,8 +10,9 @@ struct TermTiers {
 
     private(set) var tiers: [TermPostings] = []
 
-    /// Documents that hold the term now.
-    var documents: Int { tiers.reduce(0) { $0 + $1.documents } }
+    /// Documents that hold the term now (every tier's, kept as they change:
+    /// a prefix's completions are ranked by it on every query).
+    private(set) var documents = 0
 
     /// Postings held, removed documents' included.
     var count: Int { tiers.reduce(0) { $0 + $1.rowids.count } }
@@ -21,6 +22,7 @@ struct TermTiers {
         let tier = Self.floors.firstIndex { part >= $0 } ?? Self.floors.count - 1
         while tiers.count <= tier { tiers.append(TermPostings()) }
         tiers[tier].append(rowid: rowid, frequency: frequency, length: length, average: average)
+        documents += 1
     }
 
     mutating func rebase(lengths: UnsafeBufferPointer<Int32>, average: Double) {
@@ -36,6 +38,7 @@ struct TermTiers {
     mutating func remove(_ rowid: UInt32, lengths: UnsafeBufferPointer<Int32>, average: Double) {
         guard let tier = tiers.firstIndex(where: { $0.contains(rowid) }) else { return }
         tiers[tier].documents -= 1
+        documents -= 1
         if tiers[tier].isWorthCompacting { tiers[tier] = tiers[tier].compacted(lengths: lengths, average: average) }
     }
 }

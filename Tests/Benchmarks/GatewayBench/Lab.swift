@@ -76,10 +76,10 @@ final class Lab {
 
     /// Starts a search-service and waits until the gateway lists it, which
     /// it does once it has built its index; returns its pid and that time.
-    func startSearchService(context: Context) throws -> (pid: Int32, catchUp: Duration) {
+    func startSearchService(context: Context, arguments: [String] = []) throws -> (pid: Int32, catchUp: Duration) {
         let before = try registeredWorkers(context)
         let started = ContinuousClock.now
-        let process = try spawn("\(binaries)/search-service", ["--sessions", "1"])
+        let process = try spawn("\(binaries)/search-service", ["--sessions", "1"] + arguments)
         try waitFor(within: .seconds(300)) { (try? self.registeredWorkers(context)) ?? 0 >= before + 1 }
         return (process.processIdentifier, started.duration(to: .now))
     }

@@ -19,7 +19,8 @@ struct QueryClasses {
             for word in Set(words) { documents[Substring(word), default: 0] += 1 }
             if phrases.count < 5, words.count >= 6, words[2].count >= 4, words[3].count >= 4 { phrases.append("\"\(words[2]) \(words[3])\"") }
         }
-        let ranked = documents.sorted { $0.value > $1.value }.map { (word: String($0.key), posts: $0.value) }
+        // Ties by the word: the same classes in every run (a dictionary's order is not).
+        let ranked = documents.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (word: String($0.key), posts: $0.value) }
         let total = ranked.first?.posts ?? 1
         let common = ranked.prefix(5).map(\.word)
         let longCommon = ranked.filter { $0.word.count >= 4 }.prefix(5).map(\.word)

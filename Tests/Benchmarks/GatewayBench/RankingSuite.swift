@@ -48,21 +48,23 @@ struct RankingSuite {
             "",
             "Query latency, p50 / p99 (10 hits; the last word unfinished, as the interface sends it):",
             "",
-            "| class | FTS5 | impact index | impact, total exact |",
-            "|---|---|---|---|",
+            "| class | FTS5 | impact index | impact, total exact | matches scored, mean |",
+            "|---|---|---|---|---|",
         ]
         for (name, queries) in try QueryClasses(corpus: corpus).classes {
             let reference = try Self.latency(samples, queries) { query in
                 try blocking { _ = try await fts5.search(query, limit: 10, offset: 0) }
             }
-            var exact = 0
+            var (exact, scored) = (0, 0)
             let impact = try Self.latency(samples, queries) { query in
-                if let found = try ranker.rank(query, keep: 10), found.totalIsExact { exact += 1 }
+                guard let found = try ranker.rank(query, keep: 10) else { return }
+                if found.totalIsExact { exact += 1 }
+                scored += found.scored
             }
             let phrase = try ranker.rank(queries[0], keep: 10) == nil
             rows.append(
                 "| \(name) | \(Self.format(reference)) | \(phrase ? "(a phrase: FTS5's)" : Self.format(impact)) | "
-                    + "\(phrase ? "" : "\(exact * 100 / (samples + 20))%") |")
+                    + "\(phrase ? "" : "\(exact * 100 / (samples + 20))%") | \(phrase ? "" : "\(scored / (samples + 20))") |")
         }
         return rows.joined(separator: "\n")
     }
