@@ -37,7 +37,7 @@ enum ImpactSearch {
 
     static func best(_ keep: Int, of groups: [[Int32]], in index: ImpactIndex, exactCount: Int) -> Result {
         let average = index.averageLength
-        var members: [Member] = []
+        var byGroup = [[Member]](repeating: [], count: groups.count)
         var stems = Set<Int32>()
         for (group, terms) in groups.enumerated() {
             for stem in terms where Int(stem) < index.postings.count {
@@ -46,25 +46,33 @@ enum ImpactSearch {
                 stems.insert(stem)
                 for tier in term.tiers where !tier.rowids.isEmpty {
                     let cursor = PostingCursor(tier, inverseFrequency: inverseFrequency)
-                    members.append(Member(cursor: cursor, group: group, bound: inverseFrequency * tier.bound(average: average)))
+                    byGroup[group].append(Member(cursor: cursor, group: group, bound: inverseFrequency * tier.bound(average: average)))
                 }
             }
         }
-        var byGroup = [[Int]](repeating: [], count: groups.count)
-        for (number, member) in members.enumerated() { byGroup[member.group].append(number) }
         guard keep > 0, !groups.isEmpty, byGroup.allSatisfy({ !$0.isEmpty }) else {
             return Result(ranked: [], total: 0, isExact: true, scored: 0)
         }
-        for group in byGroup.indices { byGroup[group].sort { members[$0].bound > members[$1].bound } }
-        let groupBests = byGroup.map { members[$0[0]].bound }
+        // Each group's members side by side, the best bound first; and each
+        // member's current rowid in an array of its own, which the search
+        // reads for every document it steps on (a member is far larger).
+        var members: [Member] = []
+        var ranges: [Range<Int>] = []
+        for group in byGroup.indices {
+            let first = members.count
+            members += byGroup[group].sorted { $0.bound > $1.bound }
+            ranges.append(first..<members.count)
+        }
+        var heads = members.map(\.cursor.rowid)
+        let groupBests = ranges.map { members[$0.lowerBound].bound }
         let bestSum = groupBests.reduce(0, +)
-        // Each group's members that may still propose a document: a prefix of `byGroup`'s.
-        var essential = byGroup.map(\.count)
+        // Each group's members that may still propose a document: the first so many of its range.
+        var essential = ranges.map(\.count)
         // Each group's bound at the pivot: its best until the page is full.
         var pivotBounds = groupBests
         // The groups of fewest members scored first: a document that cannot
         // reach the page is left before the costliest group is read.
-        let scoringOrder = byGroup.indices.sorted { (byGroup[$0].count, $0) < (byGroup[$1].count, $1) }
+        let scoringOrder = ranges.indices.sorted { (ranges[$0].count, $0) < (ranges[$1].count, $1) }
         var groupScores = [Double](repeating: 0, count: groups.count)
         var best = Heap<Ranked>()
         var worst = -Double.infinity
@@ -72,89 +80,100 @@ enum ImpactSearch {
         var pruned = false
         var target: UInt32 = 0
 
-        // In place, with no check that the array is not shared at each step.
+        // In place, with no check that the arrays are not shared at each step.
         members.withUnsafeMutableBufferPointer { members in
-            index.lengths.withUnsafeBufferPointer { lengths in
-                search: while true {
-                    // Each group's first essential document at one rowid, the pivot.
-                    var pivot = target
-                    var aligned = false
-                    while !aligned {
-                        aligned = true
-                        for group in byGroup.indices {
-                            var first = PostingCursor.end
-                            for member in byGroup[group].prefix(essential[group]) {
-                                members[member].cursor.advance(to: pivot)
-                                first = min(first, members[member].cursor.rowid)
+            heads.withUnsafeMutableBufferPointer { heads in
+                index.lengths.withUnsafeBufferPointer { lengths in
+                    /// Moves `member` to its first posting at or after `rowid`; answers whether it holds `rowid`.
+                    @inline(__always) func reach(_ member: Int, _ rowid: UInt32) -> Bool {
+                        if heads[member] < rowid {
+                            members[member].cursor.advance(to: rowid)
+                            heads[member] = members[member].cursor.rowid
+                        }
+                        return heads[member] == rowid
+                    }
+                    search: while true {
+                        // Each group's first essential document at one rowid, the pivot.
+                        var pivot = target
+                        var aligned = false
+                        while !aligned {
+                            aligned = true
+                            for group in ranges.indices {
+                                var first = PostingCursor.end
+                                let range = ranges[group]
+                                for member in range.lowerBound..<(range.lowerBound + essential[group]) {
+                                    _ = reach(member, pivot)
+                                    first = min(first, heads[member])
+                                }
+                                if first == PostingCursor.end { break search }
+                                if first > pivot { (pivot, aligned) = (first, false) }
                             }
-                            if first == PostingCursor.end { break search }
-                            if first > pivot { (pivot, aligned) = (first, false) }
                         }
-                    }
-                    target = pivot + 1
-                    if worst > -.infinity {
-                        var bound = 0.0
-                        var blockEnd = PostingCursor.end
-                        for group in byGroup.indices {
-                            let count = essential[group]
-                            var groupBound = count < byGroup[group].count ? members[byGroup[group][count]].bound : 0
-                            for member in byGroup[group].prefix(count) {
-                                groupBound = max(groupBound, members[member].cursor.bound(average: average))
-                                blockEnd = min(blockEnd, members[member].cursor.blockLast)
+                        target = pivot + 1
+                        if worst > -.infinity {
+                            var bound = 0.0
+                            var blockEnd = PostingCursor.end
+                            for group in ranges.indices {
+                                let range = ranges[group]
+                                let count = essential[group]
+                                var groupBound = count < range.count ? members[range.lowerBound + count].bound : 0
+                                for member in range.lowerBound..<(range.lowerBound + count) {
+                                    groupBound = max(groupBound, members[member].cursor.bound(average: average))
+                                    blockEnd = min(blockEnd, members[member].cursor.blockLast)
+                                }
+                                pivotBounds[group] = groupBound
+                                bound += groupBound
                             }
-                            pivotBounds[group] = groupBound
-                            bound += groupBound
+                            if bound <= worst {
+                                pruned = true
+                                if blockEnd == PostingCursor.end { break search }
+                                target = max(blockEnd, pivot) + 1
+                                continue search
+                            }
                         }
-                        if bound <= worst {
-                            pruned = true
-                            if blockEnd == PostingCursor.end { break search }
-                            target = max(blockEnd, pivot) + 1
-                            continue search
+                        let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
+                        guard length >= 0 else { continue }
+                        matches += 1
+                        // What the groups not yet scored may still add: once the
+                        // document cannot pass the page's worst even with it (by
+                        // more than any rounding), it is left; a match all the
+                        // same, as every group holds it. Summed in the query's
+                        // order, as FTS5 does, so a score is FTS5's to the bit.
+                        var rest = pivotBounds.reduce(0, +)
+                        var partial = 0.0
+                        for group in scoringOrder {
+                            var groupScore = 0.0
+                            // Best bound first: once a member's bound is no more than
+                            // what the group scores already, none after it adds anything.
+                            for member in ranges[group] where members[member].bound > groupScore {
+                                guard reach(member, pivot) else { continue }
+                                let frequency = Double(members[member].cursor.frequency)
+                                let part = BM25.part(frequency: frequency, length: Double(length), averageLength: average)
+                                groupScore = max(groupScore, members[member].cursor.inverseFrequency * part)
+                            }
+                            groupScores[group] = groupScore
+                            partial += groupScore
+                            rest -= pivotBounds[group]
+                            if partial + rest < worst - abs(worst) * 1e-12 { continue search }
                         }
-                    }
-                    let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
-                    guard length >= 0 else { continue }
-                    matches += 1
-                    // What the groups not yet scored may still add: once the
-                    // document cannot pass the page's worst even with it (by
-                    // more than any rounding), it is left; a match all the
-                    // same, as every group holds it. Summed in the query's
-                    // order, as FTS5 does, so a score is FTS5's to the bit.
-                    var rest = pivotBounds.reduce(0, +)
-                    var partial = 0.0
-                    for group in scoringOrder {
-                        var groupScore = 0.0
-                        // Best bound first: once a member's bound is no more than
-                        // what the group scores already, none after it adds anything.
-                        for member in byGroup[group] where members[member].bound > groupScore {
-                            members[member].cursor.advance(to: pivot)
-                            guard members[member].cursor.rowid == pivot else { continue }
-                            let frequency = Double(members[member].cursor.frequency)
-                            let part = BM25.part(frequency: frequency, length: Double(length), averageLength: average)
-                            groupScore = max(groupScore, members[member].cursor.inverseFrequency * part)
+                        let score = groupScores.reduce(0, +)
+                        let ranked = Ranked(score: score, rowid: Int64(pivot))
+                        if best.count < keep {
+                            best.insert(ranked)
+                        } else if let least = best.min, least < ranked {
+                            best.replaceMin(with: ranked)
+                        } else {
+                            continue
                         }
-                        groupScores[group] = groupScore
-                        partial += groupScore
-                        rest -= pivotBounds[group]
-                        if partial + rest < worst - abs(worst) * 1e-12 { continue search }
-                    }
-                    let score = groupScores.reduce(0, +)
-                    let ranked = Ranked(score: score, rowid: Int64(pivot))
-                    if best.count < keep {
-                        best.insert(ranked)
-                    } else if let least = best.min, least < ranked {
-                        best.replaceMin(with: ranked)
-                    } else {
-                        continue
-                    }
-                    guard best.count == keep, matches >= exactCount, let least = best.min, least.score > worst else { continue }
-                    worst = least.score
-                    // A member whose best, with every other group's best, cannot beat the worst proposes nothing more.
-                    for group in byGroup.indices {
-                        let limit = worst - (bestSum - groupBests[group])
-                        essential[group] = byGroup[group].prefix { members[$0].bound > limit }.count
-                        if essential[group] < byGroup[group].count { pruned = true }
-                        if essential[group] == 0 { break search }
+                        guard best.count == keep, matches >= exactCount, let least = best.min, least.score > worst else { continue }
+                        worst = least.score
+                        // A member whose best, with every other group's best, cannot beat the worst proposes nothing more.
+                        for group in ranges.indices {
+                            let limit = worst - (bestSum - groupBests[group])
+                            essential[group] = members[ranges[group]].prefix { $0.bound > limit }.count
+                            if essential[group] < ranges[group].count { pruned = true }
+                            if essential[group] == 0 { break search }
+                        }
                     }
                 }
             }

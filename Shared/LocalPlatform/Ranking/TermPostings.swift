@@ -37,6 +37,8 @@ struct TermPostings {
             blockAverages.append(average)
             blockScales.append(0)
         }
+        // Either: malloc may round one array's room up and not the other's.
+        if rowids.count == rowids.capacity || frequencies.count == frequencies.capacity { grow() }
         rowids.append(rowid)
         frequencies.append(frequency)
         documents += 1
@@ -48,6 +50,29 @@ struct TermPostings {
         }
         if part > best { best = part }
         smallestAverage = min(smallestAverage, blockAverages[block])
+    }
+
+    /// How much a full array of more than `doublingUpTo` postings grows
+    /// by: an eighth, not twice as an array would, so that a worker whose
+    /// postings grow as posts come (one that follows an import) holds at
+    /// most an eighth more than it uses of a common word's, which are
+    /// nearly all of them; each posting is then copied about eight times
+    /// over its growth, a small cost beside tokenizing. Smaller arrays
+    /// double, so that rare words do not reallocate at every posting.
+    static let growth = 8
+    static let doublingUpTo = 1024
+
+    private mutating func grow() {
+        let count = rowids.count
+        let capacity = count + (count < Self.doublingUpTo ? max(4, count) : count / Self.growth)
+        // Copied into storage of that size: `reserveCapacity` may double.
+        func grown<T>(_ array: ContiguousArray<T>) -> ContiguousArray<T> {
+            ContiguousArray(unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                array.withUnsafeBufferPointer { source in _ = buffer.initialize(fromContentsOf: source) }
+                initialized = array.count
+            }
+        }
+        (rowids, frequencies) = (grown(rowids), grown(frequencies))
     }
 
     /// The same, each array holding no more than it needs: an array grown by
