@@ -19,6 +19,8 @@ struct ImpactIndex {
     /// Each document's length in tokens (title and content), by rowid; -1: none.
     private(set) var lengths: ContiguousArray<Int32> = []
     private(set) var rows: Int64 = 0
+    /// Postings ever added (what its memory grew by, `ImpactRanker`).
+    private(set) var postingsAdded = 0
     private(set) var tokens: Int64 = 0
     /// The average every block's best was last taken at (`rebaseIfMoved`).
     private var rebasedAverage = 0.0
@@ -42,10 +44,12 @@ struct ImpactIndex {
         rows += 1
         tokens += Int64(length)
         let average = averageLength
-        for (stem, frequency) in Self.frequencies(title: title, content: content) {
+        let counts = Self.frequencies(title: title, content: content)
+        for (stem, frequency) in counts {
             while postings.count <= Int(stem) { postings.append(TermTiers()) }
             postings[Int(stem)].append(rowid: UInt32(rowid), frequency: frequency, length: length, average: average)
         }
+        postingsAdded += counts.count
         rebaseIfMoved()
     }
 

@@ -18,7 +18,13 @@ public final class ImpactRanker: Sendable {
         /// Documents up to this rowid are in `index`.
         var loadedThrough: Int64 = 0
         var complete = false
+        /// Postings added since free memory was last given back.
+        var addedSinceRelease = 0
     }
+
+    /// Free memory is given back (`FreeMemory`) once postings have grown by
+    /// this fraction of what they hold since it last was (or by a million).
+    static let releaseAfterGrowth = 8
 
     /// Matches counted exactly before a query may skip postings; past it
     /// the count is a lower bound (`RankedRows.totalIsExact` false).
@@ -43,7 +49,10 @@ public final class ImpactRanker: Sendable {
                     try Self.add(document, to: &state.index, tokenizer)
                 }
                 state.loadedThrough = max(state.loadedThrough, through)
-                if complete && !state.complete { state.index.trim() }
+                if complete && !state.complete {
+                    state.index.trim()
+                    FreeMemory.giveBack()
+                }
                 // Once complete it stays so: after a reset every document
                 // came through `apply`, and the loading only meets them again.
                 state.complete = state.complete || complete
@@ -54,25 +63,32 @@ public final class ImpactRanker: Sendable {
     /// The table's change: `removed` documents (with the texts they had)
     /// and `added` ones, each past every rowid before it.
     public func apply(removed: [Document], added: [Document]) throws(PostsError) {
-        try tokenizing { tokenizer in
-            try self.state.withLock { state in
+        let release = try tokenizing { tokenizer in
+            try self.state.withLock { state -> Bool in
                 for document in removed where document.rowid <= state.loadedThrough {
                     let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: state.index)
                     state.index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
                 }
-                guard state.complete else { return }  // the loading reaches them
+                guard state.complete else { return false }  // the loading reaches them
+                let before = state.index.postingsAdded
                 for document in added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > state.loadedThrough {
                     try Self.add(document, to: &state.index, tokenizer)
                     state.loadedThrough = document.rowid
                 }
+                state.addedSinceRelease += state.index.postingsAdded - before
+                guard state.addedSinceRelease > max(1_000_000, state.index.postingsAdded / Self.releaseAfterGrowth) else { return false }
+                state.addedSinceRelease = 0
+                return true
             }
         }
+        if release { FreeMemory.giveBack() }
     }
 
     /// Gives back the memory its postings grew into but do not use (once
     /// many documents were added: after loading, after a long catch-up).
     public func trim() {
         state.withLock { $0.index.trim() }
+        FreeMemory.giveBack()
     }
 
     /// The table was emptied: so is this, and it is complete.
