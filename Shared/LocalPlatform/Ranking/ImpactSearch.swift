@@ -30,7 +30,6 @@ enum ImpactSearch {
 
     private struct Member {
         var cursor: PostingCursor
-        let group: Int
         /// No document of this tier scores above this in this query.
         let bound: Double
     }
@@ -46,7 +45,7 @@ enum ImpactSearch {
                 stems.insert(stem)
                 for tier in term.tiers where !tier.rowids.isEmpty {
                     let cursor = PostingCursor(tier, inverseFrequency: inverseFrequency)
-                    byGroup[group].append(Member(cursor: cursor, group: group, bound: inverseFrequency * tier.bound(average: average)))
+                    byGroup[group].append(Member(cursor: cursor, bound: inverseFrequency * tier.bound(average: average)))
                 }
             }
         }
