@@ -38,6 +38,14 @@ struct SearchRankingTests {
         posts.enumerated().map { PostChange(sequence: sequence + Int64($0.offset), uid: $0.element.uid, kind: .upsert($0.element)) }
     }
 
+    /// An index in a file at `path` (its directory made) holding `posts`.
+    private func indexed(_ posts: [Post], at path: String) async throws -> FTS5SearchIndex {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let index = try FTS5SearchIndex(path: path)
+        try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+        return index
+    }
+
     /// What FTS5's bm25 makes of `query`: the page's (uid, score) and the number of matches.
     private func reference(_ database: DatabaseQueue, _ query: String, limit: Int, offset: Int) throws -> ([String], [Double], Int) {
         let terms = SearchQuery.terms(in: query)
@@ -74,10 +82,7 @@ struct SearchRankingTests {
 
     @Test func test_everyPageHasFTS5sHits_inItsOrder_withItsScores_andTheExactTotal() async throws {
         try await withDatabase { path in
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let posts = Self.corpus(count: 400)
-            let index = try FTS5SearchIndex(path: path)
-            try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+            let index = try await indexed(Self.corpus(count: 400), at: path)
             try await expectAgreement(index, path, "built")
         }
     }
@@ -101,10 +106,8 @@ struct SearchRankingTests {
 
     @Test func test_afterEditsThatChangeLengths_andDeletes_andOnReopening_theRankingStillAgrees() async throws {
         try await withDatabase { path in
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             var posts = Self.corpus(count: 300)
-            let index = try FTS5SearchIndex(path: path)
-            try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+            let index = try await indexed(posts, at: path)
             _ = try await index.search("file", limit: 10, offset: 0)
             // The longest become short and the short long; every fifth goes.
             let edits = editsAndDeletes(&posts, short: "file", long: "file zone")
@@ -121,10 +124,8 @@ struct SearchRankingTests {
 
     @Test func test_withTheRankingLoadedWhileEditsAndDeletesGoOn_everyPageIsStillFTS5s() async throws {
         try await withDatabase { path in
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             var posts = Self.corpus(count: 300)
-            let index = try FTS5SearchIndex(path: path)
-            try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+            let index = try await indexed(posts, at: path)
             let edits = editsAndDeletes(&posts, short: "kernel", long: "network zone")
             // Loaded a few documents at a time while the edits are applied page by page.
             let pages = stride(from: 0, to: edits.count, by: 9).map { Array(edits[$0..<min($0 + 9, edits.count)]) }
@@ -171,9 +172,7 @@ struct SearchRankingTests {
 
     @Test func test_theRankingFunctionWithoutItsRequest_failsTheQuery_namingWhy() async throws {
         try await withDatabase { path in
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let index = try FTS5SearchIndex(path: path)
-            try await index.apply(changes(Self.corpus(count: 3)), position: IndexPosition(applied: 3, database: nil))
+            _ = try await indexed(Self.corpus(count: 3), at: path)
             var configuration = Configuration()
             configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
             let database = try DatabaseQueue(path: path, configuration: configuration)
