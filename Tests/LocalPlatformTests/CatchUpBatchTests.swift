@@ -25,7 +25,7 @@ private final class RecordingIndex: SearchIndex {
         }
         let bytes = changes.reduce(0) { total, change in
             guard case .upsert(let post) = change.kind else { return total }
-            return total + post.title.utf8.count + post.content.utf8.count
+            return total + PostRules.textBytes(title: post.title, content: post.content)
         }
         let overlapped = feed.calls.load(ordering: .relaxed) > asked
         writes.withLock { $0.append((changes.count, bytes, overlapped)) }

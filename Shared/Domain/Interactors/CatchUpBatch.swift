@@ -33,7 +33,7 @@ struct CatchUpBatch: Sendable {
     static func bytes(of page: PostChanges) -> Int {
         page.changes.reduce(0) { total, change in
             guard case .upsert(let post) = change.kind else { return total }
-            return total + post.title.utf8.count + post.content.utf8.count
+            return total + PostRules.textBytes(title: post.title, content: post.content)
         }
     }
 }

@@ -54,7 +54,7 @@ public enum ImportRules {
         var batch: [Post] = []
         var bytes = 0
         for post in posts {
-            let size = post.title.utf8.count + post.content.utf8.count
+            let size = PostRules.textBytes(title: post.title, content: post.content)
             if !batch.isEmpty, batch.count == PostRules.maxBatch || bytes + size > PostRules.maxBatchBytes {
                 batches.append(batch)
                 batch.removeAll(keepingCapacity: true)

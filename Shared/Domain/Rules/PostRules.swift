@@ -19,6 +19,12 @@ public enum PostRules {
     /// bounded message whatever the posts hold.
     public static let maxPageBytes = 2 << 20
 
+    /// The bytes of text a post carries (title and content, UTF-8): what
+    /// every bound on a page, a batch or a catch-up counts.
+    public static func textBytes(title: String, content: String) -> Int {
+        title.utf8.count + content.utf8.count
+    }
+
     /// The leading rows of a page whose title and content fit in
     /// `maxPageBytes`, and always the first: what every store returns of
     /// the rows it read.
@@ -26,7 +32,7 @@ public enum PostRules {
         var bytes = 0
         for (offset, row) in rows.enumerated() {
             let (title, content) = text(row)
-            bytes += title.utf8.count + content.utf8.count
+            bytes += textBytes(title: title, content: content)
             if bytes > maxPageBytes && offset > 0 { return rows.prefix(offset) }
         }
         return rows
