@@ -20,11 +20,14 @@ struct IndexDirectory: Sendable {
     /// At most this many slots: each is a whole index on disk.
     static let slots = 64
     static let indexFile = "index.sqlite"
+    /// The ranking postings saved at a stop (`RankingSave`).
+    static let postingsFile = "ranking.postings"
 
     /// Where a slot's siblings are; nil for a directory named by --index-dir.
     let parent: String?
 
     var indexPath: String { path + "/" + Self.indexFile }
+    var postingsPath: String { path + "/" + Self.postingsFile }
 
     /// The index file of the slot beside this one that has applied the most,
     /// with that sequence: where a new slot's index may be copied from.

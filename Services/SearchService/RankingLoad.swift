@@ -4,8 +4,10 @@ import Logging
 import ServiceLifecycle
 
 /// Loads the index's ranking postings beside the catch-up (which goes on
-/// meanwhile): until it is done, FTS5 ranks every match; once it is, a
-/// query of words reads only what can reach its page. Says so in the log.
+/// meanwhile), from the documents not in those restored at the start
+/// (`RankingSave`; none to read when they were): until it is done, FTS5
+/// ranks every match; once it is, a query of words reads only what can
+/// reach its page. Says so in the log.
 struct RankingLoad: Service {
     let index: FTS5SearchIndex
     let logger: Logger

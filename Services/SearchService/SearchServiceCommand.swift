@@ -22,7 +22,8 @@ struct SearchServiceCommand: AsyncParsableCommand {
             Each process keeps its own index, built from posts.changes and kept in
             step by change notices from the event bus and by a timer. It keeps it on
             disk, in an owner-only directory of its own: started again, it applies only
-            what changed since. It joins the gateway once its index has caught up, so
+            what changed since, and ranks at once by the postings it saved when it
+            stopped (unless the index changed after). It joins the gateway once its index has caught up, so
             it never answers from a half-built one. Start and stop as many as you like
             (honcho start -c search=4): each takes a free slot of <data dir>/search.
 
@@ -75,6 +76,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let index = try openIndex(settings, logger: logger)
         let (start, documents) = (try await index.position(), try await index.documentCount())
         logger.info("index opened", metadata: ["applied": "\(start.applied)", "documents": "\(documents)"])
+        try await RankingSave.restore(index, logger: logger)
         let traces = NoticeTraces()
         let sync = IndexSync(index: MeasuredSearchIndex(index, traces: traces), feed: posts.feed) { applied, head in
             logger.warning("the posts database was reset or restored; rebuilding the index", metadata: ["applied": "\(applied)", "head": "\(head)"])
@@ -102,6 +104,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         if let metrics { services += [.init(service: metrics), .init(service: IndexGauges(sync: sync))] }
         let handler = BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker
         services += [
+            .init(service: RankingSave(index: index, logger: logger)),
             .init(service: RankingLoad(index: index, logger: logger), successTerminationBehavior: .ignore),
             .init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: handler))),
             .init(service: SyncService(sync: sync, interval: interval, logger: logger)),
@@ -138,12 +141,17 @@ struct SearchServiceCommand: AsyncParsableCommand {
             let started = ContinuousClock.now
             do {
                 let applied = try IndexSnapshot.copy(from: sibling.path, to: directory.indexPath)
+                // With its saved ranking postings: the copy names them if they were current when it was taken.
+                let postings = (sibling.path as NSString).deletingLastPathComponent + "/" + IndexDirectory.postingsFile
+                if FileManager.default.fileExists(atPath: postings) {
+                    try? FileManager.default.copyItem(atPath: postings, toPath: directory.postingsPath)
+                }
                 logger.info(
                     "index copied", metadata: ["from": "\(sibling.path)", "applied": "\(applied)", "seconds": "\(started.duration(to: .now))"])
             } catch {
                 logger.warning("index not copied; building it from the feed", metadata: ["error": "\(error)"])
             }
         }
-        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true, ranked: true)
+        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true, ranked: true, postingsPath: directory.postingsPath)
     }
 }

@@ -28,6 +28,11 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     private let ranker: ImpactRanker
     /// Whether the index keeps an unstemmed vocabulary (`init`'s `ranked`).
     private let hasWords: Bool
+    /// Where the ranking's postings are saved (`saveRanking`), if anywhere.
+    private let postingsPath: String?
+    /// Changes written since the index was opened (a reset counts one):
+    /// a save records its file only if none came while it wrote.
+    private let writes = Atomic<Int>(0)
     /// The most of a file index read through a memory map: SQLite's own
     /// limit unless built otherwise (2 GB less 64 KiB).
     static let mapped = 0x7FFF_0000
@@ -40,8 +45,10 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// reads need no transaction, as in memory. `ranked`: the index will
     /// load ranking postings (`loadRanking`), whose vocabulary completes
     /// unfinished words, so it keeps no unstemmed vocabulary of its own
-    /// (an index opened so once has none from then on).
-    public init(path: String? = nil, exclusive: Bool = false, ranked: Bool = false) throws(PostsError) {
+    /// (an index opened so once has none from then on). `postingsPath`:
+    /// where those postings are saved, for the next start (`saveRanking`).
+    public init(path: String? = nil, exclusive: Bool = false, ranked: Bool = false, postingsPath: String? = nil) throws(PostsError) {
+        self.postingsPath = path == nil ? nil : postingsPath
         do {
             ranker = try ImpactRanker()
             var configuration = Configuration()
@@ -110,18 +117,39 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 }
             }
             try db.execute(
-                sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
+                sql: "UPDATE searchState SET applied = max(applied, ?), database = ?, postings = NULL WHERE id = 1",
                 arguments: [position.applied, position.database])
             return changed
         }
     }
 
-    /// Loads the ranking's postings from the documents, a page at a time
-    /// between writes, which go on meanwhile; from then on queries of words
-    /// are ranked by them. Answers how many documents it read.
+    /// Takes up the ranking's postings saved beside the index at its last
+    /// stop (`saveRanking`) when the index names their file (it changed in
+    /// nothing since): queries of words are then ranked by them at once.
+    /// Called before any write (a write between would make it take nothing).
+    public func restoreRanking() async throws(PostsError) -> RankingRestore {
+        guard let postingsPath, let id = try await read(SearchSchema.savedPostings) else { return .nothingSaved }
+        let saved: (index: ImpactIndex, loadedThrough: Int64)
+        do throws(StoredPostingsError) {
+            saved = try StoredPostings.read(from: postingsPath, id: id)
+        } catch {
+            try await write { db in try SearchSchema.forgetSavedPostings(id, db) }
+            return .unusable(error.description)
+        }
+        return try await read { db in
+            guard try SearchSchema.savedPostings(db) == id else { return .nothingSaved }
+            self.ranker.restore(saved.index, loadedThrough: saved.loadedThrough)
+            return .restored
+        }
+    }
+
+    /// Loads the ranking's postings from the documents not yet in them (all
+    /// of them, unless restored), a page at a time between writes, which go
+    /// on meanwhile; from then on queries of words are ranked by them.
+    /// Answers how many documents it read.
     @discardableResult
     public func loadRanking(pageSize: Int = 10_000) async throws(PostsError) -> Int {
-        var loadedThrough: Int64 = 0
+        var loadedThrough = ranker.loadedThrough
         var loaded = 0
         while true {
             let after = loadedThrough
@@ -139,12 +167,54 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
     }
 
+    /// Saves the ranking's postings beside the index (`StoredPostings`)
+    /// and names the file in the index, so that the next start loads them
+    /// from it (`loadRanking`). Answers the bytes written; nil when there
+    /// is nothing to save (no place for them, not loaded yet, or the file
+    /// the index names is still current) or when a write came meanwhile
+    /// (the file is then left unnamed, and so never read).
+    @discardableResult
+    public func saveRanking() async throws(PostsError) -> Int? { try await saveRanking(whileWriting: {}) }
+
+    /// `whileWriting` runs once the file is written, before it is named
+    /// (a test's seam: a write that comes while a save writes).
+    func saveRanking(whileWriting: () async throws -> Void) async throws(PostsError) -> Int? {
+        guard let postingsPath else { return nil }
+        let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, writes: Int)? in
+            guard try SearchSchema.savedPostings(db) == nil, let saved = self.ranker.saved() else { return nil }
+            return (saved.index, saved.loadedThrough, self.writes.load(ordering: .relaxed))
+        }
+        guard let taken else { return nil }
+        let id = UUID()
+        let size: Int
+        do {
+            size = try StoredPostings.write(taken.index, loadedThrough: taken.loadedThrough, id: id, to: postingsPath)
+        } catch {
+            throw .failed("cannot save the ranking postings: \(error)")
+        }
+        do { try await whileWriting() } catch { throw .failed("\(error)") }
+        let named = try await write { db in
+            guard self.writes.load(ordering: .relaxed) == taken.writes else { return false }
+            try db.execute(sql: "UPDATE searchState SET postings = ? WHERE id = 1", arguments: [id.uuidString])
+            return true
+        }
+        return named ? size : nil
+    }
+
+    /// The id of the saved postings' file the index names, if any.
+    func savedPostingsID() async throws(PostsError) -> UUID? { try await read(SearchSchema.savedPostings) }
+
+    /// Changes written since the index was opened.
+    public var changesWritten: Int { writes.load(ordering: .relaxed) }
+
     /// Whether queries of words are ranked by the ranking's postings.
     public var rankingLoaded: Bool { ranker.isComplete }
 
     public func reset(database: String?) async throws(PostsError) {
         try await write { db in
-            try db.execute(sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ? WHERE id = 1", arguments: [database])
+            try db.execute(
+                sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ?, postings = NULL WHERE id = 1", arguments: [database])
+            self.writes.add(1, ordering: .relaxed)
             self.lengths.withLock { $0 = DocumentLengths() }
             self.ranker.reset()
         }
@@ -275,6 +345,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                     for (rowid, length) in lengths { known.set(rowid, length) }
                 }
                 // A post changed twice in one page was added and removed again.
+                self.writes.add(max(1, touched.count), ordering: .relaxed)
                 let removed = Set(changed.removed.map(\.rowid))
                 try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) })
             }

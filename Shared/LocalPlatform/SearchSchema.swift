@@ -48,7 +48,20 @@ enum SearchSchema {
             try db.dropFTS5SynchronizationTriggers(forTable: "document_words")
             try db.execute(sql: "DROP TABLE document_vocab; DROP TABLE document_words")
         }
+        migrator.registerMigration("v5: which file of ranking postings is current") { db in
+            try db.alter(table: "searchState") { table in table.add(column: "postings", .text) }
+        }
         return migrator
+    }
+
+    /// The id of the ranking postings' file saved when the documents were
+    /// as they are now (`FTS5SearchIndex.saveRanking`); every write forgets it.
+    static func savedPostings(_ db: Database) throws -> UUID? {
+        try String.fetchOne(db, sql: "SELECT postings FROM searchState WHERE id = 1").flatMap(UUID.init(uuidString:))
+    }
+
+    static func forgetSavedPostings(_ id: UUID, _ db: Database) throws {
+        try db.execute(sql: "UPDATE searchState SET postings = NULL WHERE postings = ?", arguments: [id.uuidString])
     }
 
     /// Whether the index has its unstemmed vocabulary (`migrator`).

@@ -39,6 +39,9 @@ struct SearchIndexOnDiskTests {
         #expect(directory == harness.directory + "/search/1", "the first free slot of the data directory")
         #expect(try mode(directory) == 0o700 && mode(directory + "/index.sqlite") == 0o600, "owner-only")
         #expect(harness.terminate("search-1") == 0)
+        // Stopped, it saved its ranking postings beside the index, owner-only.
+        #expect(harness.log("search-1").contains("ranking postings saved"), "\(harness.log("search-1"))")
+        #expect(try mode(directory + "/ranking.postings") == 0o600)
 
         for index in 1...3 { #expect(try await harness.posts(["create", "--title", "Later \(index)", "--content", "lasting"]).status == 0) }
         _ = try await harness.startSearchService("search-2", context: context)
@@ -47,10 +50,21 @@ struct SearchIndexOnDiskTests {
         let opened = line("index opened", in: log)
         #expect(opened.contains("applied=400 documents=400"), "it goes on from sequence 400, not 0: \(log)")
         #expect(await eventually(within: .seconds(20)) { (try? await search(client, "lasting").total) == 403 }, "and applies what changed meanwhile")
-        // Its ranking postings are loaded from the index it kept, beside the catch-up.
+        // Its ranking postings are taken up from that file before the catch-up, so no document is read back.
+        #expect(log.contains("ranking restored from saved postings"), "\(log)")
         #expect(await eventually(within: .seconds(20)) { harness.log("search-2").contains("ranking loaded") })
         let loaded = line("ranking loaded", in: harness.log("search-2"))
-        #expect((400...403).contains { loaded.contains("documents=\($0) ") }, "\(loaded)")
+        #expect(loaded.contains("documents=0 "), "\(loaded)")
+
+        // Killed, it saved nothing after the 3 changes: the next start reads every document back.
+        harness.kill("search-2")
+        // Gone from the gateway first (its heartbeats stop), so that the next one's sessions are counted as its own.
+        #expect(await eventually(within: .seconds(20)) { (try? await client.workers(of: "search")) == 0 })
+        _ = try await harness.startSearchService("search-3", context: context)
+        #expect(!harness.log("search-3").contains("ranking restored"), "\(harness.log("search-3"))")
+        #expect(await eventually(within: .seconds(20)) { harness.log("search-3").contains("ranking loaded") })
+        #expect(line("ranking loaded", in: harness.log("search-3")).contains("documents=403 "), "\(harness.log("search-3"))")
+        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "later").total) == 3 })
     }
 
     @Test func test_workersTakeASlotEach_aDirectoryInUseIsRefused_andMemoryIsAChoice() async throws {

@@ -19,7 +19,7 @@ struct SearchRankingTests {
     /// some lengths in two and three bytes), the same few words throughout;
     /// the longest mostly a filler word, as a snippet of a word found
     /// thousands of times in one post takes long to choose.
-    private static func corpus(count: Int) -> [Post] {
+    static func corpus(count: Int) -> [Post] {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

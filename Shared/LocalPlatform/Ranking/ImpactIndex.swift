@@ -28,6 +28,33 @@ struct ImpactIndex {
     /// bound grows with the average's ratio, so this keeps them within 10%.
     static let rebaseAfter = 0.1
 
+    init() {}
+
+    /// Everything it holds, as `init(from:)` reads it back (`StoredPostings`).
+    func store(into writer: inout StoredWriter) {
+        vocabulary.store(into: &writer)
+        writer.varint(postings.count)
+        for term in postings { term.store(into: &writer) }
+        writer.varint(lengths.count)
+        for length in lengths { writer.varint(Int(length + 1)) }
+        for value in [Int(rows), postingsAdded, Int(tokens)] { writer.varint(value) }
+        writer.double(rebasedAverage)
+    }
+
+    init(from reader: inout StoredReader) throws(StoredPostingsError) {
+        vocabulary = try ImpactVocabulary(from: &reader)
+        let terms = try reader.count(atMost: vocabulary.stems.count)
+        postings.reserveCapacity(terms)
+        for _ in 0..<terms { postings.append(try TermTiers(from: &reader)) }
+        let documents = try reader.count()
+        lengths.reserveCapacity(documents)
+        for _ in 0..<documents { lengths.append(Int32(try reader.count(atMost: Int(Int32.max))) - 1) }
+        rows = Int64(try reader.count(atMost: documents))
+        postingsAdded = try reader.count(atMost: Int.max)
+        tokens = Int64(try reader.count(atMost: Int.max))
+        rebasedAverage = try reader.double()
+    }
+
     /// The average document length, as FTS5 takes it.
     var averageLength: Double { rows == 0 ? 1 : Double(tokens) / Double(rows) }
 

@@ -91,6 +91,20 @@ public final class ImpactRanker: Sendable {
         FreeMemory.giveBack()
     }
 
+    /// The rowid the documents it holds reach.
+    var loadedThrough: Int64 { state.withLock { $0.loadedThrough } }
+
+    /// What it holds, to save (`StoredPostings`): a copy, which changes
+    /// made after do not touch; nil until it holds every document.
+    func saved() -> (index: ImpactIndex, loadedThrough: Int64)? {
+        state.withLock { $0.complete ? ($0.index, $0.loadedThrough) : nil }
+    }
+
+    /// Takes a saved index (`saved`) as what it holds: complete at once.
+    func restore(_ index: ImpactIndex, loadedThrough: Int64) {
+        state.withLock { $0 = State(index: index, loadedThrough: loadedThrough, complete: true) }
+    }
+
     /// The table was emptied: so is this, and it is complete.
     public func reset() {
         state.withLock { state in

@@ -16,6 +16,40 @@ struct ImpactVocabulary {
     private var sortedStems: [Int32] = []
     private var unsortedKeys: [(key: String, stem: Int32)] = []
 
+    init() {}
+
+    /// Its stems and words as `init(from:)` reads them back (`StoredPostings`).
+    func store(into writer: inout StoredWriter) {
+        writer.varint(stems.count)
+        for stem in stems { writer.string(stem) }
+        writer.varint(wordStems.count)
+        for (word, stem) in wordStems {
+            writer.string(word)
+            writer.varint(Int(stem))
+        }
+    }
+
+    /// The keys that complete a prefix are sorted anew: every stem, and
+    /// every word that is not its own stem, as `add` made them.
+    init(from reader: inout StoredReader) throws(StoredPostingsError) {
+        for _ in 0..<(try reader.count()) {
+            let stem = try reader.string()
+            stemNumbers[stem] = Int32(stems.count)
+            stems.append(stem)
+        }
+        var keys = stems.enumerated().map { (key: $1, stem: Int32($0)) }
+        let words = try reader.count()
+        wordStems.reserveCapacity(words)
+        for _ in 0..<words {
+            let word = try reader.string()
+            let stem = try reader.count(atMost: stems.count - 1)
+            wordStems[word] = Int32(stem)
+            if word != stems[stem] { keys.append((word, Int32(stem))) }
+        }
+        keys.sort { $0.key < $1.key }
+        (sortedKeys, sortedStems) = (keys.map(\.key), keys.map(\.stem))
+    }
+
     /// The stem of a word seen before, by number.
     func stem(ofWord word: String) -> Int32? { wordStems[word] }
 

@@ -29,6 +29,29 @@ struct TermPostings {
 
     var blockCount: Int { blockBests.count }
 
+    init() {}
+
+    /// Its postings and bounds as `init(from:)` reads them back (`StoredPostings`).
+    func store(into writer: inout StoredWriter) {
+        writer.ascending(rowids)
+        writer.unsigned(frequencies)
+        for values in [blockBests, blockAverages, blockScales] { writer.doubles(values) }
+        writer.varint(documents)
+        writer.double(best)
+        writer.double(smallestAverage)
+    }
+
+    init(from reader: inout StoredReader) throws(StoredPostingsError) {
+        rowids = try reader.ascending()
+        frequencies = try reader.unsigned()
+        (blockBests, blockAverages, blockScales) = (try reader.doubles(), try reader.doubles(), try reader.doubles())
+        documents = try reader.count(atMost: rowids.count)
+        (best, smallestAverage) = (try reader.double(), try reader.double())
+        let blocks = (rowids.count + Self.blockSize - 1) / Self.blockSize
+        guard frequencies.count == rowids.count, [blockBests.count, blockAverages.count, blockScales.count].allSatisfy({ $0 == blocks })
+        else { throw .damaged("a term's postings and blocks disagree at byte \(reader.offset)") }
+    }
+
     /// Adds a document past every other (rowids only grow).
     mutating func append(rowid: UInt32, frequency: UInt32, length: Int32, average: Double) {
         precondition(rowids.last.map { $0 < rowid } ?? true, "postings are appended in rowid order")

@@ -17,6 +17,20 @@ struct TermTiers {
     /// Postings held, removed documents' included.
     var count: Int { tiers.reduce(0) { $0 + $1.rowids.count } }
 
+    init() {}
+
+    /// Its tiers as `init(from:)` reads them back (`StoredPostings`).
+    func store(into writer: inout StoredWriter) {
+        writer.varint(tiers.count)
+        for tier in tiers { tier.store(into: &writer) }
+    }
+
+    init(from reader: inout StoredReader) throws(StoredPostingsError) {
+        let count = try reader.count(atMost: Self.floors.count)
+        for _ in 0..<count { tiers.append(try TermPostings(from: &reader)) }
+        documents = tiers.reduce(0) { $0 + $1.documents }
+    }
+
     mutating func append(rowid: UInt32, frequency: UInt32, length: Int32, average: Double) {
         let part = BM25.part(frequency: Double(frequency), length: Double(length), averageLength: average)
         let tier = Self.floors.firstIndex { part >= $0 } ?? Self.floors.count - 1

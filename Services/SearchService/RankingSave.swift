@@ -1,0 +1,59 @@
+import Domain
+import LocalPlatform
+import Logging
+import ServiceLifecycle
+
+/// Keeps the ranking postings saved beside the index
+/// (`FTS5SearchIndex.saveRanking`), so that a worker started again ranks at
+/// once (`restore`) instead of reading every document back: at a graceful
+/// stop, and while running once the index has been quiet for `quiet`
+/// after at least `SearchRules.compactAfter` changes (a large catch-up),
+/// so that even a worker killed later starts fast unless it changed since.
+/// Each save writes them all (about a second at a million posts).
+struct RankingSave: Service {
+    let index: FTS5SearchIndex
+    let logger: Logger
+    var quiet: Duration = .seconds(10)
+
+    /// Takes up the postings saved at the last stop, before the catch-up
+    /// changes anything; says in the log what became of them.
+    static func restore(_ index: FTS5SearchIndex, logger: Logger) async throws {
+        let started = ContinuousClock.now
+        switch try await index.restoreRanking() {
+        case .restored: logger.info("ranking restored from saved postings", metadata: ["seconds": "\(started.duration(to: .now))"])
+        case .nothingSaved: break
+        case .unusable(let reason):
+            logger.warning("saved ranking postings not used; loading them from the documents", metadata: ["error": "\(reason)"])
+        }
+    }
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await saveWhenQuiet() }
+        // Stopped: the services after this one in the group (the worker,
+        // the sync) have stopped first, so nothing changes the index now.
+        await save()
+    }
+
+    private func saveWhenQuiet() async {
+        var (savedAt, seen) = (index.changesWritten, index.changesWritten)
+        while !Task.isCancelled {
+            try? await Task.sleep(for: quiet)
+            let now = index.changesWritten
+            if now == seen, now - savedAt >= SearchRules.compactAfter, await save() { savedAt = now }
+            seen = now
+        }
+    }
+
+    @discardableResult
+    private func save() async -> Bool {
+        let started = ContinuousClock.now
+        do {
+            guard let bytes = try await index.saveRanking() else { return false }
+            logger.info("ranking postings saved", metadata: ["bytes": "\(bytes)", "seconds": "\(started.duration(to: .now))"])
+            return true
+        } catch {
+            logger.warning("ranking postings not saved; the next start loads them from the documents", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+}

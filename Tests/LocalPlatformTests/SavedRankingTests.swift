@@ -1,0 +1,131 @@
+import Domain
+import Foundation
+@testable import LocalPlatform
+import Testing
+
+/// The ranking postings a search worker saves beside its index when it
+/// stops: taken up at the next start instead of reading every document
+/// back, only while the index names them (nothing changed since), and
+/// never when the file is damaged or is not the one the index names.
+@Suite("Ranking postings saved beside the index")
+struct SavedRankingTests {
+    /// Words, unfinished words of one and of several completions, a letter.
+    private static let queries = ["file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem"]
+
+    private func opened(_ path: String) throws -> FTS5SearchIndex {
+        try FTS5SearchIndex(path: path, exclusive: true, ranked: true, postingsPath: path + ".postings")
+    }
+
+    private func changes(_ posts: [Post], from sequence: Int64) -> [PostChange] {
+        posts.enumerated().map { PostChange(sequence: sequence + Int64($0.offset), uid: $0.element.uid, kind: .upsert($0.element)) }
+    }
+
+    private func apply(_ changes: [PostChange], to index: FTS5SearchIndex) async throws {
+        try await index.apply(changes, position: IndexPosition(applied: changes.last!.sequence, database: nil))
+    }
+
+    /// 300 posts, then every fourth edited and every seventh deleted, so
+    /// that the postings hold removed documents too; and how many are left.
+    private func built(at path: String) async throws -> (FTS5SearchIndex, live: Int) {
+        var posts = SearchRankingTests.corpus(count: 300)
+        let index = try opened(path)
+        try await apply(changes(posts, from: 1), to: index)
+        try await index.loadRanking()
+        for position in posts.indices where position % 4 == 0 { posts[position].content += " network zone" }
+        var edits = changes(posts.enumerated().filter { $0.offset % 4 == 0 }.map(\.element), from: 301)
+        for position in posts.indices where position % 7 == 3 {
+            edits.append(PostChange(sequence: 301 + Int64(edits.count), uid: posts[position].uid, kind: .delete))
+        }
+        try await apply(edits, to: index)
+        return (index, posts.indices.filter { $0 % 7 != 3 }.count)
+    }
+
+    /// Every page a user would see for `queries`: hits, scores, snippets,
+    /// highlights and totals.
+    private func pages(_ index: FTS5SearchIndex) async throws -> [String] {
+        var pages: [String] = []
+        for query in Self.queries {
+            for (limit, offset) in [(10, 0), (10, 10), (200, 0)] {
+                let results = try await index.search(query, limit: limit, offset: offset)
+                let hits = results.hits.map { "\($0.uid) \($0.score) \($0.snippet) \($0.highlights)" }
+                pages.append("\(query) \(offset): \(results.total) \(results.totalIsExact) \(hits)")
+            }
+        }
+        return pages
+    }
+
+    @Test func test_savedAtAStop_theNextStartRanksAtOnce_readingNoDocument_withTheSamePages() async throws {
+        try await withDatabase { path in
+            let (index, live) = try await built(at: path)
+            let before = try await pages(index)
+            let bytes = try #require(try await index.saveRanking())
+            let attributes = try FileManager.default.attributesOfItem(atPath: path + ".postings")
+            #expect(attributes[.size] as? Int == bytes && attributes[.posixPermissions] as? Int == 0o600, "owner-only: \(attributes)")
+            #expect(try await index.saveRanking() == nil, "nothing changed since: nothing to save again")
+
+            let reopened = try opened(path)
+            #expect(try await reopened.restoreRanking() == .restored)
+            #expect(reopened.rankingLoaded, "ranked at once")
+            #expect(try await reopened.loadRanking() == 0, "no document read back")
+            #expect(try await pages(reopened) == before)
+
+            // It goes on changing as a loaded one does; and the change makes the saved file stale.
+            let more = SearchRankingTests.corpus(count: 40).map { Post(title: $0.title, content: $0.content + " file") }
+            try await apply(changes(more, from: 1_000), to: reopened)
+            let fresh = try opened(path)
+            #expect(try await fresh.restoreRanking() == .nothingSaved, "the index changed after the save")
+            #expect(try await fresh.loadRanking() == live + 40)
+            #expect(try await pages(reopened) == pages(fresh))
+        }
+    }
+
+    @Test func test_aCutOrForeignFile_isNotTakenUp_namingWhy_andTheDocumentsAreReadInstead() async throws {
+        try await withDatabase { path in
+            let (index, live) = try await built(at: path)
+            let expected = try await pages(index)
+            try #require(try await index.saveRanking() != nil)
+            let file = path + ".postings"
+            let whole = try Data(contentsOf: URL(fileURLWithPath: file))
+            let id = try #require(try await index.savedPostingsID())
+
+            // Cut anywhere, it is refused: never read past its end, never taken for whole.
+            for cut in stride(from: 0, to: whole.count, by: max(1, whole.count / 40)) + [whole.count - 1] {
+                try whole.prefix(cut).write(to: URL(fileURLWithPath: file))
+                #expect(throws: StoredPostingsError.self, "cut at \(cut) of \(whole.count)") { _ = try StoredPostings.read(from: file, id: id) }
+            }
+            #expect(throws: StoredPostingsError.self, "another file's id") {
+                try whole.write(to: URL(fileURLWithPath: file))
+                _ = try StoredPostings.read(from: file, id: UUID())
+            }
+
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file))
+            let reopened = try opened(path)
+            guard case .unusable(let reason) = try await reopened.restoreRanking() else {
+                Issue.record("a cut file was taken up")
+                return
+            }
+            #expect(reason.contains("damaged"), "\(reason)")
+            #expect(try await reopened.loadRanking() == live, "every document read instead")
+            #expect(try await pages(reopened) == expected)
+            #expect(try await opened(path).restoreRanking() == .nothingSaved, "the index no longer names the file")
+            #expect(try await reopened.saveRanking() != nil, "and saves a new one")
+            #expect(try await opened(path).restoreRanking() == .restored)
+        }
+    }
+
+    @Test func test_aSaveThatAWriteCameDuring_isNotTakenUp_andTheNextStartShowsTheWrite() async throws {
+        try await withDatabase { path in
+            let (index, live) = try await built(at: path)
+            let late = Post(title: "Late kernel", content: "written while the postings were being saved")
+            // The write comes after the save took its copy of the postings, before it names the file.
+            let saved = try await index.saveRanking(whileWriting: { try await apply(changes([late], from: 5_000), to: index) })
+            #expect(saved == nil, "the file is left unnamed")
+            let expected = try await pages(index)
+            let reopened = try opened(path)
+            #expect(try await reopened.restoreRanking() == .nothingSaved)
+            #expect(try await reopened.loadRanking() == live + 1)
+            #expect(try await pages(reopened) == expected)
+            #expect(try await reopened.search("late", limit: 10, offset: 0).hits.map(\.title) == ["Late kernel"])
+        }
+    }
+}
