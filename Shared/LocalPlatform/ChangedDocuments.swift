@@ -3,4 +3,6 @@
 struct ChangedDocuments {
     var removed: [ImpactRanker.Document] = []
     var added: [ImpactRanker.Document] = []
+    /// For each added document, the position of its change in the page.
+    var addedBy: [Int] = []
 }

@@ -12,6 +12,9 @@ import Synchronization
 /// which reaches it. It ranks nothing (`rank` answers nil) until loaded.
 public final class ImpactRanker: Sendable {
     public typealias Document = (rowid: Int64, title: String, content: String)
+    /// A document's words (its title's, its content's) as unicode61 finds
+    /// and folds them: what `apply` stems, and their count its length.
+    typealias Words = (title: [String], content: [String])
 
     private struct State {
         var index = ImpactIndex()
@@ -31,10 +34,17 @@ public final class ImpactRanker: Sendable {
     public static let exactCount = 1_000
 
     private let tokens: DatabaseQueue
+    /// A tokenizer connection for `words(of:)` alone, so that finding a
+    /// page's words while it is written never holds up a query's.
+    private let pageTokens: DatabaseQueue
     private let state = Mutex(State())
 
     public init() throws(PostsError) {
-        do { tokens = try DatabaseQueue() } catch { throw .failed("cannot open a tokenizer connection: \(error)") }
+        do {
+            (tokens, pageTokens) = (try DatabaseQueue(), try DatabaseQueue())
+        } catch {
+            throw .failed("cannot open a tokenizer connection: \(error)")
+        }
     }
 
     /// Whether it holds every document, and so ranks.
@@ -60,9 +70,23 @@ public final class ImpactRanker: Sendable {
         }
     }
 
+    /// Each text's words (nil for none), as `apply` takes them: work that
+    /// needs no lock and no rowid, done while the table is written.
+    func words(of texts: [(title: String, content: String)?]) throws(PostsError) -> [Words?] {
+        do {
+            return try pageTokens.inDatabase { db in
+                let tokenizer = try ImpactTokenizer(db)
+                return try texts.map { text in try text.map { (try tokenizer.words(in: $0.title), try tokenizer.words(in: $0.content)) } }
+            }
+        } catch {
+            throw .failed("search ranking: \(error)")
+        }
+    }
+
     /// The table's change: `removed` documents (with the texts they had)
-    /// and `added` ones, each past every rowid before it.
-    public func apply(removed: [Document], added: [Document]) throws(PostsError) {
+    /// and `added` ones, each past every rowid before it; `words`: those
+    /// of added documents already found (`words(of:)`), by rowid.
+    func apply(removed: [Document], added: [Document], words: [Int64: Words] = [:]) throws(PostsError) {
         let release = try tokenizing { tokenizer in
             try self.state.withLock { state -> Bool in
                 for document in removed where document.rowid <= state.loadedThrough {
@@ -72,7 +96,7 @@ public final class ImpactRanker: Sendable {
                 guard state.complete else { return false }  // the loading reaches them
                 let before = state.index.postingsAdded
                 for document in added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > state.loadedThrough {
-                    try Self.add(document, to: &state.index, tokenizer)
+                    try Self.add(document, words: words[document.rowid], to: &state.index, tokenizer)
                     state.loadedThrough = document.rowid
                 }
                 state.addedSinceRelease += state.index.postingsAdded - before
@@ -113,9 +137,10 @@ public final class ImpactRanker: Sendable {
         }
     }
 
-    private static func add(_ document: Document, to index: inout ImpactIndex, _ tokenizer: ImpactTokenizer) throws {
-        let title = try tokenizer.stems(of: document.title, adding: &index)
-        let content = try tokenizer.stems(of: document.content, adding: &index)
+    private static func add(_ document: Document, words: Words? = nil, to index: inout ImpactIndex, _ tokenizer: ImpactTokenizer) throws {
+        let words = try words ?? (tokenizer.words(in: document.title), tokenizer.words(in: document.content))
+        let title = try tokenizer.stems(ofWords: words.title, adding: &index)
+        let content = try tokenizer.stems(ofWords: words.content, adding: &index)
         index.add(rowid: document.rowid, title: title, content: content)
     }
 

@@ -22,9 +22,9 @@ struct ImpactTokenizer {
         try stemmer.tokenize(query: word).first?.token ?? word
     }
 
-    /// The stems of `text`'s tokens, in order, new words added to `index`.
-    func stems(of text: String, adding index: inout ImpactIndex) throws -> [Int32] {
-        try words(in: text).map { word in
+    /// The stems of `words` (a text's, `words(in:)`), in order, new words added to `index`.
+    func stems(ofWords words: [String], adding index: inout ImpactIndex) throws -> [Int32] {
+        try words.map { word in
             if let known = index.vocabulary.stem(ofWord: word) { return known }
             return index.add(word: word, stem: try stem(word))
         }

@@ -85,11 +85,19 @@ final class Lab {
     }
 
     /// Stops the search worker `pid` (SIGTERM) and waits until the gateway
-    /// has let its session go.
-    func stopSearchService(_ pid: Int32, context: Context) throws {
+    /// has let its session go and the process has exited (it saves its
+    /// ranking postings last, and holds its index directory until then);
+    /// answers how long it took to exit.
+    @discardableResult
+    func stopSearchService(_ pid: Int32, context: Context) throws -> Duration {
         let before = try registeredWorkers(context)
+        let started = ContinuousClock.now
         kill(pid, SIGTERM)
         try waitFor(within: .seconds(30)) { (try? self.registeredWorkers(context)) ?? before < before }
+        if let process = processes.first(where: { $0.processIdentifier == pid }) {
+            try waitFor(within: .seconds(60)) { !process.isRunning }
+        }
+        return started.duration(to: .now)
     }
 
     /// Runs a command to completion and returns how long it took.

@@ -39,7 +39,7 @@ struct SearchSuite {
         let classes = try QueryClasses(corpus: corpus).classes.map { ($0.name, $0.queries, try latency($0.queries, samples: max(20, samples / 5))) }
         // On disk, the second starts from a copy of the first's index.
         let (second, secondCatchUp) = try lab.startSearchService(context: context)
-        try waitCaughtUp(workers: 2)
+        let secondRanked = secondCatchUp + (try waitCaughtUp(workers: 2))
         let two = try latency()
         let fresh = try freshness(workers: [first, second])
         let stats = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
@@ -53,8 +53,11 @@ struct SearchSuite {
         try lab.stopSearchService(third, context: context)
         // Started again: the first worker stops, and a new process takes its
         // slot, with the index it left (POSTS_SEARCH_INDEX_DIR=memory: builds anew).
-        try lab.stopSearchService(first, context: context)
-        let restart = try lab.startSearchService(context: context).catchUp
+        let stop = try lab.stopSearchService(first, context: context)
+        let postings = try? FileManager.default.attributesOfItem(atPath: "\(lab.directory)/search/1/ranking.postings")
+        let postingsMB = Double(postings?[.size] as? Int ?? 0) / 1_048_576
+        let (restarted, restart) = try lab.startSearchService(context: context)
+        let restartRanked = restart + (try waitRanked(pid: restarted))
         func row(_ name: String, _ value: Probe.Latency) -> String {
             "| \(name) | \(Report.format(value.p50)) | \(Report.format(value.p99)) | "
                 + "\(String(format: "%.2f×", Report.micro(value.p50) / Report.micro(baseline.p50))) |"
@@ -84,9 +87,11 @@ struct SearchSuite {
             String(
                 format:
                     "A new worker in an index directory of its own built its index of all \(count) posts from the feed and registered in %.1f s, and ranked by its postings %.1f s "
-                    + "later; a second one (from a copy of the first's index when on disk) registered in %.2f s; started again, with the "
-                    + "index it kept, in %.2f s.",
-                Self.seconds(catchUp), Self.seconds(rankingLoad), Self.seconds(secondCatchUp), Self.seconds(restart)),
+                    + "later; a second one (from a copy of the first's index and its saved postings, when on disk) registered in %.2f s "
+                    + "and ranked by its postings at %.2f s. The first, stopped, saved its postings (%.0f MB) and exited in %.2f s; "
+                    + "started again, with the index and postings it kept, it registered in %.2f s and ranked by its postings at %.2f s.",
+                Self.seconds(catchUp), Self.seconds(rankingLoad), Self.seconds(secondCatchUp), Self.seconds(secondRanked), postingsMB,
+                Self.seconds(stop), Self.seconds(restart), Self.seconds(restartRanked)),
             "",
             "Worker memory, the one that followed the import and its copy (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")), of which private "
                 + "(RssAnon): \(privateMemory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: "
@@ -133,6 +138,18 @@ struct SearchSuite {
             Thread.sleep(forTimeInterval: 0.1)
         }
         return start.duration(to: .now)
+    }
+
+    /// Until the worker `pid` ranks by its postings; answers how long that took.
+    private func waitRanked(pid: Int32) throws -> Duration {
+        let start = ContinuousClock.now
+        while true {
+            guard start.duration(to: .now) < .seconds(300) else { throw BenchError("search worker \(pid) did not load its ranking") }
+            let result = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
+            let stats = result["index"] as? [String: Any] ?? [:]
+            if stats["pid"] as? Int == Int(pid), result["rankingLoaded"] as? Bool == true { return start.duration(to: .now) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     /// Each round trip timed from the send until its reply arrives: the
