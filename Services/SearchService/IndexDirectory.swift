@@ -32,11 +32,16 @@ struct IndexDirectory: Sendable {
     /// The index file of the slot beside this one that has applied the most,
     /// with that sequence: where a new slot's index may be copied from.
     func furthestSibling() -> (path: String, applied: Int64)? {
-        guard let parent else { return nil }
+        parent.flatMap { Self.furthest(under: $0, besides: indexPath) }
+    }
+
+    /// The index file of the slot under `parent` that has applied the most
+    /// (other than `besides`), with that sequence.
+    static func furthest(under parent: String, besides: String? = nil) -> (path: String, applied: Int64)? {
         var best: (path: String, applied: Int64)?
         for slot in 1...Self.slots {
             let file = parent + "/\(slot)/" + Self.indexFile
-            guard file != indexPath, let applied = IndexSnapshot.applied(at: file), applied > best?.applied ?? 0 else { continue }
+            guard file != besides, let applied = IndexSnapshot.applied(at: file), applied > best?.applied ?? 0 else { continue }
             best = (file, applied)
         }
         return best

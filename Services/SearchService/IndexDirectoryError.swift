@@ -3,6 +3,8 @@ enum IndexDirectoryError: Error, CustomStringConvertible {
     case inUse(String)
     case noFreeSlot(String, Int)
     case cannotUse(String, String)
+    case noIndex(String)
+    case cannotSnapshot(String, String)
 
     var description: String {
         switch self {
@@ -12,6 +14,10 @@ enum IndexDirectoryError: Error, CustomStringConvertible {
             "all \(slots) index slots under \(parent) are in use by other search-services; give --index-dir, or --index-dir memory"
         case .cannotUse(let path, let reason):
             "cannot use \(path) for the search index: \(reason)"
+        case .noIndex(let path):
+            "no search index in \(path) to take a snapshot of (--index-dir names the directory a worker keeps its index in)"
+        case .cannotSnapshot(let path, let reason):
+            "cannot write a snapshot of the search index to \(path): \(reason)"
         }
     }
 }

@@ -23,8 +23,8 @@ struct SearchServiceCommand: AsyncParsableCommand {
             step by change notices from the event bus and by a timer. It keeps it on
             disk, in an owner-only directory of its own: started again, it applies only
             what changed since, and ranks at once by the postings it saved when it
-            stopped (unless the index changed after). It joins the gateway once its index has caught up, so
-            it never answers from a half-built one. Start and stop as many as you like
+            stopped. It joins the gateway once its index has caught up, so it never
+            answers from a half-built one. Start and stop as many as you like
             (honcho start -c search=4): each takes a free slot of <data dir>/search.
 
             Every flag has an environment variable; a flag wins over its variable:
@@ -44,6 +44,14 @@ struct SearchServiceCommand: AsyncParsableCommand {
               --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
               --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
               --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
+
+            A worker on another host starts from a snapshot instead of the whole feed:
+            `search-service --snapshot-to DIR` writes a consistent copy of this host's
+            index (--index-dir's, else the slot that has applied the most), with its
+            ranking postings, to the new directory DIR while the workers run, and
+            exits. Moved there as it is (scp -rp), `search-service --index-dir DIR`
+            goes on from it.
+
             Methods: search.query, search.stats, search.health (docs/PROTOCOL.md).
             """
     )
@@ -53,9 +61,13 @@ struct SearchServiceCommand: AsyncParsableCommand {
     var eventsSubscribe: String?
     @Option(help: ArgumentHelp("Pull changes at least this often.", valueName: "duration")) var syncInterval: String?
     @Option(help: ArgumentHelp("Keep the index in this directory (or `memory`).", valueName: "directory")) var indexDir: String?
+    @Option(
+        help: ArgumentHelp("Write a snapshot of the index to this new directory, for a worker on another host, and exit.", valueName: "directory"))
+    var snapshotTo: String?
 
     func run() async throws {
         let settings = Settings()
+        if let snapshotTo { return try await snapshot(to: snapshotTo, settings) }
         ParentWatch.startIfRequested(environment: settings.environment)
         let eventsEndpoints = try WorkerOptions.endpoints(
             eventsSubscribe, flag: "--events-subscribe", else: Endpoints.eventsSubscribe(environment: settings.environment))
@@ -115,6 +127,21 @@ struct SearchServiceCommand: AsyncParsableCommand {
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
             ))
         try await group.run()
+    }
+
+    /// `--snapshot-to`: the index `--index-dir` names, else the slot of the
+    /// data directory that has applied the most, copied (`IndexExport`).
+    private func snapshot(to target: String, _ settings: Settings) async throws {
+        let slots = settings.dataDirectory + "/search"
+        let asked = indexDir ?? settings.value("POSTS_SEARCH_INDEX_DIR")
+        do {
+            guard asked != "memory" else { throw IndexDirectoryError.noIndex("memory (an index in memory lives and dies with its process)") }
+            let source = asked ?? IndexDirectory.furthest(under: slots).map { ($0.path as NSString).deletingLastPathComponent } ?? slots
+            print(try await IndexExport.export(from: source, to: target), terminator: "")
+        } catch let error as IndexDirectoryError {
+            StandardError.write("search-service: \(error)\n")
+            throw ExitCode.failure
+        }
     }
 
     /// The index where `--index-dir` (POSTS_SEARCH_INDEX_DIR) says, or in

@@ -116,4 +116,35 @@ struct SearchIndexOnDiskTests {
         #expect(
             try await everyWorkerFinds(client, "shared", 401, workers: [first, second]), "both workers find the post made after the copy")
     }
+
+    @Test func test_aSnapshotTakenWhileAWorkerRuns_startsAWorkerElsewhere_thatPullsOnlyWhatCameAfter() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        let first = try await harness.startSearchService("search-1", context: context)
+        let lines = (0..<400).map { #"{"title":"Moved \#($0)","content":"portable words"}"# }.joined(separator: "\n")
+        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "portable").total) == 400 })
+
+        // Taken from the data directory's slot while its worker runs (which has saved no postings: they are built).
+        let target = harness.directory + "/elsewhere/snapshot"
+        let taken = try await harness.run("search-service", ["--snapshot-to", target])
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.stdout.contains("at sequence 400, 400 documents") && taken.stdout.contains("built from its 400 documents"), "\(taken.stdout)")
+        #expect(try mode(target) == 0o700 && mode(target + "/index.sqlite") == 0o600 && mode(target + "/ranking.postings") == 0o600)
+        let again = try await harness.run("search-service", ["--snapshot-to", target])
+        #expect(again.status == 1 && again.stderr.contains("\(target): it exists and is not empty"), "\(again.stderr)")
+        let none = try await harness.run(
+            "search-service", ["--snapshot-to", harness.directory + "/other", "--index-dir", harness.directory + "/elsewhere"])
+        #expect(none.status == 1 && none.stderr.contains("no search index in \(harness.directory)/elsewhere"), "\(none.stderr)")
+
+        // A worker started on it ranks at once, and pulls only the post made after it.
+        #expect(try await harness.posts(["create", "--title", "After the snapshot", "--content", "portable"]).status == 0)
+        let second = try await harness.startSearchService("search-2", ["--index-dir", target], context: context)
+        let log = harness.log("search-2")
+        #expect(line("index opened", in: log).contains("applied=400 documents=400") && log.contains("ranking restored"), "\(log)")
+        #expect(try await everyWorkerFinds(client, "portable", 401, workers: [first, second]))
+    }
 }

@@ -51,6 +51,11 @@ struct SearchSuite {
         let (third, catchUp) = try lab.startSearchService(context: context, arguments: ["--index-dir", "\(lab.directory)/from-the-feed"])
         let rankingLoad = try waitCaughtUp(workers: 3)
         try lab.stopSearchService(third, context: context)
+        // Another host's way in: a snapshot taken while the workers run, and a worker started on it.
+        let snapshot = try lab.time("search-service", ["--snapshot-to", "\(lab.directory)/snapshot"])
+        let (fromSnapshot, snapshotStart) = try lab.startSearchService(context: context, arguments: ["--index-dir", "\(lab.directory)/snapshot"])
+        let snapshotRanked = snapshotStart + (try waitRanked(pid: fromSnapshot))
+        try lab.stopSearchService(fromSnapshot, context: context)
         // Started again: the first worker stops, and a new process takes its
         // slot, with the index it left (POSTS_SEARCH_INDEX_DIR=memory: builds anew).
         let stop = try lab.stopSearchService(first, context: context)
@@ -92,6 +97,11 @@ struct SearchSuite {
                     + "started again, with the index and postings it kept, it registered in %.2f s and ranked by its postings at %.2f s.",
                 Self.seconds(catchUp), Self.seconds(rankingLoad), Self.seconds(secondCatchUp), Self.seconds(secondRanked), postingsMB,
                 Self.seconds(stop), Self.seconds(restart), Self.seconds(restartRanked)),
+            "",
+            String(
+                format: "A snapshot for another host (`search-service --snapshot-to`, taken while the workers ran) took %.2f s; a worker "
+                    + "started on it registered in %.2f s and ranked by its postings at %.2f s.",
+                Self.seconds(snapshot), Self.seconds(snapshotStart), Self.seconds(snapshotRanked)),
             "",
             "Worker memory, the one that followed the import and its copy (VmRSS): \(memory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")), of which private "
                 + "(RssAnon): \(privateMemory.map { String(format: "%.0f MB", $0) }.joined(separator: ", ")); index size: "
