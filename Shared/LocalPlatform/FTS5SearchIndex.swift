@@ -121,14 +121,14 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             let applied = try SearchSchema.applied(db)
             let remove = try db.cachedStatement(sql: "DELETE FROM document WHERE uid = ? RETURNING rowid, title, content")
             let insert = try db.cachedStatement(sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?) RETURNING rowid")
-            for (position, change) in changes.enumerated() where change.sequence > applied {
+            for (offset, change) in changes.enumerated() where change.sequence > applied {
                 if let old = try Row.fetchOne(remove, arguments: [change.uid.uuidString]) {
                     changed.removed.append((old[0], old[1], old[2]))
                 }
-                if let (title, content) = texts[position] {
+                if let (title, content) = texts[offset] {
                     let rowid = try Int64.fetchOne(insert, arguments: [change.uid.uuidString, title, content]) ?? 0
                     changed.added.append((rowid, title, content))
-                    changed.addedBy.append(position)
+                    changed.addedBy.append(offset)
                 }
             }
             try db.execute(
@@ -362,7 +362,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 self.writes.add(max(1, changed.removed.count + changed.added.count), ordering: .relaxed)
                 var found: [Int64: ImpactRanker.Words] = [:]
                 if let words = try? words.wait() {
-                    for (document, position) in zip(changed.added, changed.addedBy) { found[document.rowid] = words[position] }
+                    for (document, offset) in zip(changed.added, changed.addedBy) { found[document.rowid] = words[offset] }
                 }
                 // Every length FTS5 now holds for them: from the words (the same tokens), else read back.
                 let lengths =

@@ -93,6 +93,15 @@ struct SavedRankingTests {
                 try whole.prefix(cut).write(to: URL(fileURLWithPath: file))
                 #expect(throws: StoredPostingsError.self, "cut at \(cut) of \(whole.count)") { _ = try StoredPostings.read(from: file, id: id) }
             }
+            // A byte changed anywhere is read without a crash (refused when a count, a length or a rowid goes out of bounds).
+            var seed: UInt64 = 42
+            for _ in 0..<300 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                var changed = whole
+                changed[Int((seed >> 33) % UInt64(whole.count))] ^= UInt8(truncatingIfNeeded: seed >> 13) | 1
+                try changed.write(to: URL(fileURLWithPath: file))
+                _ = try? StoredPostings.read(from: file, id: id)
+            }
             #expect(throws: StoredPostingsError.self, "another file's id") {
                 try whole.write(to: URL(fileURLWithPath: file))
                 _ = try StoredPostings.read(from: file, id: UUID())

@@ -53,6 +53,10 @@ struct ImpactIndex {
         postingsAdded = try reader.count(atMost: Int.max)
         tokens = Int64(try reader.count(atMost: Int.max))
         rebasedAverage = try reader.double()
+        // Every posting's document has a length (rowids ascend: the last of each tier is the largest).
+        guard postings.allSatisfy({ $0.tiers.allSatisfy { ($0.rowids.last).map { Int($0) < lengths.count } ?? true } }) else {
+            throw .damaged("a posting past the last document at byte \(reader.offset)")
+        }
     }
 
     /// The average document length, as FTS5 takes it.

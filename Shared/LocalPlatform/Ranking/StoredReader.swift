@@ -25,7 +25,8 @@ struct StoredReader: ~Copyable {
     /// A count or length: at most `limit` (what the rest of the file could hold).
     mutating func count(atMost limit: Int? = nil) throws(StoredPostingsError) -> Int {
         let value = try varint()
-        guard value <= UInt64(limit ?? (bytes.count - offset)) else { throw .damaged("a count of \(value) at byte \(offset) is past the end") }
+        let limit = limit ?? (bytes.count - offset)
+        guard limit >= 0, value <= UInt64(limit) else { throw .damaged("a count of \(value) at byte \(offset) is out of bounds") }
         return Int(value)
     }
 
