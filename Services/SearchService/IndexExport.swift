@@ -19,11 +19,11 @@ enum IndexExport {
         let postings = target + "/" + IndexDirectory.postingsFile
         do {
             let applied = try IndexSnapshot.copy(from: index, to: copy)
-            // The source's saved postings, if it names them still (the copy then does too).
+            // The source's saved postings: the copy names them if the source did when it was taken.
             try? FileManager.default.copyItem(atPath: source + "/" + IndexDirectory.postingsFile, toPath: postings)
             let copied = try FTS5SearchIndex(path: copy, exclusive: true, ranked: true, postingsPath: postings)
             var built = ""
-            if try await copied.restoreRanking() != .restored {
+            if try await !copied.restoreRanking().isRestored {
                 try? FileManager.default.removeItem(atPath: postings)
                 let documents = try await copied.loadRanking()
                 built = " (built from its \(documents) documents)"

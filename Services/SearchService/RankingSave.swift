@@ -8,8 +8,9 @@ import ServiceLifecycle
 /// once (`restore`) instead of reading every document back: at a graceful
 /// stop, and while running once the index has been quiet for `quiet`
 /// after at least `SearchRules.compactAfter` changes (a large catch-up),
-/// so that even a worker killed later starts fast unless it changed since.
-/// Each save writes them all (about a second at a million posts).
+/// so that even a worker killed later starts fast (what changed after the
+/// save is made good as they are taken up). Each save writes them all
+/// (half a second at a million posts).
 struct RankingSave: Service {
     let index: FTS5SearchIndex
     let logger: Logger
@@ -20,7 +21,9 @@ struct RankingSave: Service {
     static func restore(_ index: FTS5SearchIndex, logger: Logger) async throws {
         let started = ContinuousClock.now
         switch try await index.restoreRanking() {
-        case .restored: logger.info("ranking restored from saved postings", metadata: ["seconds": "\(started.duration(to: .now))"])
+        case .restored(let removed):
+            logger.info(
+                "ranking restored from saved postings", metadata: ["removedSince": "\(removed)", "seconds": "\(started.duration(to: .now))"])
         case .nothingSaved: break
         case .unusable(let reason):
             logger.warning("saved ranking postings not used; loading them from the documents", metadata: ["error": "\(reason)"])

@@ -30,9 +30,11 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     private let hasWords: Bool
     /// Where the ranking's postings are saved (`saveRanking`), if anywhere.
     private let postingsPath: String?
-    /// Changes written since the index was opened (a reset counts one):
-    /// a save records its file only if none came while it wrote.
+    /// Changes written since the index was opened (a reset counts one).
     private let writes = Atomic<Int>(0)
+    /// `writes` when the postings were last saved or taken up as they
+    /// were saved; -1: they differ from the file the index names, if any.
+    private let savedAt = Atomic<Int>(-1)
     /// The most of a file index read through a memory map: SQLite's own
     /// limit unless built otherwise (2 GB less 64 KiB).
     static let mapped = 0x7FFF_0000
@@ -132,16 +134,18 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 }
             }
             try db.execute(
-                sql: "UPDATE searchState SET applied = max(applied, ?), database = ?, postings = NULL WHERE id = 1",
+                sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
                 arguments: [position.applied, position.database])
             return changed
         }
     }
 
-    /// Takes up the ranking's postings saved beside the index at its last
-    /// stop (`saveRanking`) when the index names their file (it changed in
-    /// nothing since): queries of words are then ranked by them at once.
-    /// Called before any write (a write between would make it take nothing).
+    /// Takes up the ranking's postings saved beside the index (at its last
+    /// stop, or since) when the index names their file: queries of words
+    /// are then ranked by them at once. Documents removed or changed since
+    /// the save are taken out of them here (one pass over every posting);
+    /// those added since are past the rowid they reach, and `loadRanking`
+    /// reads them. Called before any write.
     public func restoreRanking() async throws(PostsError) -> RankingRestore {
         guard let postingsPath, let id = try await read(SearchSchema.savedPostings) else { return .nothingSaved }
         let saved: (index: ImpactIndex, loadedThrough: Int64)
@@ -153,8 +157,12 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
         return try await read { db in
             guard try SearchSchema.savedPostings(db) == id else { return .nothingSaved }
-            self.ranker.restore(saved.index, loadedThrough: saved.loadedThrough)
-            return .restored
+            var index = saved.index
+            let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
+            let removed = index.keepOnly(live)
+            self.ranker.restore(index, loadedThrough: saved.loadedThrough)
+            if removed == 0 { self.savedAt.store(self.writes.load(ordering: .relaxed), ordering: .relaxed) }
+            return .restored(removed: removed)
         }
     }
 
@@ -177,27 +185,30 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 return (documents.last?.rowid ?? after, documents.count)
             }
             (loadedThrough, loaded) = (last, loaded + count)
+            if count > 0 { savedAt.store(-1, ordering: .relaxed) }  // more than the saved file holds
             if count < pageSize { return loaded }
             await Task.yield()
         }
     }
 
     /// Saves the ranking's postings beside the index (`StoredPostings`)
-    /// and names the file in the index, so that the next start loads them
-    /// from it (`loadRanking`). Answers the bytes written; nil when there
-    /// is nothing to save (no place for them, not loaded yet, or the file
-    /// the index names is still current) or when a write came meanwhile
-    /// (the file is then left unnamed, and so never read).
+    /// and names the file in the index, so that the next start takes them
+    /// up (`restoreRanking`). Answers the bytes written; nil when there is
+    /// nothing to save (no place for them, not loaded yet, or no change
+    /// since the file the index names was saved or taken up).
     @discardableResult
     public func saveRanking() async throws(PostsError) -> Int? { try await saveRanking(whileWriting: {}) }
 
     /// `whileWriting` runs once the file is written, before it is named
-    /// (a test's seam: a write that comes while a save writes).
+    /// (a test's seam: a write that comes while a save writes, which the
+    /// next start takes out or reads as it would any change after a save).
     func saveRanking(whileWriting: () async throws -> Void) async throws(PostsError) -> Int? {
         guard let postingsPath else { return nil }
         let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, writes: Int)? in
-            guard try SearchSchema.savedPostings(db) == nil, let saved = self.ranker.saved() else { return nil }
-            return (saved.index, saved.loadedThrough, self.writes.load(ordering: .relaxed))
+            let writes = self.writes.load(ordering: .relaxed)
+            guard let saved = self.ranker.saved(), try writes != self.savedAt.load(ordering: .relaxed) || SearchSchema.savedPostings(db) == nil
+            else { return nil }
+            return (saved.index, saved.loadedThrough, writes)
         }
         guard let taken else { return nil }
         let id = UUID()
@@ -208,12 +219,11 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             throw .failed("cannot save the ranking postings: \(error)")
         }
         do { try await whileWriting() } catch { throw .failed("\(error)") }
-        let named = try await write { db in
-            guard self.writes.load(ordering: .relaxed) == taken.writes else { return false }
+        try await write { db in
             try db.execute(sql: "UPDATE searchState SET postings = ? WHERE id = 1", arguments: [id.uuidString])
-            return true
+            self.savedAt.store(taken.writes, ordering: .relaxed)
         }
-        return named ? size : nil
+        return size
     }
 
     /// The id of the saved postings' file the index names, if any.

@@ -54,8 +54,8 @@ enum SearchSchema {
         return migrator
     }
 
-    /// The id of the ranking postings' file saved when the documents were
-    /// as they are now (`FTS5SearchIndex.saveRanking`); every write forgets it.
+    /// The id of the ranking postings' file last saved from these documents
+    /// (`FTS5SearchIndex.saveRanking`); emptying the index forgets it.
     static func savedPostings(_ db: Database) throws -> UUID? {
         try String.fetchOne(db, sql: "SELECT postings FROM searchState WHERE id = 1").flatMap(UUID.init(uuidString:))
     }

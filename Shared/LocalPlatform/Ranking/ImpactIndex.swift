@@ -116,6 +116,31 @@ struct ImpactIndex {
         rebaseIfMoved()
     }
 
+    /// Removes every document but those of `live` (by rowid), in one pass
+    /// over every posting: what a saved index held that the table no longer
+    /// does (removed or changed since it was saved). Answers how many.
+    @discardableResult
+    mutating func keepOnly(_ live: [Int64]) -> Int {
+        var kept = [Bool](repeating: false, count: lengths.count)
+        for rowid in live where rowid >= 0 && rowid < lengths.count { kept[Int(rowid)] = true }
+        var gone = [Bool](repeating: false, count: lengths.count)
+        var removed = 0
+        for rowid in lengths.indices where lengths[rowid] >= 0 && !kept[rowid] {
+            (gone[rowid], removed, rows, tokens) = (true, removed + 1, rows - 1, tokens - Int64(lengths[rowid]))
+            lengths[rowid] = -1
+        }
+        guard removed > 0 else { return 0 }
+        let average = averageLength
+        let lengths = self.lengths
+        gone.withUnsafeBufferPointer { gone in
+            lengths.withUnsafeBufferPointer { lengths in
+                for stem in postings.indices { postings[stem].remove(marked: gone, lengths: lengths, average: average) }
+            }
+        }
+        rebaseIfMoved()
+        return removed
+    }
+
     mutating func add(word: String, stem: String) -> Int32 { vocabulary.add(word: word, stem: stem) }
 
     /// Gives back what appending left spare (`TermPostings.trim`).

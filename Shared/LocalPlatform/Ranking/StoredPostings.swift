@@ -5,10 +5,11 @@ import Foundation
 
 /// The ranking's postings kept in a file beside the index, so a search
 /// worker started again ranks at once instead of reading every document
-/// back (16-21 s at a million posts). Which file is current is the
-/// index's to say (`FTS5SearchIndex` records its id in the transaction
-/// that follows the save, and forgets it in every write after): a file
-/// whose id the index does not name is never read.
+/// back (16-21 s at a million posts). Which file belongs to the index is
+/// the index's to say (`FTS5SearchIndex` records its id once it is saved,
+/// and forgets it when the index is emptied): a file whose id the index
+/// does not name is never read. What changed after the save is made good
+/// when it is taken up (`FTS5SearchIndex.restoreRanking`).
 ///
 /// The file: `magic`, the format's version, the file's id (16 bytes),
 /// the last rowid its documents reach, the index (`ImpactIndex.store`:

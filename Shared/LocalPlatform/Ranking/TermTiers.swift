@@ -47,6 +47,18 @@ struct TermTiers {
         for tier in tiers.indices { tiers[tier].trim() }
     }
 
+    /// The documents `gone` marks (by rowid) are removed (`lengths` already
+    /// says so): no longer counted, and a tier rebuilt as `remove` would.
+    mutating func remove(marked gone: UnsafeBufferPointer<Bool>, lengths: UnsafeBufferPointer<Int32>, average: Double) {
+        for tier in tiers.indices {
+            let count = tiers[tier].rowids.reduce(0) { $0 + (Int($1) < gone.count && gone[Int($1)] ? 1 : 0) }
+            guard count > 0 else { continue }
+            tiers[tier].documents -= count
+            documents -= count
+            if tiers[tier].isWorthCompacting { tiers[tier] = tiers[tier].compacted(lengths: lengths, average: average) }
+        }
+    }
+
     /// `rowid`'s document is removed (`lengths` already says so): no longer
     /// counted, and its tier rebuilt once removed documents are half of it.
     mutating func remove(_ rowid: UInt32, lengths: UnsafeBufferPointer<Int32>, average: Double) {
