@@ -24,16 +24,27 @@ struct SearchIndexOnDiskTests {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
     }
 
+    /// Starts the posts system and a search worker (`search-1`), imports
+    /// `count` posts (`title N`, content `words words`), and waits until a
+    /// search for `words` finds them all; answers a client of the gateway
+    /// and the worker's pid.
+    private func withSearchWorker(
+        _ harness: ProcessHarness, _ context: Context, holding count: Int, titled title: String, words: String
+    ) async throws -> (client: GatewayClient, worker: Int32) {
+        try await harness.startPostsSystem(context: context)
+        let worker = try await harness.startSearchService("search-1", context: context)
+        let lines = (0..<count).map { #"{"title":"\#(title) \#($0)","content":"\#(words) words"}"# }.joined(separator: "\n")
+        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
+        #expect(await eventually(within: .seconds(20)) { (try? await search(client, words).total) == count })
+        return (client, worker)
+    }
+
     @Test func test_aWorkerStartedAgain_goesOnFromItsIndexOnDisk_applyingOnlyWhatChanged() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
-        try await harness.startPostsSystem(context: context)
-        _ = try await harness.startSearchService("search-1", context: context)
-        let lines = (0..<400).map { #"{"title":"Kept \#($0)","content":"lasting words"}"# }.joined(separator: "\n")
-        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
-        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
-        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "lasting").total) == 400 })
+        let client = try await withSearchWorker(harness, context, holding: 400, titled: "Kept", words: "lasting").client
 
         let directory = try #require(indexDirectory(in: harness.log("search-1")), "\(harness.log("search-1"))")
         #expect(directory == harness.directory + "/search/1", "the first free slot of the data directory")
@@ -96,12 +107,7 @@ struct SearchIndexOnDiskTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
-        try await harness.startPostsSystem(context: context)
-        let first = try await harness.startSearchService("search-1", context: context)
-        let lines = (0..<400).map { #"{"title":"Copied \#($0)","content":"shared words"}"# }.joined(separator: "\n")
-        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
-        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
-        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "shared").total) == 400 })
+        let (client, first) = try await withSearchWorker(harness, context, holding: 400, titled: "Copied", words: "shared")
 
         let second = try await harness.startSearchService("search-2", context: context)
         let log = harness.log("search-2")
@@ -121,12 +127,7 @@ struct SearchIndexOnDiskTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
-        try await harness.startPostsSystem(context: context)
-        let first = try await harness.startSearchService("search-1", context: context)
-        let lines = (0..<400).map { #"{"title":"Moved \#($0)","content":"portable words"}"# }.joined(separator: "\n")
-        #expect(try await harness.posts(["import", "-"], input: lines).status == 0)
-        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
-        #expect(await eventually(within: .seconds(20)) { (try? await search(client, "portable").total) == 400 })
+        let (client, first) = try await withSearchWorker(harness, context, holding: 400, titled: "Moved", words: "portable")
 
         // Taken from the data directory's slot while its worker runs (which has saved no postings: they are built).
         let target = harness.directory + "/elsewhere/snapshot"
