@@ -33,7 +33,8 @@ def paragraphs(path):
         text = " ".join(buffer).strip()
         buffer.clear()
         if len(text) >= 40:
-            yield {"title": f"{name}: {section or 'text'}".strip(), "content": text}
+            # At most 200 characters, as a post's title may be (PostRules.titleLength).
+            yield {"title": f"{name}: {section or 'text'}".strip()[:200].strip(), "content": text}
 
     for line in lines:
         if line.startswith(".SH") or line.startswith(".SS"):
