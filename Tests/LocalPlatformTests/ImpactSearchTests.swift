@@ -158,6 +158,24 @@ struct ImpactSearchTests {
         #expect(found.scored < total / 2, "scored \(found.scored) of \(total)")
     }
 
+    @Test("a page found within the counting bound is kept: the matches past it are skipped, not scored")
+    func test_whenThePageIsFoundBeforeTheCountingBound_thenTheRestIsSkipped() {
+        var index = ImpactIndex()
+        let word = index.add(word: "alpha", stem: "alpha")
+        let filler = index.add(word: "lorem", stem: "lorem")
+        // The first ten hold the word in a short title; the 2,990 after, once in a long content.
+        for rowid in 1...3_000 {
+            if rowid <= 10 {
+                index.add(rowid: Int64(rowid), title: [word], content: [filler])
+            } else {
+                index.add(rowid: Int64(rowid), title: [filler], content: [word] + Array(repeating: filler, count: 40))
+            }
+        }
+        let found = ImpactSearch.best(10, of: [[word]], in: index, exactCount: 100)
+        #expect(found.ranked.map(\.rowid) == Array(1...10))
+        #expect(found.scored < 1_000, "scored \(found.scored) of 3,000: the page never changed after the 100th match")
+    }
+
     @Test("two common words: the page is FTS5's; past the counting bound the count is at least what was counted")
     func test_whenTwoCommonWordsPastTheCountingBound_thenTheCountIsALowerBound() throws {
         let built = try Self.build(count: 6_000, seed: 13)

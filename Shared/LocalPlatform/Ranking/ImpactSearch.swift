@@ -161,7 +161,10 @@ enum ImpactSearch {
                             best.insert(ranked)
                         } else if let least = best.min, least < ranked {
                             best.replaceMin(with: ranked)
-                        } else {
+                        } else if matches != exactCount {
+                            // The page did not change; at the match that
+                            // completes the count it is taken all the same,
+                            // or a page found early would never be.
                             continue
                         }
                         guard best.count == keep, matches >= exactCount, let least = best.min, least.score > worst else { continue }
