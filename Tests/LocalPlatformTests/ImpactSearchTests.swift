@@ -176,6 +176,43 @@ struct ImpactSearchTests {
         #expect(found.scored < 1_000, "scored \(found.scored) of 3,000: the page never changed after the 100th match")
     }
 
+    @Test("a page held by a rare completion's posts, far apart, is found without scoring every match of the common words beside it")
+    func test_whenARareCompletionHoldsThePage_thenItsPostsAreScoredFirstAndTheRestSkipped() {
+        var index = ImpactIndex()
+        let common = index.add(word: "common", stem: "common")
+        let often = index.add(word: "gc", stem: "gc")
+        let rare = index.add(word: "gcrare", stem: "gcrare")
+        // Every post holds `common` and `gc`; every 500th has `gcrare` in its title.
+        for rowid in 1...5_000 {
+            index.add(rowid: Int64(rowid), title: rowid % 500 == 0 ? [rare] : [common], content: [common, often, common])
+        }
+        let groups: [[Int32]] = [[common], [often, rare]]
+        let exhaustive = ImpactSearch.best(10, of: groups, in: index, exactCount: .max)
+        let found = ImpactSearch.best(10, of: groups, in: index, exactCount: 1_000)
+        #expect(exhaustive.ranked.map(\.rowid) == (1...10).map { Int64($0 * 500) })
+        #expect(found.ranked == exhaustive.ranked)
+        #expect(found.scored < 1_500, "scored \(found.scored) of 5,000: the rare posts were met only as the search reached them")
+    }
+
+    @Test("posts scored ahead lose a tie to an earlier post with the same score, as in FTS5's order")
+    func test_whenPostsScoredAheadTieWithEarlierOnes_thenTheEarlierAreOnThePage() {
+        var index = ImpactIndex()
+        let filler = index.add(word: "filler", stem: "filler")
+        let late = index.add(word: "late", stem: "late")
+        let early = index.add(word: "early", stem: "early")
+        // 100 posts with `early` at rowids 1,501-1,600 (past the counting
+        // bound), 100 with `late` at 2,901-3,000, alike in all else.
+        for rowid in 1...3_000 {
+            let word = (1_501...1_600).contains(rowid) ? [early] : rowid > 2_900 ? [late] : []
+            index.add(rowid: Int64(rowid), title: word.isEmpty ? [filler] : word, content: [filler, filler])
+        }
+        let groups: [[Int32]] = [[filler, late, early]]
+        let exhaustive = ImpactSearch.best(10, of: groups, in: index, exactCount: .max)
+        let found = ImpactSearch.best(10, of: groups, in: index, exactCount: 1_000)
+        #expect(exhaustive.ranked.map(\.rowid) == Array(1_501...1_510))
+        #expect(found.ranked == exhaustive.ranked)
+    }
+
     @Test("two common words: the page is FTS5's; past the counting bound the count is at least what was counted")
     func test_whenTwoCommonWordsPastTheCountingBound_thenTheCountIsALowerBound() throws {
         let built = try Self.build(count: 6_000, seed: 13)

@@ -16,7 +16,9 @@ import HeapModule
 /// - a stretch of rowids where the blocks' bounds add up to no more than
 ///   the page's worst (block-max).
 /// A common word's page then costs about its top tiers, not its every
-/// match; the count of matches is then a lower bound.
+/// match; the count of matches is then a lower bound. The tiers with the
+/// best bounds are scored first when few (`prime`): their documents
+/// raise the page's worst at once, and the search leaves them out.
 enum ImpactSearch {
     struct Result {
         /// The best `keep` matches, best first; equal scores in rowid order.
@@ -28,7 +30,7 @@ enum ImpactSearch {
         var scored: Int
     }
 
-    private struct Member {
+    struct Member {
         var cursor: PostingCursor
         /// No document of this tier scores above this in this query.
         let bound: Double
@@ -52,6 +54,19 @@ enum ImpactSearch {
         guard keep > 0, !groups.isEmpty, byGroup.allSatisfy({ !$0.isEmpty }) else {
             return Result(ranked: [], total: 0, isExact: true, scored: 0)
         }
+        // Worth it only where skipping may start: past `exactCount` matches.
+        let fewest = byGroup.map { $0.reduce(0) { $0 + $1.cursor.postings.rowids.count } }.min() ?? 0
+        let primed = fewest > exactCount ? prime(keep, groups: byGroup, lengths: index.lengths, average: average) : Primed()
+        var best = Heap<Ranked>()
+        for match in primed.matches {
+            if best.count < keep { best.insert(match) } else if let least = best.min, least < match { best.replaceMin(with: match) }
+        }
+        var matches = primed.matches.count
+        for group in primed.covered.indices { byGroup[group] = zip(byGroup[group], primed.covered[group]).filter { !$0.1 }.map(\.0) }
+        // A group whose members were all scored: every match holds one of them, and so was scored.
+        guard byGroup.allSatisfy({ !$0.isEmpty }) else {
+            return Result(ranked: best.unordered.sorted(by: >), total: matches, isExact: true, scored: matches)
+        }
         // Each group's members side by side, the best bound first; and each
         // member's current rowid in an array of its own, which the search
         // reads for every document it steps on (a member is far larger).
@@ -63,6 +78,7 @@ enum ImpactSearch {
             ranges.append(first..<members.count)
         }
         var heads = members.map(\.cursor.rowid)
+        var nextPrimed = 0
         let groupBests = ranges.map { members[$0.lowerBound].bound }
         let bestSum = groupBests.reduce(0, +)
         // Each group's members that may still propose a document: the first so many of its range.
@@ -73,9 +89,7 @@ enum ImpactSearch {
         // reach the page is left before the costliest group is read.
         let scoringOrder = ranges.indices.sorted { (ranges[$0].count, $0) < (ranges[$1].count, $1) }
         var groupScores = [Double](repeating: 0, count: groups.count)
-        var best = Heap<Ranked>()
         var worst = -Double.infinity
-        var matches = 0
         var pruned = false
         var target: UInt32 = 0
 
@@ -130,6 +144,8 @@ enum ImpactSearch {
                                 continue search
                             }
                         }
+                        while nextPrimed < primed.rowids.count, primed.rowids[nextPrimed] < pivot { nextPrimed += 1 }
+                        if nextPrimed < primed.rowids.count, primed.rowids[nextPrimed] == pivot { continue }
                         let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
                         guard length >= 0 else { continue }
                         matches += 1
@@ -161,14 +177,19 @@ enum ImpactSearch {
                             best.insert(ranked)
                         } else if let least = best.min, least < ranked {
                             best.replaceMin(with: ranked)
-                        } else if matches != exactCount {
-                            // The page did not change; at the match that
-                            // completes the count it is taken all the same,
-                            // or a page found early would never be.
+                        } else if worst > -.infinity || matches < exactCount {
+                            // The page did not change; once the count is
+                            // complete it is taken all the same, or a page
+                            // found early would never be.
                             continue
                         }
-                        guard best.count == keep, matches >= exactCount, let least = best.min, least.score > worst else { continue }
-                        worst = least.score
+                        guard best.count == keep, matches >= exactCount, let least = best.min else { continue }
+                        // A document scored ahead may lie past the pivot, and
+                        // so lose a tie to one met later: once any was, a
+                        // document that only equals the worst is still read.
+                        let floor = least.score - (primed.rowids.isEmpty ? 0 : abs(least.score) * 1e-12)
+                        guard floor > worst else { continue }
+                        worst = floor
                         // A member whose best, with every other group's best, cannot beat the worst proposes nothing more.
                         for group in ranges.indices {
                             let limit = worst - (bestSum - groupBests[group])
