@@ -16,10 +16,6 @@ struct SavedRankingTests {
         try FTS5SearchIndex(path: path, exclusive: true, ranked: true, postingsPath: path + ".postings")
     }
 
-    private func changes(_ posts: [Post], from sequence: Int64) -> [PostChange] {
-        posts.enumerated().map { PostChange(sequence: sequence + Int64($0.offset), uid: $0.element.uid, kind: .upsert($0.element)) }
-    }
-
     private func apply(_ changes: [PostChange], to index: FTS5SearchIndex) async throws {
         try await index.apply(changes, position: IndexPosition(applied: changes.last!.sequence, database: nil))
     }
@@ -29,10 +25,10 @@ struct SavedRankingTests {
     private func built(at path: String) async throws -> (FTS5SearchIndex, live: [Post]) {
         var posts = SearchRankingTests.corpus(count: 300)
         let index = try opened(path)
-        try await apply(changes(posts, from: 1), to: index)
+        try await apply(SearchRankingTests.changes(posts, from: 1), to: index)
         try await index.loadRanking()
         for position in posts.indices where position % 4 == 0 { posts[position].content += " network zone" }
-        var edits = changes(posts.enumerated().filter { $0.offset % 4 == 0 }.map(\.element), from: 301)
+        var edits = SearchRankingTests.changes(posts.enumerated().filter { $0.offset % 4 == 0 }.map(\.element), from: 301)
         for position in posts.indices where position % 7 == 3 {
             edits.append(PostChange(sequence: 301 + Int64(edits.count), uid: posts[position].uid, kind: .delete))
         }
@@ -42,7 +38,8 @@ struct SavedRankingTests {
 
     /// Edits `edited` of `posts` and deletes `deleted`, from sequence `from`.
     private func editAndDelete(_ posts: [Post], edited: Range<Int>, deleted: Range<Int>, from: Int64, _ index: FTS5SearchIndex) async throws {
-        var changes = self.changes(posts[edited].map { Post(uid: $0.uid, title: $0.title + " kernel", content: "edited file") }, from: from)
+        let edits = posts[edited].map { Post(uid: $0.uid, title: $0.title + " kernel", content: "edited file") }
+        var changes = SearchRankingTests.changes(edits, from: from)
         for post in posts[deleted] { changes.append(PostChange(sequence: from + Int64(changes.count), uid: post.uid, kind: .delete)) }
         try await apply(changes, to: index)
     }
@@ -87,7 +84,7 @@ struct SavedRankingTests {
 
             // Changes after the save (a worker killed before its next): taken out of the postings, or read, as they are taken up.
             let more = SearchRankingTests.corpus(count: 40).map { Post(title: $0.title, content: $0.content + " file") }
-            try await apply(changes(more, from: 1_000), to: reopened)
+            try await apply(SearchRankingTests.changes(more, from: 1_000), to: reopened)
             try await editAndDelete(live, edited: 0..<10, deleted: 10..<25, from: 2_000, reopened)
             let fresh = try opened(path)
             #expect(try await fresh.restoreRanking() == .restored(removed: 25), "the edited and the deleted")
@@ -147,7 +144,7 @@ struct SavedRankingTests {
             let late = Post(title: "Late kernel", content: "written while the postings were being saved")
             // The writes come after the save took its copy of the postings, before it names the file.
             let saved = try await index.saveRanking(whileWriting: {
-                try await apply(changes([late], from: 5_000), to: index)
+                try await apply(SearchRankingTests.changes([late], from: 5_000), to: index)
                 try await editAndDelete(live, edited: 0..<3, deleted: 3..<5, from: 5_001, index)
             })
             #expect(saved != nil)

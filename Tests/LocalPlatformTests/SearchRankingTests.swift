@@ -34,7 +34,8 @@ struct SearchRankingTests {
         }
     }
 
-    private func changes(_ posts: [Post], from sequence: Int64 = 1) -> [PostChange] {
+    /// Each post saved, in turn, from sequence `sequence` (these tests' and `SavedRankingTests`').
+    static func changes(_ posts: [Post], from sequence: Int64 = 1) -> [PostChange] {
         posts.enumerated().map { PostChange(sequence: sequence + Int64($0.offset), uid: $0.element.uid, kind: .upsert($0.element)) }
     }
 
@@ -42,7 +43,7 @@ struct SearchRankingTests {
     private func indexed(_ posts: [Post], at path: String) async throws -> FTS5SearchIndex {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let index = try FTS5SearchIndex(path: path)
-        try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+        try await index.apply(Self.changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
         return index
     }
 
@@ -95,7 +96,7 @@ struct SearchRankingTests {
             posts[position].content = position % 97 == 0 ? short : String(repeating: "lorem ", count: 400) + long
         }
         var sequence = Int64(posts.count) + 1
-        var edits = changes(posts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), from: sequence)
+        var edits = Self.changes(posts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element), from: sequence)
         sequence += Int64(edits.count)
         for position in posts.indices where position % 5 == 1 {
             edits.append(PostChange(sequence: sequence, uid: posts[position].uid, kind: .delete))
@@ -150,7 +151,7 @@ struct SearchRankingTests {
     @Test func test_withTheRankingLoaded_anUnfinishedWordOfManyCompletions_findsPostsWithOne_highlighted() async throws {
         let index = try FTS5SearchIndex()
         let posts = Self.corpus(count: 300)
-        try await index.apply(changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
+        try await index.apply(Self.changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
         try await index.loadRanking()
         let results = try await index.search("kernel fil", limit: 20, offset: 0)
         #expect(!results.hits.isEmpty)
