@@ -176,6 +176,11 @@ struct ImpactSearchTests {
         #expect(found.scored < 1_000, "scored \(found.scored) of 3,000: the page never changed after the 100th match")
     }
 
+    /// A page of 10 with skipping (past a counting bound of 1,000), and the page of every match scored.
+    private func skippingAndExhaustive(_ groups: [[Int32]], in index: ImpactIndex) -> (ImpactSearch.Result, ImpactSearch.Result) {
+        (ImpactSearch.best(10, of: groups, in: index, exactCount: 1_000), ImpactSearch.best(10, of: groups, in: index, exactCount: .max))
+    }
+
     @Test("a page held by a rare completion's posts, far apart, is found without scoring every match of the common words beside it")
     func test_whenARareCompletionHoldsThePage_thenItsPostsAreScoredFirstAndTheRestSkipped() {
         var index = ImpactIndex()
@@ -187,8 +192,7 @@ struct ImpactSearchTests {
             index.add(rowid: Int64(rowid), title: rowid % 500 == 0 ? [rare] : [common], content: [common, often, common])
         }
         let groups: [[Int32]] = [[common], [often, rare]]
-        let exhaustive = ImpactSearch.best(10, of: groups, in: index, exactCount: .max)
-        let found = ImpactSearch.best(10, of: groups, in: index, exactCount: 1_000)
+        let (found, exhaustive) = skippingAndExhaustive(groups, in: index)
         #expect(exhaustive.ranked.map(\.rowid) == (1...10).map { Int64($0 * 500) })
         #expect(found.ranked == exhaustive.ranked)
         #expect(found.scored < 1_500, "scored \(found.scored) of 5,000: the rare posts were met only as the search reached them")
@@ -207,8 +211,7 @@ struct ImpactSearchTests {
             index.add(rowid: Int64(rowid), title: word.isEmpty ? [filler] : word, content: [filler, filler])
         }
         let groups: [[Int32]] = [[filler, late, early]]
-        let exhaustive = ImpactSearch.best(10, of: groups, in: index, exactCount: .max)
-        let found = ImpactSearch.best(10, of: groups, in: index, exactCount: 1_000)
+        let (found, exhaustive) = skippingAndExhaustive(groups, in: index)
         #expect(exhaustive.ranked.map(\.rowid) == Array(1_501...1_510))
         #expect(found.ranked == exhaustive.ranked)
     }
