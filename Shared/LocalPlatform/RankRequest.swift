@@ -94,13 +94,9 @@ final class RankRequest {
         matches += 1
         if !prepared { try prepare(api, fts) }
         let ranked = Ranked(score: try score(api, fts, rowid), rowid: rowid)
-        if best.count < keep {
-            best.insert(ranked)
-        } else if let worst = best.min, worst < ranked {
-            instances[best.replaceMin(with: ranked).rowid] = nil
-        } else {
-            return
-        }
+        let offered = best.offer(ranked, keeping: keep)
+        guard offered.kept else { return }
+        if let pushedOut = offered.pushedOut { instances[pushedOut.rowid] = nil }
         instances[rowid] = try phraseInstances(api, fts)
     }
 

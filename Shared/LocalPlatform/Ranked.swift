@@ -13,3 +13,17 @@ struct Ranked: Comparable {
         lhs.score != rhs.score ? lhs.score < rhs.score : lhs.rowid > rhs.rowid
     }
 }
+
+extension Heap where Element == Ranked {
+    /// Keeps `ranked` if it is among the best `keep` offered so far:
+    /// answers whether it was kept, and the one it pushed out, if any.
+    @inline(__always) @discardableResult
+    mutating func offer(_ ranked: Ranked, keeping keep: Int) -> (kept: Bool, pushedOut: Ranked?) {
+        if count < keep {
+            insert(ranked)
+            return (true, nil)
+        }
+        guard let least = self.min, least < ranked else { return (false, nil) }
+        return (true, replaceMin(with: ranked))
+    }
+}

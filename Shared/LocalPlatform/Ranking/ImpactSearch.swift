@@ -58,9 +58,7 @@ enum ImpactSearch {
         let fewest = byGroup.map { $0.reduce(0) { $0 + $1.cursor.postings.rowids.count } }.min() ?? 0
         let primed = fewest > exactCount ? prime(keep, groups: byGroup, lengths: index.lengths, average: average) : Primed()
         var best = Heap<Ranked>()
-        for match in primed.matches {
-            if best.count < keep { best.insert(match) } else if let least = best.min, least < match { best.replaceMin(with: match) }
-        }
+        for match in primed.matches { best.offer(match, keeping: keep) }
         var matches = primed.matches.count
         for group in primed.covered.indices { byGroup[group] = zip(byGroup[group], primed.covered[group]).filter { !$0.1 }.map(\.0) }
         // A group whose members were all scored: every match holds one of them, and so was scored.
@@ -173,11 +171,7 @@ enum ImpactSearch {
                         }
                         let score = groupScores.reduce(0, +)
                         let ranked = Ranked(score: score, rowid: Int64(pivot))
-                        if best.count < keep {
-                            best.insert(ranked)
-                        } else if let least = best.min, least < ranked {
-                            best.replaceMin(with: ranked)
-                        } else if worst > -.infinity || matches < exactCount {
+                        if !best.offer(ranked, keeping: keep).kept, worst > -.infinity || matches < exactCount {
                             // The page did not change; once the count is
                             // complete it is taken all the same, or a page
                             // found early would never be.
