@@ -7,6 +7,8 @@ final class Lab {
     let binaries: String
     let directory: String
     private var processes: [Process] = []
+    /// The first process started of each executable, by its name.
+    private(set) var pids: [String: Int32] = [:]
     private var workers: [Process] = []
     /// MDP sessions the echo workers hold (other services' stay registered).
     private var echoSessions = 0
@@ -41,6 +43,8 @@ final class Lab {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         processes.append(process)
+        let name = (path as NSString).lastPathComponent
+        if pids[name] == nil { pids[name] = process.processIdentifier }
         return process
     }
 

@@ -32,8 +32,13 @@ struct SearchSuite {
         try lab.startPostsService(sessions: 4, context: context)
         // The first worker follows the import, as a running worker would.
         let first = try lab.startSearchService(context: context).pid
+        let servers = [("gateway", lab.pids["gateway"] ?? 0), ("posts-service", lab.pids["posts-service"] ?? 0), ("search-service", first)]
+        let cpuBefore = servers.map { CPUTime.seconds(of: $0.1) } + [CPUTime.waitedChildren()]
         let importTime = try lab.time("posts", ["import", "--json", corpus])
         let afterImport = try waitCaughtUp(workers: 1)
+        // What each process spent on the import and the follow, in µs per post.
+        let cpu = zip(servers.map(\.0) + ["posts import"], zip(servers.map { CPUTime.seconds(of: $0.1) } + [CPUTime.waitedChildren()], cpuBefore))
+            .map { name, spent in String(format: "\(name) %.0f", (spent.0 - spent.1) / Double(count) * 1e6) }
         let baseline = try baselineLatency(corpus)
         let one = try latency()
         let classes = try QueryClasses(corpus: corpus).classes.map { ($0.name, $0.queries, try latency($0.queries, samples: max(20, samples / 5))) }
@@ -88,6 +93,9 @@ struct SearchSuite {
                 format: "Import of \(count) posts through the gateway (`posts import --json`): %.1f s, %.0f posts/s; the worker that "
                     + "followed it held every post and ranked by its postings %.1f s after the import ended.",
                 Self.seconds(importTime), Double(count) / Self.seconds(importTime), Self.seconds(afterImport)),
+            "",
+            "CPU time spent from the import's start until that worker held every post, µs per post: \(cpu.joined(separator: ", ")) "
+                + "(\(ProcessInfo.processInfo.activeProcessorCount) cores).",
             "",
             String(
                 format:
