@@ -25,7 +25,7 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "With suite 'ranking': a corpus (JSON Lines of posts) to read instead of generating --search-posts of --search-corpus.")
     var corpusFile: String?
     @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
-    @Option(help: "The search corpus: manpages (their paragraphs, up to about 590,000) or unigram (any size, words drawn by the pages' frequencies).")
+    @Option(help: "The search corpus: manpages (their paragraphs, as installed) or unigram (any size, words drawn by the pages' frequencies).")
     var searchCorpus = "manpages"
     @Option(help: "Posts generated for the import run.") var importPosts = 100_000
     @Option(help: "Saves in the posts.save throughput run.") var saves = 20_000
