@@ -33,11 +33,12 @@ struct SearchSuite {
         // The first worker follows the import, as a running worker would.
         let first = try lab.startSearchService(context: context).pid
         let servers = [("gateway", lab.pids["gateway"] ?? 0), ("posts-service", lab.pids["posts-service"] ?? 0), ("search-service", first)]
-        let cpuBefore = servers.map { CPUTime.seconds(of: $0.1) } + [CPUTime.waitedChildren()]
+        let sampleCPU = { servers.map { CPUTime.seconds(of: $0.1) } + [CPUTime.waitedChildren()] }
+        let cpuBefore = sampleCPU()
         let importTime = try lab.time("posts", ["import", "--json", corpus])
         let afterImport = try waitCaughtUp(workers: 1)
         // What each process spent on the import and the follow, in µs per post.
-        let cpu = zip(servers.map(\.0) + ["posts import"], zip(servers.map { CPUTime.seconds(of: $0.1) } + [CPUTime.waitedChildren()], cpuBefore))
+        let cpu = zip(servers.map(\.0) + ["posts import"], zip(sampleCPU(), cpuBefore))
             .map { name, spent in String(format: "\(name) %.0f", (spent.0 - spent.1) / Double(count) * 1e6) }
         let baseline = try baselineLatency(corpus)
         let one = try latency()
