@@ -26,26 +26,26 @@ struct PostingCursor {
         rowid == Self.end ? 0 : inverseFrequency * postings.bound(of: block, average: average)
     }
 
-    /// Moves to the first posting at or after `target`: block by block
-    /// while whole blocks lie before it, then galloping within one.
+    /// Moves to the first posting at or after `target`, galloping from
+    /// where it is (a cursor mostly moves a few postings, now and then far).
     mutating func advance(to target: UInt32) {
         guard rowid < target else { return }
-        let rowids = postings.rowids
-        let size = TermPostings.blockSize
-        while block < postings.blockCount, postings.lastRowid(of: block) < target { block += 1 }
-        guard block < postings.blockCount else {
-            (index, rowid) = (rowids.count, Self.end)
-            return
+        let found = postings.rowids.withUnsafeBufferPointer { rowids in
+            // Every posting before `low` is before the target; the one at
+            // `high`, if any, is not.
+            var (low, high, step) = (index + 1, index + 1, 1)
+            while high < rowids.count, rowids[high] < target {
+                low = high + 1
+                high += step
+                step *= 2
+            }
+            high = min(high, rowids.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if rowids[middle] < target { low = middle + 1 } else { high = middle }
+            }
+            return (low, low < rowids.count ? rowids[low] : Self.end)
         }
-        // Galloping from where it is: a cursor mostly moves a few postings.
-        let start = max(index, block * size), last = min((block + 1) * size, rowids.count) - 1
-        var step = 1
-        while start + step <= last, rowids[start + step] < target { step *= 2 }
-        var low = start + step / 2, high = min(start + step, last)
-        while low < high {
-            let middle = (low + high) / 2
-            if rowids[middle] < target { low = middle + 1 } else { high = middle }
-        }
-        (index, rowid) = (low, rowids[low])
+        (index, rowid, block) = (found.0, found.1, found.0 / TermPostings.blockSize)
     }
 }
