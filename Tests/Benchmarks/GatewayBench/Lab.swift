@@ -23,8 +23,13 @@ final class Lab {
     var gatewayEndpoint: String { "ipc://\(directory)/gateway.ipc" }
 
     func shutdown() {
-        for process in processes where process.isRunning { process.terminate() }
-        for process in processes { process.waitUntilExit() }
+        // Workers first, the gateway once they are gone: a worker's client
+        // would log the gateway's going first as a failure.
+        let isGateway = { (process: Process) in process.processIdentifier == self.pids["gateway"] }
+        for group in [processes.filter { !isGateway($0) }, processes.filter(isGateway)] {
+            for process in group where process.isRunning { process.terminate() }
+            for process in group { process.waitUntilExit() }
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
