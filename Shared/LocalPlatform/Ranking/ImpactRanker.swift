@@ -40,6 +40,7 @@ public final class ImpactRanker: Sendable {
     private let state = Mutex(State())
 
     public init() throws(PostsError) {
+        FreeMemory.keepLargeBlocksMapped()
         do {
             (tokens, pageTokens) = (try DatabaseQueue(), try DatabaseQueue())
         } catch {
