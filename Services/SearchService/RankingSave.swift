@@ -34,7 +34,9 @@ struct RankingSave: Service {
         await cancelWhenGracefulShutdown { await saveWhenQuiet() }
         // Stopped: the services after this one in the group (the worker,
         // the sync) have stopped first, so nothing changes the index now.
-        await save()
+        // Saved in a task of its own, which this one's cancellation (the
+        // group torn down, not stopped) does not cut short.
+        _ = await Task { await save(atStop: true) }.value
     }
 
     private func saveWhenQuiet() async {
@@ -42,20 +44,26 @@ struct RankingSave: Service {
         while !Task.isCancelled {
             try? await Task.sleep(for: quiet)
             let now = index.changesWritten
-            if now == seen, now - savedAt >= SearchRules.compactAfter, await save() { savedAt = now }
+            if now == seen, now - savedAt >= SearchRules.compactAfter, await save(atStop: false) { savedAt = now }
             seen = now
         }
     }
 
+    /// A save while running that the stop cuts short is no failure: the
+    /// stop saves them all again.
     @discardableResult
-    private func save() async -> Bool {
+    private func save(atStop: Bool) async -> Bool {
         let started = ContinuousClock.now
         do {
             guard let bytes = try await index.saveRanking() else { return false }
             logger.info("ranking postings saved", metadata: ["bytes": "\(bytes)", "seconds": "\(started.duration(to: .now))"])
             return true
         } catch {
-            logger.warning("ranking postings not saved; the next start loads them from the documents", metadata: ["error": "\(error)"])
+            if !atStop, Task.isCancelled {
+                logger.debug("ranking postings' save left for the stop's", metadata: ["error": "\(error)"])
+            } else {
+                logger.warning("ranking postings not saved; the next start loads them from the documents", metadata: ["error": "\(error)"])
+            }
             return false
         }
     }
