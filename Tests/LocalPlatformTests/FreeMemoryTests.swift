@@ -25,22 +25,4 @@ struct FreeMemoryTests {
         for block in blocks { block.deallocate() }
         #expect(after < held - 100, "RssAnon \(held) MB before, \(after) MB after")
     }
-
-    @Test func test_largeBlocksFreed_goBackAtOnce_evenAfterLargerOnesWereFreed() throws {
-        #expect(FreeMemory.keepLargeBlocksMapped())
-        // A larger block freed first: glibc alone would then serve the
-        // next ones from its heap, and keep them when freed.
-        let larger = UnsafeMutableRawPointer.allocate(byteCount: 8 << 20, alignment: 16)
-        memset(larger, 1, 8 << 20)
-        larger.deallocate()
-        // 40 blocks of 2 MB, then every one freed but the last, which
-        // would hold the heap's top.
-        let blocks = (0..<40).map { _ in UnsafeMutableRawPointer.allocate(byteCount: 2 << 20, alignment: 16) }
-        for block in blocks { memset(block, 1, 2 << 20) }
-        let held = try privateMegabytes()
-        for block in blocks.dropLast() { block.deallocate() }
-        let after = try privateMegabytes()
-        blocks.last?.deallocate()
-        #expect(after < held - 70, "RssAnon \(held) MB before, \(after) MB after, with no trim")
-    }
 }

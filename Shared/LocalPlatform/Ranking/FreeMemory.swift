@@ -13,6 +13,9 @@ import Glibc
 /// block is freed (up to 32 MB), so a common word's postings (megabytes)
 /// soon come from the heap, and every copy left behind by their growth
 /// stays the process's until the next trim; mapped, it goes back at once.
+/// (A block that fits in room the heap already has free still comes from
+/// there, so the effect shows in a worker's memory over an import, as the
+/// search suite measures it, not in one allocation.)
 enum FreeMemory {
     private typealias Trim = @convention(c) (Int) -> Int32
     private typealias Option = @convention(c) (Int32, Int32) -> Int32
