@@ -137,9 +137,7 @@ extension ImpactSearch {
                                 // what the group scores already, none after it adds anything.
                                 for member in ranges[group] where members[member].bound > groupScore {
                                     guard reach(member, pivot) else { continue }
-                                    let frequency = Double(members[member].cursor.frequency)
-                                    let part = BM25.part(frequency: frequency, length: Double(length), averageLength: average)
-                                    groupScore = max(groupScore, members[member].cursor.inverseFrequency * part)
+                                    groupScore = max(groupScore, members[member].cursor.score(length: Double(length), average: average))
                                 }
                                 lanes[group].score = groupScore
                                 partial += groupScore

@@ -46,9 +46,7 @@ extension ImpactSearch {
                 for member in cursors[group].indices {
                     cursors[group][member].advance(to: rowid)
                     guard cursors[group][member].rowid == rowid else { continue }
-                    let cursor = cursors[group][member]
-                    let part = BM25.part(frequency: Double(cursor.frequency), length: length, averageLength: average)
-                    groupScore = max(groupScore ?? 0, cursor.inverseFrequency * part)
+                    groupScore = max(groupScore ?? 0, cursors[group][member].score(length: length, average: average))
                 }
                 guard let groupScore else { continue candidates }
                 score += groupScore

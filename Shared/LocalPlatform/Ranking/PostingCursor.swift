@@ -17,6 +17,14 @@ struct PostingCursor {
 
     var frequency: UInt32 { postings.frequencies[index] }
 
+    /// What the current posting's document scores for this term: bm25's
+    /// part for a document of `length` tokens, times the term's inverse
+    /// frequency (the priming and the search score a member alike).
+    @inline(__always)
+    func score(length: Double, average: Double) -> Double {
+        inverseFrequency * BM25.part(frequency: Double(frequency), length: length, averageLength: average)
+    }
+
     /// The last rowid of the current posting's block (`end` past the last).
     var blockLast: UInt32 { rowid == Self.end ? Self.end : postings.lastRowid(of: block) }
 
