@@ -22,6 +22,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// them once per match. Changed only on the database's queue, right
     /// after the transaction that changed the documents commits.
     private let lengths = Mutex(DocumentLengths())
+    /// Which document holds each post. Changed only on the database's
+    /// queue, right after the transaction that changed the documents commits.
+    private let ids = Mutex(DocumentIDs())
     /// Ranks queries of words by block-max postings, reading only what can
     /// reach the page, once loaded (`loadRanking`); until then, and for a
     /// query with a phrase, FTS5 finds every match and each is scored.
@@ -81,8 +84,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             }
             try SearchSchema.migrator(keepingWords: !ranked).migrate(queue)
             hasWords = try queue.read(SearchSchema.hasWords)
-            let loaded = try queue.read(DocumentLengths.load)
-            lengths.withLock { $0 = loaded }
+            let loaded = try queue.read { db in (try DocumentLengths.load(db), try DocumentIDs.load(db)) }
+            lengths.withLock { $0 = loaded.0 }
+            ids.withLock { $0 = loaded.1 }
         } catch {
             throw .failed("cannot open the search index\(path.map { " at \($0)" } ?? ""): \(error)")
         }
@@ -119,19 +123,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
         let words = InBackground { [ranker] in try ranker.words(of: texts) }
         try await writeDocuments(words: words) { db in
-            var changed = ChangedDocuments()
             let applied = try SearchSchema.applied(db)
-            let remove = try db.cachedStatement(sql: "DELETE FROM document WHERE uid = ? RETURNING rowid, title, content")
-            let insert = try db.cachedStatement(sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?) RETURNING rowid")
-            for (offset, change) in changes.enumerated() where change.sequence > applied {
-                if let old = try Row.fetchOne(remove, arguments: [change.uid.uuidString]) {
-                    changed.removed.append((old[0], old[1], old[2]))
-                }
-                if let (title, content) = texts[offset] {
-                    let rowid = try Int64.fetchOne(insert, arguments: [change.uid.uuidString, title, content]) ?? 0
-                    changed.added.append((rowid, title, content))
-                    changed.addedBy.append(offset)
-                }
+            let changed = try self.ids.withLock { ids in
+                try ChangedDocuments.write(changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, ids: ids, db)
             }
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
@@ -241,6 +235,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ?, postings = NULL WHERE id = 1", arguments: [database])
             self.writes.add(1, ordering: .relaxed)
             self.lengths.withLock { $0 = DocumentLengths() }
+            self.ids.withLock { $0 = DocumentIDs() }
             self.ranker.reset()
         }
     }
@@ -382,6 +377,12 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                     : try DocumentLengths.read(changed.added.map(\.rowid) + changed.removed.map(\.rowid), db)
                 self.lengths.withLock { known in
                     for (rowid, length) in lengths { known.set(rowid, length) }
+                }
+                self.ids.withLock { ids in
+                    for (uid, from, to) in changed.moved {
+                        if let from { ids.remove(uid, rowid: from) }
+                        if let to { ids.insert(uid, rowid: to) }
+                    }
                 }
                 // A post changed twice in one page was added and removed again.
                 let removed = Set(changed.removed.map(\.rowid))

@@ -39,7 +39,7 @@ enum RankedPage {
     }
 
     private static func hit(_ match: RankedMatch, _ row: Row, _ tokens: TokenOffsets) throws -> SearchHit? {
-        guard let uid = UUID(text: row[0] as String) else { return nil }
+        guard let uid = row[0] as UUID? else { return nil }
         let title: String = row[1], content: String = row[2]
         let marked = try snippet(of: [title, content], match.instances, tokens)
         let (snippet, highlights) = Highlights.split(marked)

@@ -51,7 +51,56 @@ enum SearchSchema {
         migrator.registerMigration("v5: which file of ranking postings is current") { db in
             try db.alter(table: "searchState") { table in table.add(column: "postings", .text) }
         }
+        migrator.registerMigration("v6: a post's uid in 16 bytes, found through DocumentIDs, not an index on disk") { db in
+            try rebuildDocuments(db)
+        }
         return migrator
+    }
+
+    /// The documents' table again, each uid in 16 bytes instead of 36
+    /// characters and without the index of them that `UNIQUE` made (which
+    /// SQLite cannot drop alone): the same rowids, and the same next rowid,
+    /// so FTS5's index and the saved ranking postings still hold.
+    private static func rebuildDocuments(_ db: Database) throws {
+        let synchronized = try ["document_fts", "document_words"].filter { try db.tableExists($0) }
+        for table in synchronized { try db.dropFTS5SynchronizationTriggers(forTable: table) }
+        let next = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'document'") ?? 0
+        try db.execute(
+            sql: """
+                CREATE TABLE document_v6 (rowid INTEGER PRIMARY KEY AUTOINCREMENT, uid BLOB NOT NULL, title TEXT NOT NULL, content TEXT NOT NULL)
+                """)
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, title, content FROM document")
+        let insert = try db.makeStatement(sql: "INSERT INTO document_v6 (rowid, uid, title, content) VALUES (?, ?, ?, ?)")
+        while let row = try rows.next() {
+            guard let uid = row[1] as UUID? else { continue }  // the index wrote only UUIDs
+            try insert.execute(arguments: [row[0], uid, row[2], row[3]])
+        }
+        try db.execute(
+            sql: """
+                DROP TABLE document;
+                ALTER TABLE document_v6 RENAME TO document;
+                UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'document';
+                """, arguments: [next])
+        for table in synchronized { try db.execute(sql: synchronizationTriggers(table)) }
+    }
+
+    /// The triggers that keep an FTS5 table of the documents' title and
+    /// content in step with them, as GRDB's `synchronize(withTable:)` makes
+    /// them.
+    private static func synchronizationTriggers(_ table: String) -> String {
+        let columns = "rowid, title, content"
+        return """
+            CREATE TRIGGER "__\(table)_ai" AFTER INSERT ON document BEGIN
+                INSERT INTO \(table)(\(columns)) VALUES (new.rowid, new.title, new.content);
+            END;
+            CREATE TRIGGER "__\(table)_ad" AFTER DELETE ON document BEGIN
+                INSERT INTO \(table)(\(table), \(columns)) VALUES('delete', old.rowid, old.title, old.content);
+            END;
+            CREATE TRIGGER "__\(table)_au" AFTER UPDATE ON document BEGIN
+                INSERT INTO \(table)(\(table), \(columns)) VALUES('delete', old.rowid, old.title, old.content);
+                INSERT INTO \(table)(\(columns)) VALUES (new.rowid, new.title, new.content);
+            END;
+            """
     }
 
     /// The id of the ranking postings' file last saved from these documents

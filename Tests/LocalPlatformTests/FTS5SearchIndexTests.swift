@@ -165,6 +165,30 @@ struct FTS5SearchIndexTests {
         #expect(try await index.documentCount() == 0)
     }
 
+    @Test func test_aPostChangedSeveralTimesInOnePage_leavesItsLastVersion_orNothingOnceDeleted() async throws {
+        let index = try FTS5SearchIndex(ranked: true)
+        try await index.loadRanking()
+        var kept = Post(title: "First", content: "one")
+        var gone = Post(title: "Doomed", content: "two")
+        var page = [upsert(1, kept), upsert(2, gone)]
+        kept.title = "Second"
+        page.append(upsert(3, kept))
+        gone.title = "Still doomed"
+        page += [upsert(4, gone), PostChange(sequence: 5, uid: gone.uid, kind: .delete)]
+        kept.title = "Third"
+        page.append(upsert(6, kept))
+        try await catchUp(index, page, head: 6)
+        #expect(try await titles(index, "first").isEmpty)
+        #expect(try await titles(index, "second").isEmpty)
+        #expect(try await titles(index, "third") == ["Third"])
+        #expect(try await titles(index, "doomed").isEmpty)
+        #expect(try await index.documentCount() == 1)
+        kept.title = "Fourth"
+        try await catchUp(index, [upsert(7, kept)], head: 7)
+        #expect(try await titles(index, "third").isEmpty, "the next page finds the document the last one left")
+        #expect(try await index.documentCount() == 1)
+    }
+
     @Test func test_replayedAndOlderChangesAreSkipped() async throws {
         let index = try FTS5SearchIndex()
         var post = Post(title: "Current", content: "")

@@ -61,7 +61,7 @@ struct SearchRankingTests {
                     ) AS hits JOIN document ON document.rowid = hits.rowid ORDER BY hits.score DESC, hits.rowid
                     """, arguments: [match, limit, offset])
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM document_fts WHERE document_fts MATCH ?", arguments: [match]) ?? 0
-            return (rows.map { $0[0] }, rows.map { $0[1] }, total)
+            return (rows.map { ($0[0] as UUID).uuidString }, rows.map { $0[1] }, total)
         }
     }
 

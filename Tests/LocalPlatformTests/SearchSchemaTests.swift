@@ -1,0 +1,51 @@
+import Domain
+import Foundation
+import GRDB
+@testable import LocalPlatform
+import Testing
+
+/// An index file written before uids took 16 bytes (schema v5: each uid in
+/// 36 characters, with an index of them) is taken up as it is: nothing to
+/// rebuild from the feed, the same hits, and changes after it land where
+/// they would have.
+@Suite("Search index files of an earlier schema")
+struct SearchSchemaTests {
+    @Test func test_anIndexWrittenWithTextUIDs_isTakenUp_andChangedAsBefore() async throws {
+        try await withTemporaryDirectory("schema") { directory in
+            let path = directory + "/search.sqlite"
+            let kept = Post(title: "Kept post", content: "alpha words")
+            let edited = Post(title: "Edited post", content: "beta words")
+            let gone = Post(title: "Gone post", content: "gamma words")
+            do {
+                let old = try DatabaseQueue(path: path)
+                try SearchSchema.migrator(keepingWords: false).migrate(old, upTo: "v5: which file of ranking postings is current")
+                try await old.write { db in
+                    for post in [kept, edited, gone] {
+                        try db.execute(
+                            sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?)",
+                            arguments: [post.uid.uuidString, post.title, post.content])
+                    }
+                    // The last post was deleted: the next rowid stays past it.
+                    try db.execute(sql: "DELETE FROM document WHERE rowid = 3; UPDATE searchState SET applied = 3 WHERE id = 1")
+                }
+                try old.close()
+            }
+            let index = try FTS5SearchIndex(path: path, exclusive: true, ranked: true)
+            try await index.loadRanking()
+            #expect(try await index.search("words", limit: 10, offset: 0).hits.map(\.uid) == [kept.uid, edited.uid])
+            #expect(try await index.position().applied == 3, "nothing to apply again")
+
+            var changed = edited
+            changed.content = "delta words"
+            try await index.apply(
+                [PostChange(sequence: 4, uid: changed.uid, kind: .upsert(changed)), PostChange(sequence: 5, uid: kept.uid, kind: .delete)],
+                position: IndexPosition(applied: 5, database: nil))
+            #expect(try await index.search("beta", limit: 10, offset: 0).hits.isEmpty, "the edit replaced the old document")
+            #expect(try await index.search("delta", limit: 10, offset: 0).hits.map(\.uid) == [edited.uid])
+            #expect(try await index.search("alpha", limit: 10, offset: 0).hits.isEmpty, "the delete found the old document")
+            #expect(try await index.documentCount() == 1)
+            let rowids = try await DatabaseQueue(path: path).read { db in try Int64.fetchAll(db, sql: "SELECT rowid FROM document") }
+            #expect(rowids == [4], "a new document comes past every rowid the old file used")
+        }
+    }
+}
