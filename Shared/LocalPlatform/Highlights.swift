@@ -11,8 +11,14 @@ enum Highlights {
     /// The text without the two marker characters, so that in a snippet
     /// they can only be FTS5's (they are private-use characters; searching
     /// loses nothing by dropping them).
+    /// Both markers' UTF-8 starts with the byte 0xEE, which most texts
+    /// lack: a byte scan for it spares decoding their scalars, which was
+    /// 1.9% of a search worker's CPU samples while it built its index.
     static func unmarked(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 == open || $0 == close }) else { return text }
+        var text = text
+        guard text.withUTF8({ $0.contains(0xEE) }),
+            text.unicodeScalars.contains(where: { $0 == open || $0 == close })
+        else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != open && $0 != close }))
     }
 

