@@ -25,6 +25,12 @@ struct SyncService: Service {
         await ServiceContext.$current.withValue(TracingStart.unsampled()) {
             await cancelWhenGracefulShutdown {
                 await sync.run(interval: interval) { error in
+                    // A stop cuts short the page being written, which is rolled
+                    // back and applied again at the next start: not a failure.
+                    guard !Task.isCancelled else {
+                        logger.debug("a page of changes left unwritten at the stop", metadata: ["error": "\(error)"])
+                        return
+                    }
                     logger.warning("cannot pull changes; trying again", metadata: ["error": "\(error)", "after": "\(interval)"])
                 }
             }
