@@ -48,4 +48,31 @@ struct SearchSchemaTests {
             #expect(rowids == [4], "a new document comes past every rowid the old file used")
         }
     }
+
+    /// An index that keeps its own vocabulary of whole words (no ranking
+    /// postings) keeps it in step with the documents after the change.
+    @Test func test_anIndexWithItsOwnVocabulary_stillCompletesWordsOfPostsAddedAfter() async throws {
+        try await withTemporaryDirectory("schema") { directory in
+            let path = directory + "/search.sqlite"
+            let old = Post(title: "Notes", content: "connections everywhere")
+            do {
+                let queue = try DatabaseQueue(path: path)
+                try SearchSchema.migrator(keepingWords: true).migrate(queue, upTo: "v5: which file of ranking postings is current")
+                try await queue.write { db in
+                    try db.execute(
+                        sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?); UPDATE searchState SET applied = 1 WHERE id = 1",
+                        arguments: [old.uid.uuidString, old.title, old.content])
+                }
+                try queue.close()
+            }
+            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            let new = Post(title: "Weather", content: "Running in the rain")
+            try await index.apply([PostChange(sequence: 2, uid: new.uid, kind: .upsert(new))], position: IndexPosition(applied: 2, database: nil))
+            // Stemmed, "running" is `run` and "connections" `connect`: only the vocabulary completes these.
+            #expect(try await index.search("runni", limit: 10, offset: 0).hits.map(\.uid) == [new.uid])
+            #expect(try await index.search("connectio", limit: 10, offset: 0).hits.map(\.uid) == [old.uid])
+            try await index.apply([PostChange(sequence: 3, uid: new.uid, kind: .delete)], position: IndexPosition(applied: 3, database: nil))
+            #expect(try await index.search("runni", limit: 10, offset: 0).hits.isEmpty)
+        }
+    }
 }
