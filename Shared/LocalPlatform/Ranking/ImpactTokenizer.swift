@@ -24,7 +24,8 @@ struct ImpactTokenizer {
     }
 
     /// The tokens `tokenizer` finds in `text`, each made straight from the
-    /// bytes it gives (a token that is not UTF-8 is left out). GRDB's
+    /// bytes it gives (UTF-8: FTS5's tokenizers cut and fold whole
+    /// characters of a Swift string's valid UTF-8). GRDB's
     /// `tokenize(document:)` does the same through a `Data` and a cast per
     /// token: a quarter of a search's time besides the ranking, for the
     /// page's snippets, and part of every post's write.
@@ -40,10 +41,8 @@ struct ImpactTokenizer {
                 ) { context, _, token, count, _, _ in
                     guard let context else { return SQLITE_ERROR }
                     guard let token, count >= 0 else { return SQLITE_OK }
-                    let bytes = UnsafeRawBufferPointer(start: token, count: Int(count))
-                    if let word = String(validating: bytes, as: UTF8.self) {
-                        Unmanaged<Found>.fromOpaque(context).takeUnretainedValue().tokens.append(word)
-                    }
+                    let bytes = UnsafeRawBufferPointer(start: token, count: Int(count)).bindMemory(to: UInt8.self)
+                    Unmanaged<Found>.fromOpaque(context).takeUnretainedValue().tokens.append(String(decoding: bytes, as: UTF8.self))
                     return SQLITE_OK
                 }
             }
