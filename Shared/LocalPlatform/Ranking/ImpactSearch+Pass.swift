@@ -130,6 +130,7 @@ extension ImpactSearch {
                             // same, as every group holds it. Summed in the query's
                             // order, as FTS5 does, so a score is FTS5's to the bit.
                             var rest = lanes.reduce(0) { $0 + $1.bound }
+                            if rest < worst - abs(worst) * 1e-12 { continue search }  // the bounds alone leave it
                             var partial = 0.0
                             for group in scoringOrder {
                                 var groupScore = 0.0
