@@ -22,9 +22,11 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// them once per match. Changed only on the database's queue, right
     /// after the transaction that changed the documents commits.
     private let lengths = Mutex(DocumentLengths())
-    /// Which document holds each post. Changed only on the database's
-    /// queue, right after the transaction that changed the documents commits.
-    private let ids = Mutex(DocumentIDs())
+    /// Which document holds each post: read at the first write (a start
+    /// with nothing to apply never reads every document's uid), then
+    /// changed only on the database's queue, right after the transaction
+    /// that changed the documents commits.
+    private let ids = Mutex<DocumentIDs?>(nil)
     /// Ranks queries of words by block-max postings, reading only what can
     /// reach the page, once loaded (`loadRanking`); until then, and for a
     /// query with a phrase, FTS5 finds every match and each is scored.
@@ -84,9 +86,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             }
             try SearchSchema.migrator(keepingWords: !ranked).migrate(queue)
             hasWords = try queue.read(SearchSchema.hasWords)
-            let loaded = try queue.read { db in (try DocumentLengths.load(db), try DocumentIDs.load(db)) }
-            lengths.withLock { $0 = loaded.0 }
-            ids.withLock { $0 = loaded.1 }
+            let loaded = try queue.read(DocumentLengths.load)
+            lengths.withLock { $0 = loaded }
         } catch {
             throw .failed("cannot open the search index\(path.map { " at \($0)" } ?? ""): \(error)")
         }
@@ -125,7 +126,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         try await writeDocuments(words: words) { db in
             let applied = try SearchSchema.applied(db)
             let changed = try self.ids.withLock { ids in
-                try ChangedDocuments.write(changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, ids: ids, db)
+                let known = try ids ?? DocumentIDs.load(db)
+                ids = known
+                return try ChangedDocuments.write(changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, ids: known, db)
             }
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
@@ -380,8 +383,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 }
                 self.ids.withLock { ids in
                     for (uid, from, to) in changed.moved {
-                        if let from { ids.remove(uid, rowid: from) }
-                        if let to { ids.insert(uid, rowid: to) }
+                        if let from { ids?.remove(uid, rowid: from) }
+                        if let to { ids?.insert(uid, rowid: to) }
                     }
                 }
                 // A post changed twice in one page was added and removed again.
