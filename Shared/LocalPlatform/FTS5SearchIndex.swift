@@ -307,10 +307,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         let folded = SearchQuery.folded(word)
         let words = try candidates?(folded) ?? Self.candidates(of: folded, db)
         guard !words.isEmpty else { return [] }
-        let stemmer = try db.makeTokenizer(.porter(wrapping: .unicode61()))
-        func stem(_ word: String) throws -> String { try stemmer.tokenize(query: word).first?.token ?? word }
-        let prefix = try stem(word)
-        return try words.filter { try !stem($0).hasPrefix(prefix) }
+        let tokenizer = try ImpactTokenizer(db)
+        let prefix = try tokenizer.stem(word)
+        return try words.filter { try !tokenizer.stem($0).hasPrefix(prefix) }
     }
 
     /// The whole words other than `prefix` that start with it, or none when

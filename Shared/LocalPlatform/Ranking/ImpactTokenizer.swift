@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 
 /// Text as the FTS5 index of posts tokenizes it (porter over unicode61),
 /// as an `ImpactIndex`'s stem numbers: unicode61 finds and folds the
@@ -25,36 +24,20 @@ struct ImpactTokenizer {
 
     /// The tokens `tokenizer` finds in `text`, each made straight from the
     /// bytes it gives (UTF-8: FTS5's tokenizers cut and fold whole
-    /// characters of a Swift string's valid UTF-8). GRDB's
-    /// `tokenize(document:)` does the same through a `Data` and a cast per
-    /// token: a quarter of a search's time besides the ranking, for the
-    /// page's snippets, and part of every post's write.
+    /// characters of a Swift string's valid UTF-8). Through GRDB's
+    /// `tokenize(document:)` this was a quarter of a search's time besides
+    /// the ranking, for the page's snippets, and part of every post's write.
     private static func tokens(of text: String, by tokenizer: any FTS5Tokenizer, for tokenization: FTS5Tokenization) throws -> [String] {
         guard !text.isEmpty else { return [] }
         var text = text
-        let found = Found()
-        let code = text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { characters in
-                tokenizer.tokenize(
-                    context: Unmanaged.passUnretained(found).toOpaque(), tokenization: tokenization,
-                    pText: characters.baseAddress, nText: Int32(characters.count)
-                ) { context, _, token, count, _, _ in
-                    guard let context else { return SQLITE_ERROR }
-                    guard let token, count >= 0 else { return SQLITE_OK }
-                    let bytes = UnsafeRawBufferPointer(start: token, count: Int(count)).bindMemory(to: UInt8.self)
-                    Unmanaged<Found>.fromOpaque(context).takeUnretainedValue().tokens.append(String(decoding: bytes, as: UTF8.self))
-                    return SQLITE_OK
-                }
+        var tokens: [String] = []
+        try text.withUTF8 { bytes in
+            try TokenWalk.each(in: bytes, by: tokenizer, for: tokenization, what: "a text") { token, _ in
+                tokens.append(String(decoding: token, as: UTF8.self))
+                return true
             }
         }
-        guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot find the words of a text")
-        }
-        return found.tokens
-    }
-
-    private final class Found {
-        var tokens: [String] = []
+        return tokens
     }
 
     /// The stems of `words` (a text's, `words(in:)`), in order, new words added to `index`.
