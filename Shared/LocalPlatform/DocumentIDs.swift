@@ -45,7 +45,7 @@ struct DocumentIDs: Sendable {
     func rowid(of uid: UUID, where holds: (Int64) throws -> Bool) rethrows -> Int64? {
         let key = Self.key(of: uid)
         let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: key) & mask
+        var index = Self.home(of: Self.slot(uid, 0), mask)
         while slots[index] != 0 {
             if slots[index] >> UInt64(Self.rowidBits) == key {
                 let rowid = Int64(slots[index] & UInt64(Self.maxRowid))
@@ -66,13 +66,13 @@ struct DocumentIDs: Sendable {
     /// Records that `rowid` holds `uid`, as `admit` allowed.
     mutating func insert(_ uid: UUID, rowid: Int64) {
         if (count + 1) * 2 > slots.count { grow() }
-        place(Self.key(of: uid) << UInt64(Self.rowidBits) | UInt64(rowid))
+        place(Self.slot(uid, rowid))
         count += 1
     }
 
     /// Forgets that `rowid` holds `uid` (nothing if it was not recorded).
     mutating func remove(_ uid: UUID, rowid: Int64) {
-        let slot = Self.key(of: uid) << UInt64(Self.rowidBits) | UInt64(truncatingIfNeeded: rowid)
+        let slot = Self.slot(uid, rowid)
         let mask = slots.count - 1
         var index = Self.home(of: slot, mask)
         while slots[index] != slot {
@@ -120,6 +120,11 @@ struct DocumentIDs: Sendable {
         let old = slots
         slots = ContiguousArray(repeating: 0, count: old.count * 2)
         for slot in old where slot != 0 { place(slot) }
+    }
+
+    /// What a slot holds for `uid` at `rowid`.
+    private static func slot(_ uid: UUID, _ rowid: Int64) -> UInt64 {
+        key(of: uid) << UInt64(rowidBits) | UInt64(truncatingIfNeeded: rowid)
     }
 
     private static func home(of slot: UInt64, _ mask: Int) -> Int {
