@@ -10,26 +10,31 @@ import Testing
 /// they would have.
 @Suite("Search index files of an earlier schema")
 struct SearchSchemaTests {
+    /// An index file at `path` as a build of schema v5 wrote it: `posts`
+    /// added as that build added them (uids as text), then `sql` run.
+    private func writtenByV5(at path: String, keepingWords: Bool, _ posts: [Post], then sql: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        try SearchSchema.migrator(keepingWords: keepingWords).migrate(queue, upTo: "v5: which file of ranking postings is current")
+        try await queue.write { db in
+            for post in posts {
+                try db.execute(
+                    sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?)", arguments: [post.uid.uuidString, post.title, post.content])
+            }
+            try db.execute(sql: sql)
+        }
+        try queue.close()
+    }
+
     @Test func test_anIndexWrittenWithTextUIDs_isTakenUp_andChangedAsBefore() async throws {
         try await withTemporaryDirectory("schema") { directory in
             let path = directory + "/search.sqlite"
             let kept = Post(title: "Kept post", content: "alpha words")
             let edited = Post(title: "Edited post", content: "beta words")
             let gone = Post(title: "Gone post", content: "gamma words")
-            do {
-                let old = try DatabaseQueue(path: path)
-                try SearchSchema.migrator(keepingWords: false).migrate(old, upTo: "v5: which file of ranking postings is current")
-                try await old.write { db in
-                    for post in [kept, edited, gone] {
-                        try db.execute(
-                            sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?)",
-                            arguments: [post.uid.uuidString, post.title, post.content])
-                    }
-                    // The last post was deleted: the next rowid stays past it.
-                    try db.execute(sql: "DELETE FROM document WHERE rowid = 3; UPDATE searchState SET applied = 3 WHERE id = 1")
-                }
-                try old.close()
-            }
+            // The last post was deleted: the next rowid stays past it.
+            try await writtenByV5(
+                at: path, keepingWords: false, [kept, edited, gone],
+                then: "DELETE FROM document WHERE rowid = 3; UPDATE searchState SET applied = 3 WHERE id = 1")
             let index = try FTS5SearchIndex(path: path, exclusive: true, ranked: true)
             try await index.loadRanking()
             #expect(try await index.search("words", limit: 10, offset: 0).hits.map(\.uid) == [kept.uid, edited.uid])
@@ -55,16 +60,7 @@ struct SearchSchemaTests {
         try await withTemporaryDirectory("schema") { directory in
             let path = directory + "/search.sqlite"
             let old = Post(title: "Notes", content: "connections everywhere")
-            do {
-                let queue = try DatabaseQueue(path: path)
-                try SearchSchema.migrator(keepingWords: true).migrate(queue, upTo: "v5: which file of ranking postings is current")
-                try await queue.write { db in
-                    try db.execute(
-                        sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?); UPDATE searchState SET applied = 1 WHERE id = 1",
-                        arguments: [old.uid.uuidString, old.title, old.content])
-                }
-                try queue.close()
-            }
+            try await writtenByV5(at: path, keepingWords: true, [old], then: "UPDATE searchState SET applied = 1 WHERE id = 1")
             let index = try FTS5SearchIndex(path: path, exclusive: true)
             let new = Post(title: "Weather", content: "Running in the rain")
             try await index.apply([PostChange(sequence: 2, uid: new.uid, kind: .upsert(new))], position: IndexPosition(applied: 2, database: nil))
