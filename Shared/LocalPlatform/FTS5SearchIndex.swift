@@ -27,9 +27,10 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// changed only on the database's queue, right after the transaction
     /// that changed the documents commits.
     private let ids = Mutex<DocumentIDs?>(nil)
-    /// Ranks queries of words by block-max postings, reading only what can
-    /// reach the page, once loaded (`loadRanking`); until then, and for a
-    /// query with a phrase, FTS5 finds every match and each is scored.
+    /// Ranks queries of words, and of one phrase, by block-max postings,
+    /// reading only what can reach the page, once loaded (`loadRanking`);
+    /// until then, and for a query of a phrase beside other terms, FTS5
+    /// finds every match and each is scored.
     private let ranker: ImpactRanker
     /// Whether the index keeps an unstemmed vocabulary (`init`'s `ranked`).
     private let hasWords: Bool
@@ -265,7 +266,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         return try await read { db in
-            if let ranked = try self.ranker.rank(query, keep: limit + offset) {
+            let texts = try db.cachedStatement(sql: "SELECT title, content FROM document WHERE rowid = ?")
+            let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { (title: $0[0] as String, content: $0[1] as String) } }
+            if let ranked = try self.ranker.rank(query, keep: limit + offset, texts: text) {
                 let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
                 let hits = try RankedPage.hits(db, page: page) { hits in try self.ranker.instances(in: hits, of: ranked) }
                 return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))

@@ -11,88 +11,8 @@ import Testing
 /// one's, after removals and changes.
 @Suite("Impact search ranks as FTS5's exhaustive bm25")
 struct ImpactSearchTests {
-    /// A corpus in FTS5 (the reference) and in an impact index.
-    private struct Built {
-        let database: DatabaseQueue
-        var index = ImpactIndex()
-        var commonWords: [String] = []
-        var rareWords: [String] = []
-    }
-
-    /// Words drawn by a Zipf law over made-up words, with English
-    /// endings so that stems are shared (`talk`, `talking`, `talks`).
-    private static func corpus(count: Int, seed: UInt64) -> (words: [String], posts: [(title: String, content: String)]) {
-        var state = seed
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-        let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "bra", "con", "dex", "fil", "gor", "hum", "jet"]
-        let endings = ["", "", "", "s", "ing", "ed", "er", "ation"]
-        var words: [String] = []
-        var seen = Set<String>()
-        while words.count < 1_500 {
-            let stem = (0..<(2 + next(2))).map { _ in syllables[next(syllables.count)] }.joined()
-            let word = stem + endings[next(endings.count)]
-            if seen.insert(word).inserted { words.append(word) }
-        }
-        // Zipf: the word at rank r drawn in proportion to 1 / (r + 1).
-        let weights = words.indices.map { 1.0 / Double($0 + 1) }
-        let cumulative = weights.reduce(into: [Double]()) { $0.append(($0.last ?? 0) + $1) }
-        func word() -> String {
-            let target = Double(next(1_000_000)) / 1_000_000 * cumulative.last!
-            return words[cumulative.firstIndex { $0 >= target } ?? words.count - 1]
-        }
-        func text(_ length: Int) -> String { (0..<length).map { _ in word() }.joined(separator: " ") }
-        let posts = (0..<count).map { index in
-            (title: text(1 + next(6)), content: index % 211 == 0 ? text(3_000) : text(1 + next(80)))
-        }
-        return (words, posts)
-    }
-
-    /// By default every 7th post is removed and every 5th changed (removed,
-    /// and added again under a new rowid, as the index changes a document).
-    private static func build(
-        count: Int, seed: UInt64, removes: (Int) -> Bool = { $0 % 7 == 0 }, changes: (Int) -> Bool = { $0 % 5 == 0 }
-    ) throws -> Built {
-        let (words, posts) = corpus(count: count, seed: seed)
-        let database = try DatabaseQueue()
-        var built = Built(database: database)
-        try database.write { db in
-            try db.execute(sql: "CREATE VIRTUAL TABLE fts USING fts5(title, content, tokenize = 'porter unicode61')")
-            let tokenizer = try ImpactTokenizer(db)
-            func add(_ rowid: Int64, _ post: (title: String, content: String)) throws {
-                try db.execute(sql: "INSERT INTO fts (rowid, title, content) VALUES (?, ?, ?)", arguments: [rowid, post.title, post.content])
-                let title = try tokenizer.stems(ofWords: tokenizer.words(in: post.title), adding: &built.index)
-                let content = try tokenizer.stems(ofWords: tokenizer.words(in: post.content), adding: &built.index)
-                built.index.add(rowid: rowid, title: title, content: content)
-            }
-            for (offset, post) in posts.enumerated() { try add(Int64(offset + 1), post) }
-            var next = Int64(posts.count + 1)
-            for (offset, post) in posts.enumerated() where removes(offset) || changes(offset) {
-                let rowid = Int64(offset + 1)
-                try db.execute(sql: "DELETE FROM fts WHERE rowid = ?", arguments: [rowid])
-                let stems = try tokenizer.stems(ofWords: tokenizer.words(in: post.title + " " + post.content), adding: &built.index)
-                built.index.remove(rowid: rowid, stems: stems)
-                if !removes(offset) {
-                    try add(next, (title: post.title, content: post.content + " " + words[offset % 50]))
-                    next += 1
-                }
-            }
-        }
-        let documents = try database.read { db in
-            try Dictionary(
-                uniqueKeysWithValues: words.map { word in
-                    (word, try Int.fetchOne(db, sql: "SELECT count(*) FROM fts WHERE fts MATCH ?", arguments: [SearchQuery.quote(word)]) ?? 0)
-                })
-        }
-        built.commonWords = words.filter { documents[$0, default: 0] > count / 10 }
-        built.rareWords = words.filter { (1...80).contains(documents[$0, default: 0]) }
-        return built
-    }
-
     /// FTS5's own bm25 over every match: the best `keep` (rowid, score), and how many match.
-    private func reference(_ built: Built, _ words: [String], keep: Int) throws -> ([Ranked], Int) {
+    private func reference(_ built: ZipfCorpus, _ words: [String], keep: Int) throws -> ([Ranked], Int) {
         let match = words.map(SearchQuery.quote).joined(separator: " AND ")
         return try built.database.read { db in
             let rows = try Row.fetchAll(
@@ -103,7 +23,7 @@ struct ImpactSearchTests {
         }
     }
 
-    private func impact(_ built: Built, _ words: [String], keep: Int, exactCount: Int = 0) throws -> ImpactSearch.Result {
+    private func impact(_ built: ZipfCorpus, _ words: [String], keep: Int, exactCount: Int = 0) throws -> ImpactSearch.Result {
         try built.database.read { db in
             let tokenizer = try ImpactTokenizer(db)
             let terms = words.map { SearchQuery.Term(words: [$0], isPhrase: false) }
@@ -112,7 +32,7 @@ struct ImpactSearchTests {
         }
     }
 
-    private func expectSamePage(_ built: Built, _ words: [String], keep: Int) throws {
+    private func expectSamePage(_ built: ZipfCorpus, _ words: [String], keep: Int) throws {
         let (expected, total) = try reference(built, words, keep: keep)
         let found = try impact(built, words, keep: keep)
         #expect(found.ranked.map(\.rowid) == expected.map(\.rowid), "\(words) keep \(keep)")
@@ -124,7 +44,7 @@ struct ImpactSearchTests {
 
     @Test("every common, rare, pair and triple query's first page is FTS5's, at 10 and at 60 a page")
     func test_whenQueriedWithWholeWords_thenThePageIsExhaustiveBM25s() throws {
-        let built = try Self.build(count: 6_000, seed: 7)
+        let built = try ZipfCorpus.build(count: 6_000, seed: 7)
         try #require(built.commonWords.count >= 5 && built.rareWords.count >= 20)
         let common = built.commonWords
         var queries = common.map { [$0] } + built.rareWords.prefix(40).map { [$0] }
@@ -138,7 +58,7 @@ struct ImpactSearchTests {
 
     @Test("once most documents are removed, each term's postings are rebuilt, and pages are still FTS5's")
     func test_whenMostDocumentsAreRemoved_thenPostingsShrinkAndPagesStillAgree() throws {
-        let built = try Self.build(count: 3_000, seed: 19, removes: { $0 % 4 != 0 }, changes: { _ in false })
+        let built = try ZipfCorpus.build(count: 3_000, seed: 19, removes: { $0 % 4 != 0 }, changes: { _ in false })
         for tier in built.index.postings.flatMap(\.tiers) {
             #expect(tier.rowids.count <= 2 * tier.documents + TermPostings.blockSize)
         }
@@ -150,7 +70,7 @@ struct ImpactSearchTests {
 
     @Test("a common word's page is found without scoring every match, and says its count is exact")
     func test_whenOneCommonWord_thenPostingsAreSkippedAndTheCountIsStillExact() throws {
-        let built = try Self.build(count: 3_000, seed: 11)
+        let built = try ZipfCorpus.build(count: 3_000, seed: 11)
         let word = try #require(built.commonWords.first)
         let found = try impact(built, [word], keep: 10)
         let (_, total) = try reference(built, [word], keep: 10)
@@ -218,7 +138,7 @@ struct ImpactSearchTests {
 
     @Test("two common words: the page is FTS5's; past the counting bound the count is at least what was counted")
     func test_whenTwoCommonWordsPastTheCountingBound_thenTheCountIsALowerBound() throws {
-        let built = try Self.build(count: 6_000, seed: 13)
+        let built = try ZipfCorpus.build(count: 6_000, seed: 13)
         let words = Array(built.commonWords.prefix(2))
         let (expected, total) = try reference(built, words, keep: 10)
         let found = try impact(built, words, keep: 10, exactCount: 50)
@@ -230,7 +150,7 @@ struct ImpactSearchTests {
 
     @Test("an unfinished word stands for its 8 most common completions, including words its stem does not start")
     func test_whenTheLastWordIsUnfinished_thenItCompletesToTheMostCommonWords() throws {
-        let built = try Self.build(count: 2_000, seed: 17)
+        let built = try ZipfCorpus.build(count: 2_000, seed: 17)
         try built.database.read { db in
             let tokenizer = try ImpactTokenizer(db)
             let letter = try ImpactQuery.completions(of: "k", in: built.index, tokenizer: tokenizer)

@@ -122,6 +122,8 @@ struct SearchRankingTests {
     /// ranking postings score it as FTS5 scores the prefix, so the page is
     /// FTS5's to the bit (a prefix of several stems may differ: ImpactQuery).
     private static let oneCompletion = ["kernel module", "network", "signal memory thread", "zone", "out", "kernel"]
+    /// Queries of one phrase, which the ranking postings rank too (`ImpactPhrase`).
+    private static let phrases = ["\"command line\"", "\"lorem kernel\"", "\"lorem lorem lorem\"", "\"file\" zone"]
 
     @Test func test_withTheRankingLoadedWhileEditsAndDeletesGoOn_everyPageIsStillFTS5s() async throws {
         try await withDatabase { path in
@@ -134,13 +136,13 @@ struct SearchRankingTests {
             for page in pages { try await index.apply(page, position: IndexPosition(applied: page.last!.sequence, database: nil)) }
             #expect(try await loaded > 0)
             #expect(index.rankingLoaded)
-            try await expectAgreement(index, path, "loaded while edited", queries: Self.oneCompletion)
+            try await expectAgreement(index, path, "loaded while edited", queries: Self.oneCompletion + Self.phrases)
             let reopened = try FTS5SearchIndex(path: path)
             try await reopened.loadRanking()
-            try await expectAgreement(reopened, path, "reopened and loaded", queries: Self.oneCompletion)
+            try await expectAgreement(reopened, path, "reopened and loaded", queries: Self.oneCompletion + Self.phrases)
             // The snippets too: where each hit matched, as FTS5 finds it.
             let unloaded = try FTS5SearchIndex(path: path)
-            for query in Self.oneCompletion {
+            for query in Self.oneCompletion + Self.phrases {
                 let ranked = try await reopened.search(query, limit: 20, offset: 0).hits
                 let everyMatch = try await unloaded.search(query, limit: 20, offset: 0).hits
                 #expect(ranked.map(\.snippet) == everyMatch.map(\.snippet) && ranked.map(\.highlights) == everyMatch.map(\.highlights), "\(query)")

@@ -8,19 +8,30 @@ import Domain
 /// own inverse frequency, where FTS5 scores a prefix as one phrase: so a
 /// prefix's page may differ from FTS5's, where a whole word's never does.
 enum ImpactQuery {
-    /// The groups, or nil for a query with a phrase (FTS5 ranks those).
+    /// The groups, or nil for a query with a phrase of several words (a
+    /// phrase of one word is that word, never unfinished).
     static func groups(
         for terms: [SearchQuery.Term], lastIsUnfinished: Bool, in index: ImpactIndex, tokenizer: ImpactTokenizer
     ) throws -> [[Int32]]? {
-        guard !terms.contains(where: \.isPhrase) else { return nil }
+        guard !terms.contains(where: { $0.isPhrase && $0.words.count > 1 }) else { return nil }
         return try terms.enumerated().map { position, term in
             let word = term.words.joined(separator: " ")
-            if lastIsUnfinished && position == terms.count - 1 {
+            if lastIsUnfinished && position == terms.count - 1 && !term.isPhrase {
                 return try completions(of: word, in: index, tokenizer: tokenizer)
             }
             // A word the index has never seen is in no document: its group is empty.
             return try tokenizer.knownStems(of: word, in: index).map { $0.map { [$0] } ?? [] }.first ?? []
         }
+    }
+
+    /// A query of one phrase of several words: its stems, in order (nil
+    /// for a word the index has never seen, which no document holds), as
+    /// `ImpactPhrase` ranks it. Nil for any other query: a phrase beside
+    /// other terms has an inverse frequency of its own, which only its
+    /// every match tells, so FTS5 ranks those.
+    static func phrase(for terms: [SearchQuery.Term], in index: ImpactIndex, tokenizer: ImpactTokenizer) throws -> [Int32?]? {
+        guard terms.count == 1, let term = terms.first, term.isPhrase, term.words.count > 1 else { return nil }
+        return try tokenizer.knownStems(of: term.words.joined(separator: " "), in: index)
     }
 
     static func completions(of word: String, in index: ImpactIndex, tokenizer: ImpactTokenizer) throws -> [Int32] {

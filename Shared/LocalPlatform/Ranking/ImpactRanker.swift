@@ -146,15 +146,23 @@ public final class ImpactRanker: Sendable {
     }
 
     /// The best `keep` documents for `query` (the last word unfinished when
-    /// `lastIsUnfinished`), or nil for a query with a phrase, or before
-    /// every document is loaded.
-    public func rank(_ query: String, keep: Int, lastIsUnfinished: Bool = true) throws(PostsError) -> RankedRows? {
+    /// `lastIsUnfinished`), or nil before every document is loaded, or for
+    /// a query with a phrase, unless it is one phrase alone and `texts`
+    /// reads a document's title and content by rowid (nil: gone), where
+    /// `ImpactPhrase` finds the phrase.
+    public func rank(
+        _ query: String, keep: Int, lastIsUnfinished: Bool = true, texts: ((Int64) throws -> (title: String, content: String)?)? = nil
+    ) throws(PostsError) -> RankedRows? {
         let terms = SearchQuery.terms(in: query)
         guard !terms.isEmpty else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
         return try tokenizing { tokenizer in
             try self.state.withLock { state in
                 guard state.complete else { return nil }
                 let index = state.index
+                if let phrase = try ImpactQuery.phrase(for: terms, in: index, tokenizer: tokenizer) {
+                    guard let texts else { return nil }
+                    return try Self.rank(phrase: phrase, keep: keep, in: index, tokenizer: tokenizer, texts: texts)
+                }
                 guard let groups = try ImpactQuery.groups(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer)
                 else { return nil }
                 let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
@@ -163,6 +171,26 @@ public final class ImpactRanker: Sendable {
                     scored: found.scored, groups: groups)
             }
         }
+    }
+
+    /// A query of one phrase (`ImpactQuery.phrase`): each document that
+    /// may reach the page read by `texts` to count the phrase there.
+    static func rank(
+        phrase: [Int32?], keep: Int, in index: ImpactIndex, tokenizer: ImpactTokenizer, exactChecks: Int = exactCount,
+        texts: (Int64) throws -> (title: String, content: String)?
+    ) throws -> RankedRows {
+        // A word no document holds: nor does any the phrase.
+        let stems = phrase.compactMap { $0 }
+        guard stems.count == phrase.count else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
+        let found = try ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
+            guard let text = try texts(rowid) else { return 0 }
+            let title = ImpactPhrase.starts(of: stems, in: try tokenizer.knownStems(of: text.title, in: index, onlyAmong: stems)).count
+            let content = ImpactPhrase.starts(of: stems, in: try tokenizer.knownStems(of: text.content, in: index, onlyAmong: stems)).count
+            return UInt32(title) * ImpactIndex.titleWeight + UInt32(content)
+        }
+        return RankedRows(
+            rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact,
+            scored: found.scored, phrase: stems)
     }
 
     /// The whole words seen that start with `prefix` (other than it), or
@@ -184,7 +212,14 @@ public final class ImpactRanker: Sendable {
                 try hits.map { columns in
                     var found: [PhraseInstance] = []
                     for (column, text) in columns.enumerated() {
-                        for (position, stem) in try tokenizer.knownStems(of: text, in: state.index).enumerated() {
+                        let stems = try tokenizer.knownStems(of: text, in: state.index)
+                        guard ranked.phrase.isEmpty else {
+                            found += ImpactPhrase.starts(of: ranked.phrase, in: stems).map {
+                                PhraseInstance(phrase: 0, column: column, tokens: $0..<($0 + ranked.phrase.count))
+                            }
+                            continue
+                        }
+                        for (position, stem) in stems.enumerated() {
                             guard let stem, let group = groupOf[stem] else { continue }
                             found.append(PhraseInstance(phrase: group, column: column, tokens: position..<(position + 1)))
                         }

@@ -51,9 +51,78 @@ struct ImpactTokenizer {
     /// The stems of `text`'s tokens that the index knows (a word it has
     /// never seen is in no document).
     func knownStems(of text: String, in index: ImpactIndex) throws -> [Int32?] {
-        try words(in: text).map { word in
-            if let known = index.vocabulary.stem(ofWord: word) { return known }
-            return index.vocabulary.number(ofStem: try stem(word))
-        }
+        try words(in: text).map { word in try knownStem(of: word, in: index) }
     }
+
+    private func knownStem(of word: String, in index: ImpactIndex) throws -> Int32? {
+        if let known = index.vocabulary.stem(ofWord: word) { return known }
+        return index.vocabulary.number(ofStem: try stem(word))
+    }
+
+    /// `knownStems(of:in:)`, but only a token that may be one of `stems`
+    /// is stemmed; any other is nil. The porter stemmer changes only a
+    /// word's ending, so a word and its stem begin with the same byte, and
+    /// the stem is no longer than the word: a token that differs in either
+    /// is none of them, told without making a String of it (a phrase's
+    /// count is read so in each post that may reach the page).
+    func knownStems(of text: String, in index: ImpactIndex, onlyAmong stems: [Int32]) throws -> [Int32?] {
+        guard !text.isEmpty else { return [] }
+        var shortest = [Int](repeating: .max, count: 256)
+        for stem in stems where Int(stem) < index.vocabulary.stems.count {
+            let bytes = index.vocabulary.stems[Int(stem)].utf8
+            if let first = bytes.first { shortest[Int(first)] = min(shortest[Int(first)], bytes.count) }
+        }
+        var text = text
+        var found: [Int32?] = []
+        var failure: (any Error)?
+        try text.withUTF8 { bytes in
+            // ASCII alone: unicode61's tokens are its runs of letters and
+            // digits, folded to lower case, found here without a call per token.
+            if !bytes.contains(where: { $0 >= 0x80 }) {
+                var start = 0
+                var folded: [UInt8] = []
+                while start < bytes.count {
+                    guard Self.isASCIIWordByte(bytes[start]) else {
+                        start += 1
+                        continue
+                    }
+                    var end = start + 1
+                    while end < bytes.count, Self.isASCIIWordByte(bytes[end]) { end += 1 }
+                    defer { start = end }
+                    let first = Self.folded(bytes[start])
+                    guard end - start >= shortest[Int(first)] else {
+                        found.append(nil)
+                        continue
+                    }
+                    folded.removeAll(keepingCapacity: true)
+                    for byte in bytes[start..<end] { folded.append(Self.folded(byte)) }
+                    found.append(try knownStem(of: String(decoding: folded, as: UTF8.self), in: index))
+                }
+                return
+            }
+            try TokenWalk.each(in: bytes, by: words, for: .document, what: "a text") { token, _ in
+                guard let first = token.first, token.count >= shortest[Int(first)] else {
+                    found.append(nil)
+                    return true
+                }
+                do {
+                    found.append(try knownStem(of: String(decoding: token, as: UTF8.self), in: index))
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+        }
+        if let failure { throw failure }
+        return found
+    }
+
+    @inline(__always)
+    private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    @inline(__always)
+    private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 }

@@ -10,4 +10,7 @@ public struct RankedRows: Sendable, Equatable {
     /// The stems each group of the query matched by: where a hit matched,
     /// for its snippet (`ImpactRanker.instances`).
     var groups: [[Int32]] = []
+    /// The stems of a query of one phrase, in order (`ImpactPhrase`): a
+    /// hit matched where they follow one another.
+    var phrase: [Int32] = []
 }

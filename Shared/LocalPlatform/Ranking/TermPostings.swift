@@ -130,13 +130,16 @@ struct TermPostings {
     }
 
     /// Whether it holds `rowid` (removed or not).
-    func contains(_ rowid: UInt32) -> Bool {
+    func contains(_ rowid: UInt32) -> Bool { position(of: rowid) != nil }
+
+    /// Where it holds `rowid` (removed or not), if it does.
+    func position(of rowid: UInt32) -> Int? {
         var low = 0, high = rowids.count
         while low < high {
             let middle = (low + high) / 2
             if rowids[middle] < rowid { low = middle + 1 } else { high = middle }
         }
-        return low < rowids.count && rowids[low] == rowid
+        return low < rowids.count && rowids[low] == rowid ? low : nil
     }
 
     /// No document here has a part above this at average length `average`.

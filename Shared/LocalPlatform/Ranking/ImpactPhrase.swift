@@ -1,0 +1,187 @@
+import HeapModule
+
+/// A query of one phrase of several words, ranked as FTS5's bm25 ranks it,
+/// without reading every match. Its one inverse frequency is the same for
+/// every match, so the page is the documents whose weighted count of the
+/// phrase scores the best bm25 part; the postings hold no positions, so a
+/// document's count is found by reading it (`frequency`: a check).
+///
+/// A phrase is never in a document more often than its least frequent
+/// word is, in any column: so the bm25 part of that least count bounds
+/// the document's score. The documents every word holds (a bitset of each
+/// word's but the one of fewest documents, the driver, whose postings are
+/// read) are checked best bound first, tier by tier of the driver (a tier's
+/// bound bounds every document after it), and once the page's worst is
+/// above every bound left, the rest is skipped.
+///
+/// The count: every match is counted when every document holding all the
+/// words was checked; else, when at most `exactChecks` documents hold all
+/// the words, those not yet checked are checked to count them. Past that,
+/// the count is the matches found, a lower bound (`isExact` false), and
+/// the inverse frequency of the scores is taken from it.
+enum ImpactPhrase {
+    /// A document holding every word, to check, by the bound of its score.
+    private struct Candidate: Comparable {
+        var ranked: Ranked
+        /// Whether the bound is the least count's (else the driver's alone).
+        var refined: Bool
+
+        static func < (lhs: Candidate, rhs: Candidate) -> Bool { lhs.ranked < rhs.ranked }
+    }
+
+    /// `stems`: the phrase's, in order, each one the index knows.
+    /// `frequency`: the phrase's weighted count in a document, by rowid
+    /// (0: it does not hold the phrase).
+    static func best<Failure: Error>(
+        _ keep: Int, phrase stems: [Int32], in index: ImpactIndex, exactChecks: Int, frequency: (Int64) throws(Failure) -> UInt32
+    ) throws(Failure) -> ImpactSearch.Result {
+        let distinct = Array(Set(stems))
+        guard keep > 0, !distinct.isEmpty, distinct.allSatisfy({ Int($0) < index.postings.count }) else {
+            return ImpactSearch.Result(ranked: [], total: 0, isExact: true, scored: 0)
+        }
+        let terms = distinct.map { index.postings[Int($0)] }.sorted { $0.documents < $1.documents }
+        guard let driver = terms.first, driver.documents > 0 else { return ImpactSearch.Result(ranked: [], total: 0, isExact: true, scored: 0) }
+        let others = Array(terms.dropFirst())
+        let average = index.averageLength
+        let lengths = index.lengths
+        let held = others.map { Self.bitset(of: $0, size: lengths.count) }
+        var search = Search(keep: keep, average: average)
+        let tiers = driver.tiers.filter { !$0.rowids.isEmpty }.map { ($0, $0.bound(average: average)) }.sorted { $0.1 > $1.1 }
+        var skipped = false
+        tiers: for (position, (tier, tierBound)) in tiers.enumerated() {
+            if let worst = search.worst, tierBound < worst.score {
+                skipped = true
+                break tiers
+            }
+            for block in 0..<tier.blockCount {
+                if let worst = search.worst, tier.bound(of: block, average: average) < worst.score {
+                    skipped = true
+                    continue
+                }
+                let end = min((block + 1) * TermPostings.blockSize, tier.rowids.count)
+                for posting in (block * TermPostings.blockSize)..<end {
+                    let rowid = tier.rowids[posting]
+                    let length = lengths[Int(rowid)]
+                    guard length >= 0, held.allSatisfy({ Self.holds($0, rowid) }) else { continue }
+                    let bound = BM25.part(frequency: Double(tier.frequencies[posting]), length: Double(length), averageLength: average)
+                    let candidate = Candidate(ranked: Ranked(score: bound, rowid: Int64(rowid)), refined: others.isEmpty)
+                    if let worst = search.worst, !(worst < candidate.ranked) {
+                        skipped = true
+                        continue
+                    }
+                    search.pending.insert(candidate)
+                }
+            }
+            // What no document of the tiers after can beat is checked now.
+            let next = position + 1 < tiers.count ? tiers[position + 1].1 : -Double.infinity
+            skipped = try search.settle(atLeast: next, others: others, lengths: lengths, frequency) || skipped
+        }
+        skipped = try search.settle(atLeast: -.infinity, others: others, lengths: lengths, frequency) || skipped
+        var isExact = !skipped
+        if skipped, let unchecked = Self.candidates(of: driver, held: held, lengths: lengths, atMost: exactChecks) {
+            for rowid in unchecked where !search.checkedRowids.contains(rowid) { try search.check(rowid, length: lengths[Int(rowid)], frequency) }
+            isExact = true
+        }
+        let inverseFrequency = BM25.inverseFrequency(rows: index.rows, hits: Int64(search.matches))
+        let ranked = search.best.unordered.map { Ranked(score: inverseFrequency * $0.score, rowid: $0.rowid) }.sorted(by: >)
+        return ImpactSearch.Result(ranked: ranked, total: search.matches, isExact: isExact, scored: search.checkedRowids.count)
+    }
+
+    /// The page so far, the candidates not yet checked, and what was checked.
+    private struct Search {
+        let keep: Int
+        let average: Double
+        /// The best bm25 parts found (the inverse frequency comes last).
+        var best = Heap<Ranked>()
+        var pending = Heap<Candidate>()
+        var checkedRowids = Set<UInt32>()
+        var matches = 0
+
+        /// The page's worst, once it is full.
+        var worst: Ranked? { best.count == keep ? best.min : nil }
+
+        mutating func check<Failure: Error>(_ rowid: UInt32, length: Int32, _ frequency: (Int64) throws(Failure) -> UInt32) throws(Failure) {
+            guard checkedRowids.insert(rowid).inserted else { return }
+            let found = try frequency(Int64(rowid))
+            guard found > 0 else { return }
+            matches += 1
+            best.offer(
+                Ranked(score: BM25.part(frequency: Double(found), length: Double(length), averageLength: average), rowid: Int64(rowid)), keeping: keep
+            )
+        }
+
+        /// Checks the candidates bounded at `ceiling` or above, best first
+        /// (one bounded by the driver alone is bounded anew by its least
+        /// count, and waits its turn again). Answers whether any was left
+        /// because it could no longer reach the page.
+        mutating func settle<Failure: Error>(
+            atLeast ceiling: Double, others: [TermTiers], lengths: ContiguousArray<Int32>, _ frequency: (Int64) throws(Failure) -> UInt32
+        ) throws(Failure) -> Bool {
+            while let top = pending.max, top.ranked.score >= ceiling {
+                if let worst, !(worst < top.ranked) {
+                    pending = Heap()
+                    return true
+                }
+                pending.removeMax()
+                let rowid = UInt32(top.ranked.rowid)
+                let length = lengths[Int(rowid)]
+                if top.refined {
+                    try check(rowid, length: length, frequency)
+                    continue
+                }
+                var least = UInt32.max
+                for term in others { least = min(least, ImpactPhrase.frequency(of: rowid, in: term)) }
+                let driver = top.ranked.score
+                let bound = min(driver, BM25.part(frequency: Double(least), length: Double(length), averageLength: average))
+                pending.insert(Candidate(ranked: Ranked(score: bound, rowid: top.ranked.rowid), refined: true))
+            }
+            return false
+        }
+    }
+
+    /// Where `phrase` begins in a column's stems (overlapping ones each
+    /// count, as in FTS5).
+    static func starts(of phrase: [Int32], in stems: [Int32?]) -> [Int] {
+        guard let first = phrase.first, stems.count >= phrase.count else { return [] }
+        return (0...(stems.count - phrase.count)).filter { start in
+            stems[start] == first && phrase.indices.dropFirst().allSatisfy { stems[start + $0] == phrase[$0] }
+        }
+    }
+
+    /// The documents of `term`, one bit each by rowid (removed ones too).
+    private static func bitset(of term: TermTiers, size: Int) -> [UInt64] {
+        var bits = [UInt64](repeating: 0, count: (size + 63) / 64)
+        bits.withUnsafeMutableBufferPointer { bits in
+            for tier in term.tiers {
+                for rowid in tier.rowids { bits[Int(rowid >> 6)] |= 1 << (rowid & 63) }
+            }
+        }
+        return bits
+    }
+
+    @inline(__always)
+    private static func holds(_ bits: [UInt64], _ rowid: UInt32) -> Bool {
+        Int(rowid >> 6) < bits.count && bits[Int(rowid >> 6)] & (1 << (rowid & 63)) != 0
+    }
+
+    /// `rowid`'s weighted count of `term` (max where it is not held: then no bound of this term's).
+    static func frequency(of rowid: UInt32, in term: TermTiers) -> UInt32 {
+        for tier in term.tiers {
+            if let posting = tier.position(of: rowid) { return tier.frequencies[posting] }
+        }
+        return .max
+    }
+
+    /// Every live document of `driver` that each bitset of `held` holds,
+    /// or nil once there are more than `limit` of them.
+    private static func candidates(of driver: TermTiers, held: [[UInt64]], lengths: ContiguousArray<Int32>, atMost limit: Int) -> [UInt32]? {
+        var found: [UInt32] = []
+        for tier in driver.tiers {
+            for rowid in tier.rowids where lengths[Int(rowid)] >= 0 && held.allSatisfy({ holds($0, rowid) }) {
+                found.append(rowid)
+                if found.count > limit { return nil }
+            }
+        }
+        return found
+    }
+}
