@@ -41,15 +41,6 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// `writes` when the postings were last saved or taken up as they
     /// were saved; -1: they differ from the file the index names, if any.
     private let savedAt = Atomic<Int>(-1)
-    /// The most of a file index read through a memory map: SQLite's own
-    /// limit unless built otherwise (2 GB less 64 KiB).
-    static let mapped = 0x7FFF_0000
-    /// The most of a file index SQLite caches, in KiB: reads come through the
-    /// map, so this holds what a page of changes writes before it commits.
-    /// 16 MiB instead of SQLite's 2: FTS5 then writes its segments without
-    /// spilling them to the log first; at a million posts a catch-up writes
-    /// 15,600 posts/s instead of 13,300 (docs/BENCHMARKS.md).
-    static let cacheKiB = 16_384
     /// bm25's weight of a match in the title; one in the content.
     static let titleWeight = 10.0
 
@@ -69,12 +60,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
             readsInTransaction = path != nil && !exclusive
             if let path {
-                // Read through a memory map: no copy into SQLite's page cache
-                // and no read call per page; what it maps is the file's, which
-                // the kernel drops under pressure, not the process's own memory.
-                configuration.prepareDatabase { db in
-                    try db.execute(sql: "PRAGMA mmap_size = \(Self.mapped); PRAGMA cache_size = -\(Self.cacheKiB)")
-                }
+                // Read through a memory map, with a cache that holds a page of changes.
+                configuration.prepareDatabase(SQLiteFile.readThroughMap)
                 // A file index is derived data, rebuilt from the change feed: WAL
                 // with synchronous NORMAL never corrupts it, and a crash can only
                 // lose its last pages, which record their own applied sequence.
