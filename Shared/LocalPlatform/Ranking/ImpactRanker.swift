@@ -182,11 +182,12 @@ public final class ImpactRanker: Sendable {
         // A word no document holds: nor does any the phrase.
         let stems = phrase.compactMap { $0 }
         guard stems.count == phrase.count else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
+        func count(in column: String) throws -> UInt32 {
+            UInt32(ImpactPhrase.starts(of: stems, in: try tokenizer.knownStems(of: column, in: index, onlyAmong: stems)).count)
+        }
         let found = try ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
             guard let text = try texts(rowid) else { return 0 }
-            let title = ImpactPhrase.starts(of: stems, in: try tokenizer.knownStems(of: text.title, in: index, onlyAmong: stems)).count
-            let content = ImpactPhrase.starts(of: stems, in: try tokenizer.knownStems(of: text.content, in: index, onlyAmong: stems)).count
-            return UInt32(title) * ImpactIndex.titleWeight + UInt32(content)
+            return try count(in: text.title) * ImpactIndex.titleWeight + count(in: text.content)
         }
         return RankedRows(
             rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact,

@@ -72,41 +72,48 @@ struct ImpactTokenizer {
             let bytes = index.vocabulary.stems[Int(stem)].utf8
             if let first = bytes.first { shortest[Int(first)] = min(shortest[Int(first)], bytes.count) }
         }
-        var text = text
         var found: [Int32?] = []
+        var folded: [UInt8] = []
+        try eachWord(in: text) { word in
+            guard let first = word.first, word.count >= shortest[Int(Self.folded(first))] else {
+                found.append(nil)
+                return
+            }
+            folded.removeAll(keepingCapacity: true)
+            for byte in word { folded.append(Self.folded(byte)) }
+            found.append(try knownStem(of: String(decoding: folded, as: UTF8.self), in: index))
+        }
+        return found
+    }
+
+    /// Each word unicode61 finds in `text`, in order, as its bytes: folded
+    /// to lower case, but for ASCII capitals (`folded` folds those, and
+    /// leaves the rest as it is). In ASCII alone unicode61's words are its
+    /// runs of the characters `SearchQuery.isTokenCharacter` takes (letters
+    /// and digits), found here without a call per token.
+    private func eachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        var text = text
         var failure: (any Error)?
         try text.withUTF8 { bytes in
-            // ASCII alone: unicode61's tokens are its runs of letters and
-            // digits, folded to lower case, found here without a call per token.
-            if !bytes.contains(where: { $0 >= 0x80 }) {
-                var start = 0
-                var folded: [UInt8] = []
-                while start < bytes.count {
-                    guard Self.isASCIIWordByte(bytes[start]) else {
-                        start += 1
-                        continue
+            guard bytes.contains(where: { $0 >= 0x80 }) else {
+                try Self.asciiWordBytes.withUnsafeBufferPointer { isWordByte in
+                    var start = 0
+                    while start < bytes.count {
+                        guard isWordByte[Int(bytes[start])] else {
+                            start += 1
+                            continue
+                        }
+                        var end = start + 1
+                        while end < bytes.count, isWordByte[Int(bytes[end])] { end += 1 }
+                        try body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                        start = end
                     }
-                    var end = start + 1
-                    while end < bytes.count, Self.isASCIIWordByte(bytes[end]) { end += 1 }
-                    defer { start = end }
-                    let first = Self.folded(bytes[start])
-                    guard end - start >= shortest[Int(first)] else {
-                        found.append(nil)
-                        continue
-                    }
-                    folded.removeAll(keepingCapacity: true)
-                    for byte in bytes[start..<end] { folded.append(Self.folded(byte)) }
-                    found.append(try knownStem(of: String(decoding: folded, as: UTF8.self), in: index))
                 }
                 return
             }
             try TokenWalk.each(in: bytes, by: words, for: .document, what: "a text") { token, _ in
-                guard let first = token.first, token.count >= shortest[Int(first)] else {
-                    found.append(nil)
-                    return true
-                }
                 do {
-                    found.append(try knownStem(of: String(decoding: token, as: UTF8.self), in: index))
+                    try body(token)
                     return true
                 } catch {
                     failure = error
@@ -115,13 +122,10 @@ struct ImpactTokenizer {
             }
         }
         if let failure { throw failure }
-        return found
     }
 
-    @inline(__always)
-    private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    }
+    /// Which ASCII bytes are word characters to unicode61.
+    private static let asciiWordBytes: [Bool] = (0..<128).map { SearchQuery.isTokenCharacter(Unicode.Scalar(UInt8($0))) }
 
     @inline(__always)
     private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
