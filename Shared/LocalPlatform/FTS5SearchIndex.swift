@@ -253,8 +253,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         return try await read { db in
-            let texts = try db.cachedStatement(sql: "SELECT title, content FROM document WHERE rowid = ?")
-            let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { (title: $0[0] as String, content: $0[1] as String) } }
+            // A phrase's posts are read as a page's hits are (uid, title, content).
+            let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
+            let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { (title: $0[1] as String, content: $0[2] as String) } }
             if let ranked = try self.ranker.rank(query, keep: limit + offset, texts: text) {
                 let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
                 let hits = try RankedPage.hits(db, page: page) { hits in try self.ranker.instances(in: hits, of: ranked) }

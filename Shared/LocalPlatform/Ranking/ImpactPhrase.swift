@@ -61,8 +61,8 @@ enum ImpactPhrase {
                 let end = min((block + 1) * TermPostings.blockSize, tier.rowids.count)
                 for posting in (block * TermPostings.blockSize)..<end {
                     let rowid = tier.rowids[posting]
+                    guard Self.holdsAll(rowid, held, lengths) else { continue }
                     let length = lengths[Int(rowid)]
-                    guard length >= 0, held.allSatisfy({ Self.holds($0, rowid) }) else { continue }
                     let bound = BM25.part(frequency: Double(tier.frequencies[posting]), length: Double(length), averageLength: average)
                     let candidate = Candidate(ranked: Ranked(score: bound, rowid: Int64(rowid)), refined: others.isEmpty)
                     if let worst = search.worst, !(worst < candidate.ranked) {
@@ -130,7 +130,7 @@ enum ImpactPhrase {
                     continue
                 }
                 var least = UInt32.max
-                for term in others { least = min(least, ImpactPhrase.frequency(of: rowid, in: term)) }
+                for term in others { least = min(least, term.frequency(of: rowid) ?? .max) }
                 let driver = top.ranked.score
                 let bound = min(driver, BM25.part(frequency: Double(least), length: Double(length), averageLength: average))
                 pending.insert(Candidate(ranked: Ranked(score: bound, rowid: top.ranked.rowid), refined: true))
@@ -159,17 +159,11 @@ enum ImpactPhrase {
         return bits
     }
 
+    /// Whether `rowid`'s document is there (not removed), and every bitset
+    /// of `held` holds it: a document that holds every word of the phrase.
     @inline(__always)
-    private static func holds(_ bits: [UInt64], _ rowid: UInt32) -> Bool {
-        Int(rowid >> 6) < bits.count && bits[Int(rowid >> 6)] & (1 << (rowid & 63)) != 0
-    }
-
-    /// `rowid`'s weighted count of `term` (max where it is not held: then no bound of this term's).
-    static func frequency(of rowid: UInt32, in term: TermTiers) -> UInt32 {
-        for tier in term.tiers {
-            if let posting = tier.position(of: rowid) { return tier.frequencies[posting] }
-        }
-        return .max
+    private static func holdsAll(_ rowid: UInt32, _ held: [[UInt64]], _ lengths: ContiguousArray<Int32>) -> Bool {
+        lengths[Int(rowid)] >= 0 && held.allSatisfy { Int(rowid >> 6) < $0.count && $0[Int(rowid >> 6)] & (1 << (rowid & 63)) != 0 }
     }
 
     /// Every live document of `driver` that each bitset of `held` holds,
@@ -177,7 +171,7 @@ enum ImpactPhrase {
     private static func candidates(of driver: TermTiers, held: [[UInt64]], lengths: ContiguousArray<Int32>, atMost limit: Int) -> [UInt32]? {
         var found: [UInt32] = []
         for tier in driver.tiers {
-            for rowid in tier.rowids where lengths[Int(rowid)] >= 0 && held.allSatisfy({ holds($0, rowid) }) {
+            for rowid in tier.rowids where holdsAll(rowid, held, lengths) {
                 found.append(rowid)
                 if found.count > limit { return nil }
             }

@@ -31,6 +31,14 @@ struct TermTiers {
         documents = tiers.reduce(0) { $0 + $1.documents }
     }
 
+    /// `rowid`'s weighted count, if a tier holds it (removed or not).
+    func frequency(of rowid: UInt32) -> UInt32? {
+        for tier in tiers {
+            if let posting = tier.position(of: rowid) { return tier.frequencies[posting] }
+        }
+        return nil
+    }
+
     mutating func append(rowid: UInt32, frequency: UInt32, length: Int32, average: Double) {
         let part = BM25.part(frequency: Double(frequency), length: Double(length), averageLength: average)
         let tier = Self.floors.firstIndex { part >= $0 } ?? Self.floors.count - 1
