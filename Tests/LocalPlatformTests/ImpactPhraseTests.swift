@@ -35,12 +35,22 @@ struct ImpactPhraseTests {
     }
 
     /// Phrases of two and three words as they follow one another in the
-    /// corpus's own texts: common words together, common with rare, one word twice.
+    /// corpus's own texts: common words together, common with rare, one
+    /// word twice; and runs of 6 to 9 words taken from posts, longer than
+    /// the words `ImpactPhrase` reads the postings of (`boundingWords`).
     private func phrases(_ built: ZipfCorpus) throws -> [String] {
         let common = Array(built.commonWords.prefix(6))
         var phrases = common.flatMap { first in common.map { "\(first) \($0)" } }
         phrases += ["\(common[0]) \(common[1]) \(common[2])", "\(common[1]) \(common[0]) \(common[0])"]
         phrases += built.rareWords.prefix(10).flatMap { ["\($0) \(common[0])", "\(common[0]) \($0)"] }
+        let contents = try built.database.read { db in
+            try String.fetchAll(db, sql: "SELECT content FROM fts WHERE rowid % 500 = 3 ORDER BY rowid LIMIT 6")
+        }
+        for (number, content) in contents.enumerated() {
+            let words = content.split(separator: " ").map(String.init)
+            let length = 6 + number % 4
+            if words.count >= length { phrases.append(words.prefix(length).joined(separator: " ")) }
+        }
         return phrases
     }
 
@@ -69,6 +79,8 @@ struct ImpactPhraseTests {
             found += try reference(built, phrase, keep: 1).total > 0 ? 1 : 0
         }
         #expect(found > phrases.count / 2, "most of the phrases occur: \(found) of \(phrases.count)")
+        let long = phrases.filter { Set($0.split(separator: " ")).count > ImpactPhrase.boundingWords }
+        #expect(long.count >= 3, "phrases of more words than those whose postings are read: \(long)")
     }
 
     @Test("a common phrase's page is found checking fewer documents than hold its words; past the bound of checks the count is a lower bound")

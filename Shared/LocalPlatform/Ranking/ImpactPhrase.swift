@@ -8,18 +8,25 @@ import HeapModule
 ///
 /// A phrase is never in a document more often than its least frequent
 /// word is, in any column: so the bm25 part of that least count bounds
-/// the document's score. The documents every word holds (a bitset of each
-/// word's but the one of fewest documents, the driver, whose postings are
-/// read) are checked best bound first, tier by tier of the driver (a tier's
-/// bound bounds every document after it), and once the page's worst is
-/// above every bound left, the rest is skipped.
+/// the document's score. The documents its rarest words hold (at most
+/// `boundingWords` of them: a bitset of each but the one of fewest
+/// documents, the driver, whose postings are read) are checked best bound
+/// first, tier by tier of the driver (a tier's bound bounds every document
+/// after it), and once the page's worst is above every bound left, the
+/// rest is skipped. A phrase's other words only make it rarer: a check
+/// finds them. So however long the phrase, a query builds at most
+/// `boundingWords - 1` bitsets of a bit per rowid (375 KB at a million
+/// documents) and reads as many words' postings.
 ///
-/// The count: every match is counted when every document holding all the
-/// words was checked; else, when at most `exactChecks` documents hold all
-/// the words, those not yet checked are checked to count them. Past that,
+/// The count: every match is counted when every document holding the
+/// rarest words was checked; else, when at most `exactChecks` documents
+/// hold them, those not yet checked are checked to count them. Past that,
 /// the count is the matches found, a lower bound (`isExact` false), and
 /// the inverse frequency of the scores is taken from it.
 enum ImpactPhrase {
+    /// The most of a phrase's words, the rarest, whose documents are read.
+    static let boundingWords = 4
+
     /// A document holding every word, to check, by the bound of its score.
     private struct Candidate: Comparable {
         var ranked: Ranked
@@ -41,7 +48,7 @@ enum ImpactPhrase {
         }
         let terms = distinct.map { index.postings[Int($0)] }.sorted { $0.documents < $1.documents }
         guard let driver = terms.first, driver.documents > 0 else { return ImpactSearch.Result(ranked: [], total: 0, isExact: true, scored: 0) }
-        let others = Array(terms.dropFirst())
+        let others = Array(terms.dropFirst().prefix(Self.boundingWords - 1))
         let average = index.averageLength
         let lengths = index.lengths
         let held = others.map { Self.bitset(of: $0, size: lengths.count) }
