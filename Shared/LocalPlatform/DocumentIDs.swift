@@ -45,7 +45,7 @@ struct DocumentIDs: Sendable {
     func rowid(of uid: UUID, where holds: (Int64) throws -> Bool) rethrows -> Int64? {
         let key = Self.key(of: uid)
         let mask = slots.count - 1
-        var index = Self.home(of: Self.slot(uid, 0), mask)
+        var index = Int(truncatingIfNeeded: key) & mask  // `home` of its slots
         while slots[index] != 0 {
             if slots[index] >> UInt64(Self.rowidBits) == key {
                 let rowid = Int64(slots[index] & UInt64(Self.maxRowid))
