@@ -27,7 +27,7 @@ enum ImpactPhrase {
     /// The most of a phrase's words, the rarest, whose documents are read.
     static let boundingWords = 4
 
-    /// A document holding every word, to check, by the bound of its score.
+    /// A document holding the rarest words, to check, by the bound of its score.
     private struct Candidate: Comparable {
         var ranked: Ranked
         /// Whether the bound is the least count's (else the driver's alone).
@@ -167,7 +167,7 @@ enum ImpactPhrase {
     }
 
     /// Whether `rowid`'s document is there (not removed), and every bitset
-    /// of `held` holds it: a document that holds every word of the phrase.
+    /// of `held` holds it: a document that holds the phrase's rarest words.
     @inline(__always)
     private static func holdsAll(_ rowid: UInt32, _ held: [[UInt64]], _ lengths: ContiguousArray<Int32>) -> Bool {
         lengths[Int(rowid)] >= 0 && held.allSatisfy { Int(rowid >> 6) < $0.count && $0[Int(rowid >> 6)] & (1 << (rowid & 63)) != 0 }
