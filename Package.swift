@@ -47,6 +47,13 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]
         ),
+        // zstd, for the search index's documents (DocumentText).
+        .systemLibrary(
+            name: "CZstd",
+            path: "Shared/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: unchecked),
         .target(
             name: "Majordomo",
@@ -88,7 +95,7 @@ let package = Package(
         .target(
             name: "LocalPlatform",
             dependencies: [
-                "Domain",
+                "Domain", "CZstd",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections"),

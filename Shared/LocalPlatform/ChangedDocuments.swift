@@ -12,33 +12,42 @@ struct ChangedDocuments {
     /// For each change, in order, the document that held the post before
     /// it and the one that holds it after (nil: none), for `DocumentIDs`.
     var moved: [(uid: UUID, from: Int64?, to: Int64?)] = []
+    /// The text the index stores documents with from now on, when this
+    /// page trained its dictionary (`DocumentText.trained`).
+    var text: DocumentText?
 
     /// Writes `changes` (each with its position in the page, and its text
     /// by that position in `texts`, nil for a delete): the post's document,
     /// found through `ids` or earlier in the page, is removed, and a new one
     /// added, past every other rowid. `ids` is left as it was: the caller
-    /// records `moved` once the transaction commits.
+    /// records `moved` once the transaction commits. Each text is stored
+    /// as `text` encodes it, and its words written into FTS5.
     static func write(
-        _ changes: [(offset: Int, element: PostChange)], texts: [(title: String, content: String)?], ids: DocumentIDs, _ db: Database
+        _ changes: [(offset: Int, element: PostChange)], texts: [(title: String, content: String)?], ids: DocumentIDs,
+        text: DocumentText, _ db: Database
     ) throws -> ChangedDocuments {
         var changed = ChangedDocuments()
-        let remove = try db.cachedStatement(sql: "DELETE FROM document WHERE rowid = ? AND uid = ? RETURNING title, content")
-        let insert = try db.cachedStatement(sql: "INSERT INTO document (uid, title, content) VALUES (?, ?, ?) RETURNING rowid")
+        let remove = try db.cachedStatement(sql: "DELETE FROM document WHERE rowid = ? AND uid = ? RETURNING text")
+        let insert = try db.cachedStatement(sql: "INSERT INTO document (uid, text) VALUES (?, ?) RETURNING rowid")
+        let words = try FTS5Documents(db)
         // Where each post this page changed is now (nil: nowhere).
         var inPage: [UUID: Int64?] = [:]
         for (offset, change) in changes {
             let uid = change.uid
             func removed(_ rowid: Int64) throws -> Bool {
-                guard let old = try Row.fetchOne(remove, arguments: [rowid, uid]) else { return false }
-                changed.removed.append((rowid, old[0], old[1]))
+                guard let old = try Data.fetchOne(remove, arguments: [rowid, uid]) else { return false }
+                let (title, content) = try text.decode(old)
+                try words.remove((rowid, title, content))
+                changed.removed.append((rowid, title, content))
                 return true
             }
             let from: Int64? =
                 if let known = inPage[uid] { try known.flatMap { try removed($0) ? $0 : nil } } else { try ids.rowid(of: uid, where: removed) }
             var to: Int64?
             if let (title, content) = texts[offset] {
-                let rowid = try Int64.fetchOne(insert, arguments: [uid, title, content]) ?? 0
+                let rowid = try Int64.fetchOne(insert, arguments: [uid, text.encode(title: title, content: content)]) ?? 0
                 try DocumentIDs.admit(rowid: rowid, count: ids.count + changed.added.count)
+                try words.add((rowid, title, content))
                 changed.added.append((rowid, title, content))
                 changed.addedBy.append(offset)
                 to = rowid

@@ -41,6 +41,14 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// `writes` when the postings were last saved or taken up as they
     /// were saved; -1: they differ from the file the index names, if any.
     private let savedAt = Atomic<Int>(-1)
+    /// How the documents' text is stored (`DocumentText`): plain until the
+    /// index trains its dictionary, then compressed. Changed only on the
+    /// database's queue, right after the transaction that trained it commits.
+    private let text: Mutex<DocumentText>
+    /// The number of documents at which the index trains its dictionary
+    /// (again, at twice as many, should zstd make none of them).
+    private let trainingAfter: Int
+    private let trainingAt: Atomic<Int>
     /// bm25's weight of a match in the title; one in the content.
     static let titleWeight = 10.0
 
@@ -52,8 +60,16 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// unfinished words, so it keeps no unstemmed vocabulary of its own
     /// (an index opened so once has none from then on). `postingsPath`:
     /// where those postings are saved, for the next start (`saveRanking`).
-    public init(path: String? = nil, exclusive: Bool = false, ranked: Bool = false, postingsPath: String? = nil) throws(PostsError) {
+    /// `trainingAfter`: the number of documents at which the index trains
+    /// the dictionary it compresses their text with (by default
+    /// `DocumentText.trainingDocuments`).
+    public init(
+        path: String? = nil, exclusive: Bool = false, ranked: Bool = false, postingsPath: String? = nil,
+        trainingAfter: Int? = nil
+    ) throws(PostsError) {
         self.postingsPath = path == nil ? nil : postingsPath
+        self.trainingAfter = trainingAfter ?? DocumentText.trainingDocuments
+        trainingAt = Atomic(self.trainingAfter)
         do {
             ranker = try ImpactRanker()
             var configuration = Configuration()
@@ -74,6 +90,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             }
             try SearchSchema.migrator(keepingWords: !ranked).migrate(queue)
             hasWords = try queue.read(SearchSchema.hasWords)
+            text = Mutex(try queue.read(DocumentText.stored))
             let loaded = try queue.read(DocumentLengths.load)
             lengths.withLock { $0 = loaded }
         } catch {
@@ -113,11 +130,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         let words = InBackground { [ranker] in try ranker.words(of: texts) }
         try await writeDocuments(words: words) { db in
             let applied = try SearchSchema.applied(db)
-            let changed = try self.ids.withLock { ids in
+            var changed = try self.ids.withLock { ids in
                 let known = try ids ?? DocumentIDs.load(db)
                 ids = known
-                return try ChangedDocuments.write(changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, ids: known, db)
+                return try ChangedDocuments.write(
+                    changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, ids: known, text: self.text.withLock { $0 }, db)
             }
+            changed.text = try self.trainedText(db, documents: self.ids.withLock { $0?.count ?? 0 } + changed.added.count - changed.removed.count)
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
                 arguments: [position.applied, position.database])
@@ -163,9 +182,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             let after = loadedThrough
             let (last, count) = try await read { db in
                 let rows = try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT rowid, title, content FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"),
+                    db.cachedStatement(sql: "SELECT rowid, text FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"),
                     arguments: [after, pageSize])
-                let documents: [ImpactRanker.Document] = rows.map { ($0[0], $0[1], $0[2]) }
+                let text = self.text.withLock { $0 }
+                let documents: [ImpactRanker.Document] = try rows.map { row in
+                    let (title, content) = try text.decode(row[1])
+                    return (row[0], title, content)
+                }
                 try self.ranker.load(documents, through: documents.last?.rowid ?? after, complete: documents.count < pageSize)
                 return (documents.last?.rowid ?? after, documents.count)
             }
@@ -223,8 +246,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     public func reset(database: String?) async throws(PostsError) {
         try await write { db in
             try db.execute(
-                sql: "DELETE FROM document; UPDATE searchState SET applied = 0, database = ?, postings = NULL WHERE id = 1", arguments: [database])
+                sql: """
+                    DELETE FROM document; UPDATE searchState SET applied = 0, database = ?, postings = NULL, textDictionary = NULL WHERE id = 1
+                    """, arguments: [database])
+            try FTS5Documents.removeAll(db)
             self.writes.add(1, ordering: .relaxed)
+            self.text.withLock { $0 = DocumentText() }
+            self.trainingAt.store(self.trainingAfter, ordering: .relaxed)
             self.lengths.withLock { $0 = DocumentLengths() }
             self.ids.withLock { $0 = DocumentIDs() }
             self.ranker.reset()
@@ -253,12 +281,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         return try await read { db in
-            // A phrase's posts are read as a page's hits are (uid, title, content).
+            let stored = self.text.withLock { $0 }
+            // A phrase's posts are read as a page's hits are (uid, text).
             let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
-            let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { (title: $0[1] as String, content: $0[2] as String) } }
+            let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { try stored.decode($0[1]) } }
             if let ranked = try self.ranker.rank(query, keep: limit + offset, texts: text) {
                 let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
-                let hits = try RankedPage.hits(db, page: page) { hits in try self.ranker.instances(in: hits, of: ranked) }
+                let hits = try RankedPage.hits(db, page: page, text: stored) { hits in try self.ranker.instances(in: hits, of: ranked) }
                 return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
             }
             let completions = try Self.completions(of: last, db) { prefix in
@@ -269,7 +298,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             let lengths = self.lengths.withLock { $0 }
             return try lengths.withTokens { tokens in
                 let request = RankRequest(keep: limit + offset, weights: [Self.titleWeight, 1], lengths: tokens)
-                let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: request)
+                let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: request, text: stored)
                 // Ranking saw every match, so the count is exact and costs nothing more.
                 return SearchResults(hits: hits, total: request.matches, sequence: try SearchSchema.applied(db))
             }
@@ -322,6 +351,18 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         )
         .filter { $0.hasPrefix(prefix) }
         return words.count > SearchRules.maxCompletions ? [] : words
+    }
+
+    /// The text to store documents with from this write on, when it is the
+    /// time to train the dictionary (`DocumentText.trained`): the index has
+    /// none, and holds `documents`, at least `trainingAt`. Nil otherwise.
+    private func trainedText(_ db: Database, documents: Int) throws -> DocumentText? {
+        guard text.withLock({ $0.dictionary == nil }), documents >= trainingAt.load(ordering: .relaxed) else { return nil }
+        guard let trained = try DocumentText.trained(db, documents: documents) else {
+            trainingAt.store(documents * 2, ordering: .relaxed)
+            return nil
+        }
+        return trained
     }
 
     /// Reads on the calling thread (a worker session's): a search is work
@@ -377,6 +418,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                         if let to { ids?.insert(uid, rowid: to) }
                     }
                 }
+                if let text = changed.text { self.text.withLock { $0 = text } }
                 // A post changed twice in one page was added and removed again.
                 let removed = Set(changed.removed.map(\.rowid))
                 try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) }, words: found)

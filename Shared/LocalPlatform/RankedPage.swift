@@ -10,37 +10,44 @@ import GRDBSQLite
 /// rowid order, as FTS5's own ranking has them.
 enum RankedPage {
     static let rankSQL = "SELECT \(FTS5Ranking.functionName)(document_fts, ?2) FROM document_fts WHERE document_fts MATCH ?1"
-    static let hitSQL = "SELECT uid, title, content FROM document WHERE rowid = ?"
+    /// A hit's uid and its text (`DocumentText`).
+    static let hitSQL = "SELECT uid, text FROM document WHERE rowid = ?"
 
     /// The page's hits; `request.matches` is then the exact number of matches.
-    static func fetch(_ db: Database, match: String, limit: Int, offset: Int, request: RankRequest) throws -> [SearchHit] {
+    static func fetch(_ db: Database, match: String, limit: Int, offset: Int, request: RankRequest, text: DocumentText) throws -> [SearchHit] {
         try rank(db, match: match, request: request)
         let page = request.ranked().dropFirst(offset).prefix(limit)
         guard !page.isEmpty else { return [] }
         let tokens = try TokenOffsets(db)
         let statement = try db.cachedStatement(sql: hitSQL)
-        return try page.compactMap { match in try Row.fetchOne(statement, arguments: [match.rowid]).flatMap { try hit(match, $0, tokens) } }
+        return try page.compactMap { match in
+            try Row.fetchOne(statement, arguments: [match.rowid]).flatMap { try hit(match, $0[0], text.decode($0[1]), tokens) }
+        }
     }
 
     /// The hits of a page ranked elsewhere (`ImpactRanker`), with where each
     /// matched as `instances` finds it in the hits' titles and contents (all
     /// at once); a document gone since is left out.
     static func hits(
-        _ db: Database, page: [(rowid: Int64, score: Double)], instances: ([[String]]) throws -> [[PhraseInstance]]
+        _ db: Database, page: [(rowid: Int64, score: Double)], text: DocumentText, instances: ([[String]]) throws -> [[PhraseInstance]]
     ) throws -> [SearchHit] {
         guard !page.isEmpty else { return [] }
         let tokens = try TokenOffsets(db)
         let statement = try db.cachedStatement(sql: hitSQL)
-        let rows = try page.compactMap { rowid, score in try Row.fetchOne(statement, arguments: [rowid]).map { (rowid, score, $0) } }
-        let found = try instances(rows.map { [$0.2[1], $0.2[2]] })
+        let rows = try page.compactMap { rowid, score in
+            try Row.fetchOne(statement, arguments: [rowid]).map { (rowid, score, $0[0] as DatabaseValue, try text.decode($0[1])) }
+        }
+        let found = try instances(rows.map { [$0.3.title, $0.3.content] })
         return try zip(rows, found).compactMap { row, instances in
-            try hit(RankedMatch(rowid: row.0, score: row.1, instances: instances), row.2, tokens)
+            try hit(RankedMatch(rowid: row.0, score: row.1, instances: instances), row.2, row.3, tokens)
         }
     }
 
-    private static func hit(_ match: RankedMatch, _ row: Row, _ tokens: TokenOffsets) throws -> SearchHit? {
-        guard let uid = row[0] as UUID? else { return nil }
-        let title: String = row[1], content: String = row[2]
+    private static func hit(
+        _ match: RankedMatch, _ uid: DatabaseValue, _ text: (title: String, content: String), _ tokens: TokenOffsets
+    ) throws -> SearchHit? {
+        guard let uid = UUID.fromDatabaseValue(uid) else { return nil }
+        let (title, content) = text
         let marked = try snippet(of: [title, content], match.instances, tokens)
         let (snippet, highlights) = Highlights.split(marked)
         return SearchHit(uid: uid, title: title, snippet: snippet, highlights: highlights, score: match.score)

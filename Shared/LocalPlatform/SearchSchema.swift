@@ -62,6 +62,9 @@ enum SearchSchema {
         migrator.registerMigration("v7: FTS5 merges more segments at a time") { db in
             try db.execute(sql: "INSERT INTO document_fts(document_fts, rank) VALUES ('automerge', 8)")
         }
+        migrator.registerMigration("v8: each document's text in one blob, compressed once trained; FTS5 without a copy of it") { db in
+            try storeTextInBlobs(db)
+        }
         return migrator
     }
 
