@@ -39,6 +39,9 @@ final class DocumentText: @unchecked Sendable {
     private let decompressor: OpaquePointer?
     private let compressionContext: OpaquePointer?
     private let decompressionContext: OpaquePointer?
+    /// Room to lay a text out in and to compress it into, kept between
+    /// documents (used under the lock).
+    private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     init(dictionary: [UInt8]? = nil) {
         self.dictionary = dictionary
@@ -57,26 +60,32 @@ final class DocumentText: @unchecked Sendable {
         ZSTD_freeDDict(decompressor)
         ZSTD_freeCCtx(compressionContext)
         ZSTD_freeDCtx(decompressionContext)
+        scratch.deallocate()
     }
 
     /// The blob to store for a document's title and content: compressed
     /// when the index has its dictionary and that makes it smaller.
     func encode(title: String, content: String) -> Data {
-        let text = Self.text(title: title, content: content)
-        guard let compressor, let compressionContext else { return Data([Self.plain]) + text }
-        var blob = Data(count: 1 + ZSTD_compressBound(text.count))
-        let written = blob.withUnsafeMutableBytes { output in
-            text.withUnsafeBytes { input in
-                lock.withLock { _ in
-                    ZSTD_compress_usingCDict(
-                        compressionContext, output.baseAddress! + 1, output.count - 1, input.baseAddress, input.count, compressor)
-                }
+        guard let compressor, let compressionContext else { return Self.text(title: title, content: content, after: Self.plain) }
+        var (title, content) = (title, content)
+        let size = Self.size(title.utf8.count, content.utf8.count)
+        return lock.withLock { _ in
+            let bound = ZSTD_compressBound(size)
+            if scratch.count < size + 1 + bound {
+                scratch.deallocate()
+                scratch = .allocate(byteCount: 2 * (size + 1 + bound), alignment: 8)
             }
+            let (text, output) = (scratch.baseAddress!, scratch.baseAddress! + size)
+            title.withUTF8 { title in content.withUTF8 { content in Self.lay(title, content, at: text) } }
+            let written = ZSTD_compress_usingCDict(compressionContext, output + 1, bound, text, size, compressor)
+            guard ZSTD_isError(written) == 0, written < size else {
+                var blob = Data([Self.plain])
+                blob.append(text.assumingMemoryBound(to: UInt8.self), count: size)
+                return blob
+            }
+            output.storeBytes(of: Self.compressed, as: UInt8.self)
+            return Data(bytes: output, count: 1 + written)
         }
-        guard ZSTD_isError(written) == 0, written < text.count else { return Data([Self.plain]) + text }
-        blob[0] = Self.compressed
-        blob.count = 1 + written
-        return blob
     }
 
     /// A stored blob's title and content; a blob this index cannot have
@@ -108,17 +117,39 @@ final class DocumentText: @unchecked Sendable {
         }
     }
 
-    /// The text as stored before compression (see the type's comment).
-    static func text(title: String, content: String) -> Data {
-        var text = Data()
-        var length = title.utf8.count
+    /// The text as stored before compression (see the type's comment),
+    /// after a byte `first` if any.
+    static func text(title: String, content: String, after first: UInt8? = nil) -> Data {
+        var (title, content) = (title, content)
+        let size = Self.size(title.utf8.count, content.utf8.count)
+        let offset = first == nil ? 0 : 1
+        var text = Data(count: offset + size)
+        text.withUnsafeMutableBytes { bytes in
+            if let first { bytes[0] = first }
+            title.withUTF8 { title in content.withUTF8 { content in lay(title, content, at: bytes.baseAddress! + offset) } }
+        }
+        return text
+    }
+
+    /// The bytes of a text of a title and content of these many bytes.
+    private static func size(_ title: Int, _ content: Int) -> Int {
+        var lengthBytes = 1
+        while title >> (7 * lengthBytes) > 0 { lengthBytes += 1 }
+        return lengthBytes + title + content
+    }
+
+    /// Writes the text of `title` and `content` at `start` (`size` bytes).
+    private static func lay(_ title: UnsafeBufferPointer<UInt8>, _ content: UnsafeBufferPointer<UInt8>, at start: UnsafeMutableRawPointer) {
+        var at = start
+        var length = title.count
         repeat {
-            text.append(UInt8(length & 0x7F) | (length >= 0x80 ? 0x80 : 0))
+            at.storeBytes(of: UInt8(length & 0x7F) | (length >= 0x80 ? 0x80 : 0), as: UInt8.self)
+            at += 1
             length >>= 7
         } while length > 0
-        text.append(contentsOf: title.utf8)
-        text.append(contentsOf: content.utf8)
-        return text
+        if let base = title.baseAddress { at.copyMemory(from: base, byteCount: title.count) }
+        at += title.count
+        if let base = content.baseAddress { at.copyMemory(from: base, byteCount: content.count) }
     }
 
     private static func split(_ text: Data) throws -> (title: String, content: String) {
