@@ -128,13 +128,14 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return (Highlights.unmarked(post.title), Highlights.unmarked(post.content))
         }
         let words = InBackground { [ranker] in try ranker.words(of: texts) }
+        let stored = EncodedTexts(texts, as: text.withLock { $0 })
         try await writeDocuments(words: words) { db in
             let applied = try SearchSchema.applied(db)
             var changed = try self.ids.withLock { ids in
                 let known = try ids ?? DocumentIDs.load(db)
                 ids = known
                 return try ChangedDocuments.write(
-                    changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, ids: known, text: self.text.withLock { $0 }, db)
+                    changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, stored: stored, ids: known, db)
             }
             changed.text = try self.trainedText(db, documents: self.ids.withLock { $0?.count ?? 0 } + changed.added.count - changed.removed.count)
             try db.execute(

@@ -13,16 +13,25 @@ struct FreeMemoryTests {
     }
 
     @Test func test_memoryFreedAmidMemoryStillHeld_isGivenBack() throws {
-        // 160 MB in small blocks, then all freed but one in 256, so that
-        // the heap cannot shrink from its top: the free room stays the process's.
-        var blocks = (0..<640_000).map { _ in UnsafeMutableRawPointer.allocate(byteCount: 240, alignment: 16) }
-        for block in blocks { memset(block, 1, 240) }
-        for (index, block) in blocks.enumerated() where index % 256 != 0 { block.deallocate() }
-        blocks = blocks.enumerated().filter { $0.offset % 256 == 0 }.map(\.element)
-        let held = try privateMegabytes()
-        FreeMemory.giveBack()
-        let after = try privateMegabytes()
-        for block in blocks { block.deallocate() }
-        #expect(after < held - 100, "RssAnon \(held) MB before, \(after) MB after")
+        // Other tests of this process trim too (`ImpactRanker` does): one
+        // that trims between the frees and the first reading below leaves
+        // nothing to give back, so the scene is set again.
+        for _ in 0..<5 {
+            // 160 MB in small blocks, then all freed but one in 256, so that
+            // the heap cannot shrink from its top: the free room stays the process's.
+            var blocks = (0..<640_000).map { _ in UnsafeMutableRawPointer.allocate(byteCount: 240, alignment: 16) }
+            for block in blocks { memset(block, 1, 240) }
+            let full = try privateMegabytes()
+            for (index, block) in blocks.enumerated() where index % 256 != 0 { block.deallocate() }
+            blocks = blocks.enumerated().filter { $0.offset % 256 == 0 }.map(\.element)
+            let held = try privateMegabytes()
+            defer { for block in blocks { block.deallocate() } }
+            guard held > full - 50 else { continue }  // freeing alone gives back little: another test trimmed
+            FreeMemory.giveBack()
+            let after = try privateMegabytes()
+            #expect(after < held - 100, "RssAnon \(held) MB before, \(after) MB after")
+            return
+        }
+        Issue.record("another test gave the free memory back before this one could, five times over")
     }
 }
