@@ -7,9 +7,10 @@ import Synchronization
 /// blob, compressed with zstd and a dictionary trained on the index's own
 /// documents once it holds `trainingDocuments` of them (`train`). A post's
 /// text is a few hundred bytes, too little for zstd alone to find much to
-/// share; with the dictionary, a million posts' text takes 2.1× less at the
-/// unigram corpus, 2.8× less at the man pages (docs/BENCHMARKS.md), and one
-/// document costs about 1.5 µs to compress and 0.6 µs to read back.
+/// share; with the dictionary, 200,000 posts' text took 2.07× less room at
+/// the unigram corpus and 2.77× at the man pages, about 1.5 µs a post to
+/// compress and 0.6 µs to read back (Python's zstandard on the same
+/// library; the index files: docs/BENCHMARKS.md).
 ///
 /// The blob: a first byte that says how the rest is stored (`plain` or
 /// `compressed`), then the text: the title's length in bytes (LEB128),
@@ -23,10 +24,10 @@ final class DocumentText: @unchecked Sendable {
     static let compressed: UInt8 = 1
     /// The index trains its dictionary once it holds this many documents.
     static let trainingDocuments = 50_000
-    /// The dictionary's size: 64 KiB did as well as 256 on both corpora.
+    /// The dictionary's size: 256 KiB gained 1-4% more on the two corpora.
     static let dictionaryBytes = 65_536
-    /// zstd's level 3: level 9 took four times as long and gained nothing
-    /// on the unigram corpus.
+    /// zstd's level 3: level 9 took three to four times as long, for 4%
+    /// more at the man pages and less at the unigram corpus.
     static let level: Int32 = 3
     /// The most a stored text may say it holds (a post's text is far less:
     /// `PostRules`); more means the blob is damaged.

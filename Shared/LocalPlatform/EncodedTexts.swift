@@ -6,8 +6,8 @@ import Synchronization
 /// on another thread, in order, while the page is written: the writer
 /// takes each as it comes to its document, and waits only should it come
 /// to one not made yet (a text takes about 1.5 µs to compress, FTS5 tens
-/// of µs to write it). At a million posts that is 1.5 s less on the
-/// writer, whose pace is the index's.
+/// of µs to write it): that much less on the writer, whose pace is the
+/// index's.
 ///
 /// Each blob is written once by the encoding thread before `made` counts
 /// it (release), and read by the writer only after it sees it counted
