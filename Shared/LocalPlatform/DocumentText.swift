@@ -41,7 +41,8 @@ final class DocumentText: @unchecked Sendable {
     private let compressionContext: OpaquePointer?
     private let decompressionContext: OpaquePointer?
     /// Room to lay a text out in and to compress it into, kept between
-    /// documents (used under the lock).
+    /// documents (used under the lock): at most four times the largest post
+    /// (`PostRules`: 102 KB of text), so about 410 KB.
     private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     init(dictionary: [UInt8]? = nil) {
