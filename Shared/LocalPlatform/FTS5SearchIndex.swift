@@ -105,7 +105,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
     }
 
-    /// The index's size in bytes (SQLite pages in use).
+    /// The index's size in bytes: its SQLite pages, free ones too (the
+    /// file's size, but for its write-ahead log).
     public func sizeInBytes() async throws(PostsError) -> Int {
         try await read { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
