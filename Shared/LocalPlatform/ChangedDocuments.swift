@@ -21,11 +21,12 @@ struct ChangedDocuments {
     /// found through `ids` or earlier in the page, is removed, and a new one
     /// added, past every other rowid. `ids` is left as it was: the caller
     /// records `moved` once the transaction commits. Each text is stored
-    /// as `stored` holds it (by the same position), and its words written
+    /// as `text` (the index's now) encodes it: as `stored` holds it (by the
+    /// same position) when made with that text; and its words written
     /// into FTS5.
     static func write(
-        _ changes: [(offset: Int, element: PostChange)], texts: [(title: String, content: String)?], stored: EncodedTexts, ids: DocumentIDs,
-        _ db: Database
+        _ changes: [(offset: Int, element: PostChange)], texts: [(title: String, content: String)?], stored: EncodedTexts,
+        text: DocumentText, ids: DocumentIDs, _ db: Database
     ) throws -> ChangedDocuments {
         var changed = ChangedDocuments()
         let remove = try db.cachedStatement(sql: "DELETE FROM document WHERE rowid = ? AND uid = ? RETURNING text")
@@ -37,7 +38,7 @@ struct ChangedDocuments {
             let uid = change.uid
             func removed(_ rowid: Int64) throws -> Bool {
                 guard let old = try Data.fetchOne(remove, arguments: [rowid, uid]) else { return false }
-                let (title, content) = try stored.text.decode(old)
+                let (title, content) = try text.decode(old)
                 try words.remove((rowid, title, content))
                 changed.removed.append((rowid, title, content))
                 return true
@@ -46,7 +47,9 @@ struct ChangedDocuments {
                 if let known = inPage[uid] { try known.flatMap { try removed($0) ? $0 : nil } } else { try ids.rowid(of: uid, where: removed) }
             var to: Int64?
             if let (title, content) = texts[offset] {
-                let blob = stored.blob(at: offset) ?? stored.text.encode(title: title, content: content)
+                // Made before the page's transaction: with another text, should the dictionary have changed since.
+                let made = stored.text === text ? stored.blob(at: offset) : nil
+                let blob = made ?? text.encode(title: title, content: content)
                 let rowid = try Int64.fetchOne(insert, arguments: [uid, blob]) ?? 0
                 try DocumentIDs.admit(rowid: rowid, count: ids.count + changed.added.count)
                 try words.add((rowid, title, content))

@@ -11,7 +11,7 @@ extension DocumentText {
     /// zstd could not train one from them (nothing changed).
     static func trained(_ db: Database, documents: Int) throws -> DocumentText? {
         let plain = DocumentText()
-        let every = max(1, documents / trainingDocuments)
+        let every = max(1, (documents + trainingDocuments - 1) / trainingDocuments)
         var samples: [Data] = []
         try forEachPage(db) { page in
             for (rowid, blob) in page where rowid % Int64(every) == 0 { samples.append(blob.dropFirst()) }
@@ -33,6 +33,12 @@ extension DocumentText {
     static func stored(_ db: Database) throws -> DocumentText {
         let dictionary = try Data.fetchOne(db, sql: "SELECT textDictionary FROM searchState WHERE id = 1")
         return DocumentText(dictionary: dictionary.map { [UInt8]($0) })
+    }
+
+    /// The id of the dictionary the index at `db` holds now (`id`), read
+    /// without the dictionary itself.
+    static func storedID(_ db: Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT substr(textDictionary, 5, 4) FROM searchState WHERE id = 1"))
     }
 
     /// Every document's (rowid, blob), 10,000 at a time in rowid order, so

@@ -35,6 +35,9 @@ final class DocumentText: @unchecked Sendable {
 
     /// The dictionary the index trained; nil: texts are stored plain.
     let dictionary: [UInt8]?
+    /// The dictionary's id: its bytes 4 to 7, as zstd's format places it
+    /// (RFC 8878), random at each training; nil without one.
+    let id: Data?
     private let lock = Mutex(())
     private let compressor: OpaquePointer?
     private let decompressor: OpaquePointer?
@@ -47,6 +50,7 @@ final class DocumentText: @unchecked Sendable {
 
     init(dictionary: [UInt8]? = nil) {
         self.dictionary = dictionary
+        id = dictionary.map { Data($0.dropFirst(4).prefix(4)) }
         guard let dictionary else {
             (compressor, decompressor, compressionContext, decompressionContext) = (nil, nil, nil, nil)
             return
@@ -82,7 +86,7 @@ final class DocumentText: @unchecked Sendable {
             let written = ZSTD_compress_usingCDict(compressionContext, output + 1, bound, text, size, compressor)
             guard ZSTD_isError(written) == 0, written < size else {
                 var blob = Data([Self.plain])
-                blob.append(text.assumingMemoryBound(to: UInt8.self), count: size)
+                blob.append(contentsOf: UnsafeRawBufferPointer(start: text, count: size))
                 return blob
             }
             output.storeBytes(of: Self.compressed, as: UInt8.self)
@@ -90,8 +94,11 @@ final class DocumentText: @unchecked Sendable {
         }
     }
 
-    /// A stored blob's title and content; a blob this index cannot have
-    /// written is an error (SQLITE_CORRUPT), never a wrong text.
+    /// A stored blob's title and content. A blob this text cannot read (an
+    /// unknown first byte, a frame of another dictionary or cut short, a
+    /// length past the text, bytes that are not UTF-8) is an error
+    /// (SQLITE_CORRUPT). No checksum is kept: a byte changed on disk in a
+    /// text's letters reads as another letter, as in any SQLite text.
     func decode(_ blob: Data) throws -> (title: String, content: String) {
         guard let how = blob.first else { throw Self.damaged("an empty blob") }
         let stored = blob.dropFirst()

@@ -42,8 +42,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// were saved; -1: they differ from the file the index names, if any.
     private let savedAt = Atomic<Int>(-1)
     /// How the documents' text is stored (`DocumentText`): plain until the
-    /// index trains its dictionary, then compressed. Changed only on the
-    /// database's queue, right after the transaction that trained it commits.
+    /// index trains its dictionary, then compressed. As this process last
+    /// found it: every read and write checks the file's (`currentText`),
+    /// where another process may have trained or forgotten it.
     private let text: Mutex<DocumentText>
     /// The number of documents at which the index trains its dictionary
     /// (again, at twice as many, should zstd make none of them).
@@ -132,13 +133,15 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         let stored = EncodedTexts(texts, as: text.withLock { $0 })
         try await writeDocuments(words: words) { db in
             let applied = try SearchSchema.applied(db)
+            let current = try self.currentText(db)
             var changed = try self.ids.withLock { ids in
                 let known = try ids ?? DocumentIDs.load(db)
                 ids = known
                 return try ChangedDocuments.write(
-                    changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, stored: stored, ids: known, db)
+                    changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, stored: stored, text: current, ids: known, db)
             }
-            changed.text = try self.trainedText(db, documents: self.ids.withLock { $0?.count ?? 0 } + changed.added.count - changed.removed.count)
+            let documents = self.ids.withLock { $0?.count ?? 0 } + changed.added.count - changed.removed.count
+            changed.text = try self.trainedText(db, current: current, documents: documents)
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
                 arguments: [position.applied, position.database])
@@ -186,7 +189,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 let rows = try Row.fetchAll(
                     db.cachedStatement(sql: "SELECT rowid, text FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"),
                     arguments: [after, pageSize])
-                let text = self.text.withLock { $0 }
+                let text = try self.currentText(db)
                 let documents: [ImpactRanker.Document] = try rows.map { row in
                     let (title, content) = try text.decode(row[1])
                     return (row[0], title, content)
@@ -253,7 +256,6 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                     """, arguments: [database])
             try FTS5Documents.removeAll(db)
             self.writes.add(1, ordering: .relaxed)
-            self.text.withLock { $0 = DocumentText() }
             self.trainingAt.store(self.trainingAfter, ordering: .relaxed)
             self.lengths.withLock { $0 = DocumentLengths() }
             self.ids.withLock { $0 = DocumentIDs() }
@@ -283,7 +285,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         return try await read { db in
-            let stored = self.text.withLock { $0 }
+            let stored = try self.currentText(db)
             // A phrase's posts are read as a page's hits are (uid, text).
             let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
             let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { try stored.decode($0[1]) } }
@@ -358,13 +360,25 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// The text to store documents with from this write on, when it is the
     /// time to train the dictionary (`DocumentText.trained`): the index has
     /// none, and holds `documents`, at least `trainingAt`. Nil otherwise.
-    private func trainedText(_ db: Database, documents: Int) throws -> DocumentText? {
-        guard text.withLock({ $0.dictionary == nil }), documents >= trainingAt.load(ordering: .relaxed) else { return nil }
+    private func trainedText(_ db: Database, current: DocumentText, documents: Int) throws -> DocumentText? {
+        guard current.dictionary == nil, documents >= trainingAt.load(ordering: .relaxed) else { return nil }
         guard let trained = try DocumentText.trained(db, documents: documents) else {
             trainingAt.store(documents * 2, ordering: .relaxed)
             return nil
         }
         return trained
+    }
+
+    /// The text the index's documents are stored with now: the one this
+    /// process holds, or, should the file's dictionary differ (another
+    /// process trained or forgot one), the file's, read again. One small
+    /// read in the caller's transaction.
+    private func currentText(_ db: Database) throws -> DocumentText {
+        let id = try DocumentText.storedID(db)
+        return try text.withLock { held in
+            if held.id != id { held = try DocumentText.stored(db) }
+            return held
+        }
     }
 
     /// Reads on the calling thread (a worker session's): a search is work
@@ -400,6 +414,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                     changed = try body(db)
                     return .commit
                 }
+                if let text = changed.text { self.text.withLock { $0 = text } }
                 self.writes.add(max(1, changed.removed.count + changed.added.count), ordering: .relaxed)
                 var found: [Int64: ImpactRanker.Words] = [:]
                 if let words = try? words.wait() {
@@ -420,7 +435,6 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                         if let to { ids?.insert(uid, rowid: to) }
                     }
                 }
-                if let text = changed.text { self.text.withLock { $0 = text } }
                 // A post changed twice in one page was added and removed again.
                 let removed = Set(changed.removed.map(\.rowid))
                 try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) }, words: found)

@@ -40,9 +40,11 @@ extension SearchSchema {
         let plain = DocumentText()
         let words = try FTS5Documents(db)
         let insert = try db.makeStatement(sql: "INSERT INTO document (rowid, uid, text) VALUES (?, ?, ?)")
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, title, content FROM document_v7")
+        // As blobs: GRDB's strings end at a NUL, and FTS5 indexed what came after one.
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, CAST(title AS BLOB), CAST(content AS BLOB) FROM document_v7")
         while let row = try rows.next() {
-            let document: ImpactRanker.Document = (row[0], row[2], row[3])
+            let text = { (column: Int) in String(decoding: row[column] as Data? ?? Data(), as: UTF8.self) }
+            let document: ImpactRanker.Document = (row[0], text(2), text(3))
             try insert.execute(arguments: [document.rowid, row[1] as Data, plain.encode(title: document.title, content: document.content)])
             try words.add(document)
         }

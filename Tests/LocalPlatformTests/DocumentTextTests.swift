@@ -18,7 +18,10 @@ struct DocumentTextTests {
         }
         let special: [(String, String)] = [
             ("", ""), ("", "only content"), ("only a title", ""), (String(repeating: "long title ", count: 40), "a title past 127 bytes"),
-            (String(repeating: "é", count: 10_000), "a title past 16,383 bytes"), ("tab\tand\nnewline", "nul \u{0} inside"),
+            (String(repeating: "é", count: 10_000), "a title past 16,383 bytes"),
+            (String(repeating: "t", count: 127), "127"), (String(repeating: "t", count: 128), "128"),
+            (String(repeating: "t", count: 16_383), "16,383"), (String(repeating: "t", count: 16_384), "16,384"),
+            ("tab\tand\nnewline", "nul \u{0} inside"),
         ]
         return special + (0..<count).map { _ in (sentence(Int.random(in: 1...8)), sentence(Int.random(in: 0...80))) }
     }
@@ -73,6 +76,8 @@ struct DocumentTextTests {
                 (error as? DatabaseError)?.resultCode == .SQLITE_CORRUPT && (error as? DatabaseError)?.message?.contains(why) == true
             }
         }
+        let another = try #require(DocumentText.train(on: Self.texts(count: 1_000).map { DocumentText.text(title: $0.title, content: $0.content) }))
+        #expect(throws: DatabaseError.self, "a frame of another dictionary") { _ = try DocumentText(dictionary: another).decode(compressed) }
         for cut in [2, compressed.count / 2, compressed.count - 1] {
             #expect(throws: DatabaseError.self, "a frame cut at \(cut) bytes") { _ = try text.decode(compressed.prefix(cut)) }
         }

@@ -50,7 +50,7 @@ struct StoredTextTests {
 
     @Test func test_onceTheIndexHoldsEnoughPosts_itsTextIsCompressed_andSearchesFindTheSame() async throws {
         try await withDatabase { path in
-            let posts = DocumentTextTests.texts(count: 794).map { Post(title: $0.title, content: $0.content) }
+            let posts = DocumentTextTests.texts(count: 790).map { Post(title: $0.title, content: $0.content) }
             let raw = posts.reduce(0) { $0 + $1.title.utf8.count + $1.content.utf8.count }
             let plain = try FTS5SearchIndex()
             let index = try FTS5SearchIndex(path: path, trainingAfter: 500)
@@ -67,9 +67,9 @@ struct StoredTextTests {
             let edited = posts.enumerated().filter { $0.offset % 3 == 0 }.map {
                 Post(uid: $0.element.uid, title: "edited kernel", content: $0.element.title)
             }
-            var edits = changes(edited, from: 801)
+            var edits = changes(edited, from: Int64(posts.count + 1))
             for (offset, post) in posts.enumerated() where offset % 5 == 1 {
-                edits.append(PostChange(sequence: 801 + Int64(edits.count), uid: post.uid, kind: .delete))
+                edits.append(PostChange(sequence: Int64(posts.count + 1 + edits.count), uid: post.uid, kind: .delete))
             }
             try await apply(edits, to: [plain, index])
             try await expectSameHits(index, plain, "edited")
@@ -90,6 +90,33 @@ struct StoredTextTests {
             try await DatabaseQueue(path: path).write { db in
                 try db.execute(sql: "INSERT INTO document_fts(document_fts, rank) VALUES ('integrity-check', 0)")
             }
+        }
+    }
+
+    /// Two processes on one file (`posts --local` beside a running
+    /// interface): each reads and writes with the dictionary the file holds
+    /// now, which the other may have trained or forgotten since.
+    @Test func test_twoIndexesOnOneFile_eachFollowsTheDictionaryTheOtherTrainsOrForgets() async throws {
+        try await withDatabase { path in
+            let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
+            let first = try FTS5SearchIndex(path: path, trainingAfter: 200)
+            let second = try FTS5SearchIndex(path: path, trainingAfter: 200)
+            _ = try await second.search("kernel", limit: 10, offset: 0)  // plain, as the file was then
+            try await apply(changes(posts, from: 1), to: [first])
+            #expect(try stored(path).compressed > 250)
+            let uids = { (index: FTS5SearchIndex, query: String) in Set(try await index.search(query, limit: 500, offset: 0).hits.map(\.uid)) }
+            let kernel = try await uids(first, "kernel")
+            #expect(try await uids(second, "kernel") == kernel && !kernel.isEmpty)
+            let edited = Post(uid: posts[6].uid, title: "edited", content: "zebra")
+            try await apply([PostChange(sequence: Int64(posts.count + 1), uid: edited.uid, kind: .upsert(edited))], to: [second])
+            #expect(try await uids(first, "zebra") == [edited.uid])
+            try await first.reset(database: "another")
+            let after = Post(title: "kernel notes", content: "giraffe")
+            try await apply(changes([after], from: 1), to: [second])
+            let left = try stored(path)
+            #expect(left.documents == 1 && left.compressed == 0, "stored plain: the file has no dictionary now")
+            // Read by a third (the first, reset, ranks by its own postings, empty: a process's postings follow its own writes).
+            #expect(try await uids(try FTS5SearchIndex(path: path), "giraffe") == [after.uid])
         }
     }
 
