@@ -89,7 +89,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             } else {
                 queue = try DatabaseQueue(configuration: configuration)
             }
-            try SearchSchema.migrator(keepingWords: !ranked).migrate(queue)
+            try SearchSchema.migrator(keepingWords: !ranked, trainingAfter: self.trainingAfter).migrate(queue)
             hasWords = try queue.read(SearchSchema.hasWords)
             text = Mutex(try queue.read(DocumentText.stored))
             let loaded = try queue.read(DocumentLengths.load)

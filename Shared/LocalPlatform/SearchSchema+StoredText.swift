@@ -14,13 +14,13 @@ extension SearchSchema {
         """
 
     /// The documents' table again, each title and content in one blob
-    /// (`DocumentText`: stored plain until the index trains its dictionary,
-    /// at its next write once it holds enough documents), and FTS5's tables
-    /// made again without a copy of the text, their words written from the
-    /// documents: the same rowids, and the same next rowid, so the saved
-    /// ranking postings still hold. At a million posts it takes as long as
-    /// FTS5 takes to index them (about half a minute), once.
-    static func storeTextInBlobs(_ db: Database) throws {
+    /// (`DocumentText`: compressed with a dictionary trained here from them
+    /// when there are `trainingAfter` or more, plain otherwise), and FTS5's
+    /// tables made again without a copy of the text, their words written
+    /// from the documents: the same rowids, and the same next rowid, so the
+    /// saved ranking postings still hold. Once, as long as FTS5 takes to
+    /// index every document again.
+    static func storeTextInBlobs(_ db: Database, trainingAfter: Int) throws {
         let hadWords = try db.tableExists("document_words")
         for table in try FTS5Documents.tables.filter({ try db.tableExists($0) }) {
             try db.dropFTS5SynchronizationTriggers(forTable: table)
@@ -37,15 +37,13 @@ extension SearchSchema {
                 \(hadWords ? unstemmedWords : "")
                 ALTER TABLE searchState ADD COLUMN textDictionary BLOB;
                 """)
-        let plain = DocumentText()
+        let text = try convertedText(db, trainingAfter: trainingAfter)
         let words = try FTS5Documents(db)
         let insert = try db.makeStatement(sql: "INSERT INTO document (rowid, uid, text) VALUES (?, ?, ?)")
-        // As blobs: GRDB's strings end at a NUL, and FTS5 indexed what came after one.
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, CAST(title AS BLOB), CAST(content AS BLOB) FROM document_v7")
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, \(oldText) FROM document_v7")
         while let row = try rows.next() {
-            let text = { (column: Int) in String(decoding: row[column] as Data? ?? Data(), as: UTF8.self) }
-            let document: ImpactRanker.Document = (row[0], text(2), text(3))
-            try insert.execute(arguments: [document.rowid, row[1] as Data, plain.encode(title: document.title, content: document.content)])
+            let document: ImpactRanker.Document = (row[0], oldString(row, 2), oldString(row, 3))
+            try insert.execute(arguments: [document.rowid, row[1] as Data, text.encode(title: document.title, content: document.content)])
             try words.add(document)
         }
         try db.execute(
@@ -54,5 +52,31 @@ extension SearchSchema {
                 DELETE FROM sqlite_sequence WHERE name = 'document';
                 INSERT INTO sqlite_sequence (name, seq) VALUES ('document', max(?, (SELECT coalesce(max(rowid), 0) FROM document)));
                 """, arguments: [next])
+    }
+
+    /// The old documents' title and content, as blobs: GRDB's strings end
+    /// at a NUL, and FTS5 indexed what came after one.
+    private static let oldText = "CAST(title AS BLOB), CAST(content AS BLOB)"
+
+    private static func oldString(_ row: Row, _ column: Int) -> String {
+        String(decoding: row[column] as Data? ?? Data(), as: UTF8.self)
+    }
+
+    /// The text the converted documents are stored with: compressed with a
+    /// dictionary trained from at most `DocumentText.trainingDocuments` of
+    /// them, spread evenly by rowid, when there are `trainingAfter` or
+    /// more (saved in the index); plain otherwise, or should zstd make
+    /// none. So a large index is compressed as it is converted, not
+    /// rewritten again at its next write.
+    private static func convertedText(_ db: Database, trainingAfter: Int) throws -> DocumentText {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM document_v7") ?? 0
+        guard count >= trainingAfter else { return DocumentText() }
+        let every = max(1, (count + DocumentText.trainingDocuments - 1) / DocumentText.trainingDocuments)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(oldText) FROM document_v7 WHERE rowid % ? = 0", arguments: [every])
+        var samples: [Data] = []
+        while let row = try rows.next() { samples.append(DocumentText.text(title: oldString(row, 0), content: oldString(row, 1))) }
+        guard let dictionary = DocumentText.train(on: samples) else { return DocumentText() }
+        try db.execute(sql: "UPDATE searchState SET textDictionary = ? WHERE id = 1", arguments: [Data(dictionary)])
+        return DocumentText(dictionary: dictionary)
     }
 }

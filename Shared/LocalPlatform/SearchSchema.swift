@@ -8,7 +8,9 @@ enum SearchSchema {
     /// whole words (an FTS5 table, for completing unfinished words). An
     /// index that loads ranking postings has them in its `ImpactRanker`,
     /// and goes without: the vocabulary costs two fifths of each insert.
-    static func migrator(keepingWords: Bool = true) -> DatabaseMigrator {
+    /// `trainingAfter`: the documents from which an index converted to
+    /// compressed text (v8) trains its dictionary as it converts them.
+    static func migrator(keepingWords: Bool = true, trainingAfter: Int = DocumentText.trainingDocuments) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: documents, FTS5, applied sequence") { db in
             try db.create(table: "document") { table in
@@ -63,7 +65,7 @@ enum SearchSchema {
             try db.execute(sql: "INSERT INTO document_fts(document_fts, rank) VALUES ('automerge', 8)")
         }
         migrator.registerMigration("v8: each document's text in one blob, compressed once trained; FTS5 without a copy of it") { db in
-            try storeTextInBlobs(db)
+            try storeTextInBlobs(db, trainingAfter: trainingAfter)
         }
         return migrator
     }

@@ -54,6 +54,33 @@ struct SearchSchemaTests {
         }
     }
 
+    /// A large enough index written before documents were compressed
+    /// (schema v7 and earlier) is compressed as it is converted, at its
+    /// first start: the same hits as the posts it held.
+    @Test func test_anIndexOfPlainText_isCompressedAsItIsConverted_andFindsTheSame() async throws {
+        try await withTemporaryDirectory("schema") { directory in
+            let path = directory + "/search.sqlite"
+            let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
+            try await writtenByV5(at: path, keepingWords: false, posts, then: "UPDATE searchState SET applied = \(posts.count) WHERE id = 1")
+            let index = try FTS5SearchIndex(path: path, exclusive: true, ranked: true, trainingAfter: 200)
+            let compressed = try await DatabaseQueue(path: path).read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE hex(substr(text, 1, 1)) = '01'") ?? 0
+            }
+            #expect(compressed > 250, "compressed by the conversion, before any write")
+            let plain = try FTS5SearchIndex(ranked: true)  // as the converted one: no vocabulary of its own
+            try await plain.apply(
+                posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) },
+                position: IndexPosition(applied: Int64(posts.count), database: nil))
+            for query in ["kernel", "socket modu", "\"the file\"", "進程"] {
+                let found = try await index.search(query, limit: 500, offset: 0)
+                let expected = try await plain.search(query, limit: 500, offset: 0)
+                // The posts were written as they are, not as `apply` writes them (unmarked): scores may differ in their last digits.
+                #expect(!expected.hits.isEmpty && Set(found.hits.map(\.uid)) == Set(expected.hits.map(\.uid)), "\(query)")
+                #expect(found.total == expected.total && found.hits.allSatisfy { !$0.title.isEmpty || !$0.snippet.isEmpty }, "\(query)")
+            }
+        }
+    }
+
     /// An index that keeps its own vocabulary of whole words (no ranking
     /// postings) keeps it in step with the documents after the change.
     @Test func test_anIndexWithItsOwnVocabulary_stillCompletesWordsOfPostsAddedAfter() async throws {
