@@ -89,7 +89,10 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             } else {
                 queue = try DatabaseQueue(configuration: configuration)
             }
-            try SearchSchema.migrator(keepingWords: !ranked, trainingAfter: self.trainingAfter).migrate(queue)
+            let migrator = SearchSchema.migrator(keepingWords: !ranked, trainingAfter: self.trainingAfter)
+            let converting = try queue.read { db in try SearchSchema.convertsText(migrator, db) }
+            try migrator.migrate(queue)
+            if converting { try SearchSchema.giveBackRoom(queue) }
             hasWords = try queue.read(SearchSchema.hasWords)
             text = Mutex(try queue.read(DocumentText.stored))
             let loaded = try queue.read(DocumentLengths.load)

@@ -54,6 +54,24 @@ extension SearchSchema {
                 """, arguments: [next])
     }
 
+    /// Whether `migrator` will convert documents at `db` to blobs: an index
+    /// written before (v7 or earlier), not a new one.
+    static func convertsText(_ migrator: DatabaseMigrator, _ db: Database) throws -> Bool {
+        let applied = try migrator.appliedIdentifiers(db)
+        return !applied.isEmpty && !applied.contains { $0.hasPrefix("v8:") }
+    }
+
+    /// After a conversion: the file again at the size of what it holds
+    /// (VACUUM), and its log emptied. The old tables' room would otherwise
+    /// stay in the file, free, until new posts took it: an index of a
+    /// million posts was 459 MiB after its conversion instead of 253.
+    static func giveBackRoom(_ queue: DatabaseQueue) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
     /// The old documents' title and content, as blobs: GRDB's strings end
     /// at a NUL, and FTS5 indexed what came after one.
     private static let oldText = "CAST(title AS BLOB), CAST(content AS BLOB)"

@@ -67,6 +67,8 @@ struct SearchSchemaTests {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE hex(substr(text, 1, 1)) = '01'") ?? 0
             }
             #expect(compressed > 250, "compressed by the conversion, before any write")
+            let free = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? -1 }
+            #expect(free == 0, "the old tables' room given back")
             let plain = try FTS5SearchIndex(ranked: true)  // as the converted one: no vocabulary of its own
             try await plain.apply(
                 posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) },
