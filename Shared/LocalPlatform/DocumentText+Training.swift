@@ -11,13 +11,14 @@ extension DocumentText {
     /// zstd could not train one from them (nothing changed).
     static func trained(_ db: Database, documents: Int) throws -> DocumentText? {
         let plain = DocumentText()
-        let every = max(1, (documents + trainingDocuments - 1) / trainingDocuments)
-        var samples: [Data] = []
-        try forEachPage(db) { page in
-            for (rowid, blob) in page where rowid % Int64(every) == 0 { samples.append(blob.dropFirst()) }
+        let trained = try trained(db, documents: documents) { every in
+            var samples: [Data] = []
+            try forEachPage(db) { page in
+                for (rowid, blob) in page where rowid % Int64(every) == 0 { samples.append(blob.dropFirst()) }
+            }
+            return samples
         }
-        guard let dictionary = train(on: samples) else { return nil }
-        let text = DocumentText(dictionary: dictionary)
+        guard let text = trained else { return nil }
         let update = try db.cachedStatement(sql: "UPDATE document SET text = ? WHERE rowid = ?")
         try forEachPage(db) { page in
             for (rowid, blob) in page {
@@ -25,8 +26,18 @@ extension DocumentText {
                 try update.execute(arguments: [text.encode(title: title, content: content), rowid])
             }
         }
-        try db.execute(sql: "UPDATE searchState SET textDictionary = ? WHERE id = 1", arguments: [Data(dictionary)])
         return text
+    }
+
+    /// A dictionary trained from the texts of every `every`-th document by
+    /// rowid, as `samples` gives them for a step that leaves at most
+    /// `trainingDocuments` of `documents`, and saved in the index; the text
+    /// that encodes with it, or nil should zstd make none (nothing saved).
+    static func trained(_ db: Database, documents: Int, samples: (_ every: Int) throws -> [Data]) throws -> DocumentText? {
+        let every = max(1, (documents + trainingDocuments - 1) / trainingDocuments)
+        guard let dictionary = try train(on: samples(every)) else { return nil }
+        try db.execute(sql: "UPDATE searchState SET textDictionary = ? WHERE id = 1", arguments: [Data(dictionary)])
+        return DocumentText(dictionary: dictionary)
     }
 
     /// The text the index at `db` stores its documents with.

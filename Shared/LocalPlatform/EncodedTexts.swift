@@ -9,6 +9,10 @@ import Synchronization
 /// of µs to write it): that much less on the writer, whose pace is the
 /// index's.
 ///
+/// It holds a blob per change of the page, so its bound is the page's:
+/// at most a catch-up batch (`SearchRules.catchUpBatch` changes, of at
+/// most `SearchRules.catchUpBatchBytes` of text, less once compressed).
+///
 /// Each blob is written once by the encoding thread before `made` counts
 /// it (release), and read by the writer only after it sees it counted
 /// (acquire); the storage lives until both are done with it (the encoding

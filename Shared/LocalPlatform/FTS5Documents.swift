@@ -14,13 +14,17 @@ import GRDBSQLite
 /// triggers that wrote FTS5 before, 11.6 s against 11.6-11.9 s
 /// (docs/BENCHMARKS.md).
 struct FTS5Documents {
-    static let tables = ["document_fts", "document_words"]
+    /// Those of FTS5's tables of the documents' words the index at `db` has.
+    static func tables(in db: Database) throws -> [String] {
+        try ["document_fts", "document_words"].filter { try db.tableExists($0) }
+    }
+
     private let statements: [(insert: Statement, delete: Statement)]
     private let db: Database
 
     init(_ db: Database) throws {
         self.db = db
-        statements = try Self.tables.filter { try db.tableExists($0) }.map { table in
+        statements = try Self.tables(in: db).map { table in
             try (
                 db.cachedStatement(sql: "INSERT INTO \(table)(rowid, title, content) VALUES (?, ?, ?)"),
                 db.cachedStatement(sql: "INSERT INTO \(table)(\(table), rowid, title, content) VALUES ('delete', ?, ?, ?)")
@@ -67,7 +71,7 @@ struct FTS5Documents {
 
     /// Takes every document's words out at once.
     static func removeAll(_ db: Database) throws {
-        for table in try tables.filter({ try db.tableExists($0) }) {
+        for table in try tables(in: db) {
             try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
         }
     }

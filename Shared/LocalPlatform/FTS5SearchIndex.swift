@@ -43,8 +43,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     private let savedAt = Atomic<Int>(-1)
     /// How the documents' text is stored (`DocumentText`): plain until the
     /// index trains its dictionary, then compressed. As this process last
-    /// found it: every read and write checks the file's (`currentText`),
-    /// where another process may have trained or forgotten it.
+    /// found it: every write checks the file's (`currentText`), where
+    /// another process may have trained or forgotten it, and so does every
+    /// read where another process may write the file (`readText`).
     private let text: Mutex<DocumentText>
     /// The number of documents at which the index trains its dictionary
     /// (again, at twice as many, should zstd make none of them).
@@ -137,13 +138,14 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         try await writeDocuments(words: words) { db in
             let applied = try SearchSchema.applied(db)
             let current = try self.currentText(db)
-            var changed = try self.ids.withLock { ids in
+            let known = try self.ids.withLock { ids in
                 let known = try ids ?? DocumentIDs.load(db)
                 ids = known
-                return try ChangedDocuments.write(
-                    changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, stored: stored, text: current, ids: known, db)
+                return known
             }
-            let documents = self.ids.withLock { $0?.count ?? 0 } + changed.added.count - changed.removed.count
+            var changed = try ChangedDocuments.write(
+                changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, stored: stored, text: current, ids: known, db)
+            let documents = known.count + changed.added.count - changed.removed.count
             changed.text = try self.trainedText(db, current: current, documents: documents)
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
@@ -192,7 +194,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 let rows = try Row.fetchAll(
                     db.cachedStatement(sql: "SELECT rowid, text FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"),
                     arguments: [after, pageSize])
-                let text = try self.currentText(db)
+                let text = try self.readText(db)
                 let documents: [ImpactRanker.Document] = try rows.map { row in
                     let (title, content) = try text.decode(row[1])
                     return (row[0], title, content)
@@ -288,7 +290,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         return try await read { db in
-            let stored = try self.currentText(db)
+            let stored = try self.readText(db)
             // A phrase's posts are read as a page's hits are (uid, text).
             let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
             let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { try stored.decode($0[1]) } }
@@ -382,6 +384,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             if held.id != id { held = try DocumentText.stored(db) }
             return held
         }
+    }
+
+    /// The text to read documents with: the file's now (`currentText`) where
+    /// another process may write it; else the one held, which only this
+    /// process's writes change (a search spares the read of the file's).
+    private func readText(_ db: Database) throws -> DocumentText {
+        readsInTransaction ? try currentText(db) : text.withLock { $0 }
     }
 
     /// Reads on the calling thread (a worker session's): a search is work

@@ -22,9 +22,7 @@ extension SearchSchema {
     /// index every document again.
     static func storeTextInBlobs(_ db: Database, trainingAfter: Int) throws {
         let hadWords = try db.tableExists("document_words")
-        for table in try FTS5Documents.tables.filter({ try db.tableExists($0) }) {
-            try db.dropFTS5SynchronizationTriggers(forTable: table)
-        }
+        for table in try FTS5Documents.tables(in: db) { try db.dropFTS5SynchronizationTriggers(forTable: table) }
         let next = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'document'") ?? 0
         try db.execute(
             sql: """
@@ -89,12 +87,12 @@ extension SearchSchema {
     private static func convertedText(_ db: Database, trainingAfter: Int) throws -> DocumentText {
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM document_v7") ?? 0
         guard count >= trainingAfter else { return DocumentText() }
-        let every = max(1, (count + DocumentText.trainingDocuments - 1) / DocumentText.trainingDocuments)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(oldText) FROM document_v7 WHERE rowid % ? = 0", arguments: [every])
-        var samples: [Data] = []
-        while let row = try rows.next() { samples.append(DocumentText.text(title: oldString(row, 0), content: oldString(row, 1))) }
-        guard let dictionary = DocumentText.train(on: samples) else { return DocumentText() }
-        try db.execute(sql: "UPDATE searchState SET textDictionary = ? WHERE id = 1", arguments: [Data(dictionary)])
-        return DocumentText(dictionary: dictionary)
+        let trained = try DocumentText.trained(db, documents: count) { every in
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(oldText) FROM document_v7 WHERE rowid % ? = 0", arguments: [every])
+            var samples: [Data] = []
+            while let row = try rows.next() { samples.append(DocumentText.text(title: oldString(row, 0), content: oldString(row, 1))) }
+            return samples
+        }
+        return trained ?? DocumentText()
     }
 }

@@ -75,7 +75,7 @@ enum SearchSchema {
     /// SQLite cannot drop alone): the same rowids, and the same next rowid,
     /// so FTS5's index and the saved ranking postings still hold.
     private static func rebuildDocuments(_ db: Database) throws {
-        let synchronized = try ["document_fts", "document_words"].filter { try db.tableExists($0) }
+        let synchronized = try FTS5Documents.tables(in: db)
         for table in synchronized { try db.dropFTS5SynchronizationTriggers(forTable: table) }
         let next = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'document'") ?? 0
         try db.execute(
