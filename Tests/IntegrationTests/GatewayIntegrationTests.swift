@@ -151,16 +151,20 @@ struct GatewayIntegrationTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let context = try Context()
-        // The worker takes 2 s, well within a 5 s grace: room for a loaded
+        // The worker takes 3 s, well within an 8 s grace: room for a loaded
         // machine to deliver SIGTERM before the waiting request's turn comes.
-        try await harness.startGateway(["--shutdown-grace", "5s"], context: context)
-        try await harness.startEcho("slow", ["--delay", "2s"], context: context)
+        try await harness.startGateway(["--shutdown-grace", "8s"], context: context)
+        try await harness.startEcho("slow", ["--delay", "3s"], context: context)
+        let gateway = try #require(harness.process("gateway"))
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         for id in ["in-progress", "waiting"] { try peer.request("echo", id: .string(id)) }
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(await eventually { (try? await client.status().services.first { $0.name == "echo" }?.queued) == 1 })
 
-        let stopping = Task.detached { harness.terminate("gateway") }
+        // Signalled here, not from a task a busy machine may start late (CI
+        // once started it after the in-progress request was answered).
+        gateway.signal(SIGTERM)
+        let stopping = Task.detached { gateway.wait(within: .seconds(10)) }
         var outcomes: [JSONRPCID: Result<JSONValue, JSONRPCError>] = [:]
         for _ in 0..<2 {
             let (id, outcome) = try peer.response()
