@@ -222,6 +222,7 @@ let package = Package(
             dependencies: [
                 "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Domain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/Benchmarks/GatewayBench"
         ),

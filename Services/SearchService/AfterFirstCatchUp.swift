@@ -14,15 +14,20 @@ import Wire
 import ZeroMQ
 
 /// Registers the worker with the gateway only once its index has caught
-/// up, so a new worker never answers from a partial index.
+/// up and ranks (its ranking postings hold every document: restored at the
+/// start, or loaded, `RankingLoad`), so a worker never answers from a
+/// partial index, and never makes a search wait for a load.
 struct AfterFirstCatchUp<Inner: Service>: Service {
     let sync: IndexSync
+    let index: FTS5SearchIndex
     let then: Inner
 
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
-                while !sync.caughtUpOnce.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(50)) }
+                while !sync.caughtUpOnce.load(ordering: .acquiring) || !index.rankingLoaded {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
             }
         } catch is CancellationError {
             return  // asked to stop before the index was ready

@@ -5,9 +5,8 @@ import ServiceLifecycle
 
 /// Loads the index's ranking postings beside the catch-up (which goes on
 /// meanwhile), from the documents not in those restored at the start
-/// (`RankingSave`; none to read when they were): until it is done, FTS5
-/// ranks every match; once it is, a query of words reads only what can
-/// reach its page. Says so in the log.
+/// (`RankingSave`; none to read when they were): until it is done, the
+/// worker does not register (`AfterFirstCatchUp`). Says so in the log.
 struct RankingLoad: Service {
     let index: FTS5SearchIndex
     let logger: Logger
@@ -21,7 +20,8 @@ struct RankingLoad: Service {
             let seconds = String(format: "%.2f", Double(took.seconds) + Double(took.attoseconds) / 1e18)
             logger.info("ranking loaded", metadata: ["documents": "\(documents)", "seconds": "\(seconds)"])
         } catch {
-            logger.error("cannot load the ranking postings; FTS5 ranks every match", metadata: ["error": "\(error)"])
+            logger.error("cannot load the ranking postings", metadata: ["error": "\(error)"])
+            throw error
         }
     }
 }

@@ -118,7 +118,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         services += [
             .init(service: RankingSave(index: index, logger: logger)),
             .init(service: RankingLoad(index: index, logger: logger), successTerminationBehavior: .ignore),
-            .init(service: AfterFirstCatchUp(sync: sync, then: WorkerService(worker: mdpWorker, handler: handler))),
+            .init(service: AfterFirstCatchUp(sync: sync, index: index, then: WorkerService(worker: mdpWorker, handler: handler))),
             .init(service: SyncService(sync: sync, interval: interval, logger: logger)),
         ]
         let group = ServiceGroup(
@@ -150,7 +150,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let asked = indexDir ?? settings.value("POSTS_SEARCH_INDEX_DIR")
         if asked == "memory" {
             logger.info("index in memory: built from the first change")
-            return try FTS5SearchIndex(ranked: true)
+            return try FTS5SearchIndex()
         }
         let directory: IndexDirectory
         do {
@@ -179,6 +179,6 @@ struct SearchServiceCommand: AsyncParsableCommand {
                 logger.warning("index not copied; building it from the feed", metadata: ["error": "\(error)"])
             }
         }
-        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true, ranked: true, postingsPath: directory.postingsPath)
+        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true, postingsPath: directory.postingsPath)
     }
 }

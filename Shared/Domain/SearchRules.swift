@@ -7,21 +7,19 @@ import Foundation
 public enum SearchRules {
     public static let maxQueryLength = 500
     public static let maxOffset = 10_000
-    /// Whole words an unfinished last word may stand for (they start with
-    /// it); a prefix of more words than this is matched by stems alone.
-    public static let maxCompletions = 8
-    /// How many completions an unfinished last word stands for when an
-    /// index ranks by its own postings (`ImpactIndex`): its most common
-    /// ones, so that a word's first letter costs no more than 8 words.
+    /// How many completions an unfinished last word stands for (words and
+    /// stems that start with it, `ImpactQuery`): its most common ones, so
+    /// that a word's first letter costs no more than 8 words.
     public static let prefixCompletions = 8
     /// A catch-up that applied at least this many changes (a new worker
-    /// building its index, an import) ends by compacting the index: queries
-    /// on it then read one merged structure (docs/BENCHMARKS.md).
+    /// building its index, an import) ends by compacting the index: its
+    /// structures trimmed to what they hold, the memory they grew into
+    /// given back.
     public static let compactAfter = 10_000
     /// A catch-up writes the pages it fetched in one transaction of at
     /// most this many changes or `catchUpBatchBytes` of text (at least one
-    /// page), and fetches the next batch meanwhile (`IndexSync`): FTS5 then
-    /// merges far fewer segments (docs/BENCHMARKS.md). So a catch-up holds
+    /// page), and fetches the next batch meanwhile (`IndexSync`): fewer
+    /// commits, each of them a sync of the file (docs/BENCHMARKS.md). So a catch-up holds
     /// at most two batches, each at most 4 MB of text and one page more.
     public static let catchUpBatch = 5_000
     public static let catchUpBatchBytes = 4 << 20

@@ -15,6 +15,8 @@ struct ChangedDocuments {
     /// The text the index stores documents with from now on, when this
     /// page trained its dictionary (`DocumentText.trained`).
     var text: DocumentText?
+    /// The index's generation before this write (`SearchSchema.generation`).
+    var generation: Int64 = 0
 
     /// Writes `changes` (each with its position in the page, and its text
     /// by that position in `texts`, nil for a delete): the post's document,
@@ -22,8 +24,8 @@ struct ChangedDocuments {
     /// added, past every other rowid. `ids` is left as it was: the caller
     /// records `moved` once the transaction commits. Each text is stored
     /// as `text` (the index's now) encodes it: as `stored` holds it (by the
-    /// same position) when made with that text; and its words written
-    /// into FTS5.
+    /// same position) when made with that text. A removed document's text
+    /// is read back: the ranking takes its words out by it.
     static func write(
         _ changes: [(offset: Int, element: PostChange)], texts: [(title: String, content: String)?], stored: EncodedTexts,
         text: DocumentText, ids: DocumentIDs, _ db: Database
@@ -31,7 +33,6 @@ struct ChangedDocuments {
         var changed = ChangedDocuments()
         let remove = try db.cachedStatement(sql: "DELETE FROM document WHERE rowid = ? AND uid = ? RETURNING text")
         let insert = try db.cachedStatement(sql: "INSERT INTO document (uid, text) VALUES (?, ?) RETURNING rowid")
-        let words = try FTS5Documents(db)
         // Where each post this page changed is now (nil: nowhere).
         var inPage: [UUID: Int64?] = [:]
         for (offset, change) in changes {
@@ -39,7 +40,6 @@ struct ChangedDocuments {
             func removed(_ rowid: Int64) throws -> Bool {
                 guard let old = try Data.fetchOne(remove, arguments: [rowid, uid]) else { return false }
                 let (title, content) = try text.decode(old)
-                try words.remove((rowid, title, content))
                 changed.removed.append((rowid, title, content))
                 return true
             }
@@ -52,7 +52,6 @@ struct ChangedDocuments {
                 let blob = made ?? text.encode(title: title, content: content)
                 let rowid = try Int64.fetchOne(insert, arguments: [uid, blob]) ?? 0
                 try DocumentIDs.admit(rowid: rowid, count: ids.count + changed.added.count)
-                try words.add((rowid, title, content))
                 changed.added.append((rowid, title, content))
                 changed.addedBy.append(offset)
                 to = rowid

@@ -5,9 +5,8 @@ import Synchronization
 /// A page's texts as the index stores them (`DocumentText.encode`), made
 /// on another thread, in order, while the page is written: the writer
 /// takes each as it comes to its document, and waits only should it come
-/// to one not made yet (a text takes about 1.5 µs to compress, FTS5 tens
-/// of µs to write it): that much less on the writer, whose pace is the
-/// index's.
+/// to one not made yet (a text takes about 1.5 µs to compress): that much
+/// less on the writer, whose pace is the index's.
 ///
 /// It holds a blob per change of the page, so its bound is the page's:
 /// at most a catch-up batch (`SearchRules.catchUpBatch` changes, of at

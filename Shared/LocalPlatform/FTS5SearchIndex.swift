@@ -3,11 +3,13 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// A full-text index of posts: SQLite FTS5 (porter stemming over
-/// unicode61, title weighted ten times content; beside it an unstemmed
-/// vocabulary for completing unfinished words). Domain's `SearchIndex`
-/// (fed by `IndexSync`) and `SearchEngine` ports. It records the position
-/// it applied in the same transaction as the changes, so applying a page
+/// A full-text index of posts: their text in SQLite (`document`,
+/// compressed, `DocumentText`), their words in block-max postings in
+/// memory (`ImpactRanker`: FTS5's porter stemming over unicode61, bm25 as
+/// FTS5's, title weighted ten times content), saved beside the file
+/// between runs (`saveRanking`). Domain's `SearchIndex` (fed by
+/// `IndexSync`) and `SearchEngine` ports. It records the position it
+/// applied in the same transaction as the changes, so applying a page
 /// twice changes nothing.
 public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     private let queue: DatabaseQueue
@@ -18,22 +20,22 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// transaction, whose BEGIN, COMMIT and read-only switches GRDB prepares
     /// anew each time (a third of an empty query's cost in a search worker).
     private let readsInTransaction: Bool
-    /// Each document's length, for ranking without reading FTS5's table of
-    /// them once per match. Changed only on the database's queue, right
-    /// after the transaction that changed the documents commits.
-    private let lengths = Mutex(DocumentLengths())
     /// Which document holds each post: read at the first write (a start
     /// with nothing to apply never reads every document's uid), then
     /// changed only on the database's queue, right after the transaction
     /// that changed the documents commits.
     private let ids = Mutex<DocumentIDs?>(nil)
-    /// Ranks queries of words, and of one phrase, by block-max postings,
-    /// reading only what can reach the page, once loaded (`loadRanking`);
-    /// until then, and for a query of a phrase beside other terms, FTS5
-    /// finds every match and each is scored.
+    /// Ranks every query, once it holds every document (`loadRanking`,
+    /// `restoreRanking`; an empty index's at once): a search before then
+    /// loads it first.
     private let ranker: ImpactRanker
-    /// Whether the index keeps an unstemmed vocabulary (`init`'s `ranked`).
-    private let hasWords: Bool
+    /// The loading a search waits for, when one started it (`search`).
+    private let loading = Mutex<Task<Void, any Error>?>(nil)
+    /// The index's generation (`SearchSchema.generation`) the ranking holds
+    /// the documents of, as this process knows it: where another process
+    /// may write the file (`readsInTransaction`), a search that finds
+    /// another generation builds the ranking again from the documents.
+    private let rankedGeneration = Atomic<Int64>(-1)
     /// Where the ranking's postings are saved (`saveRanking`), if anywhere.
     private let postingsPath: String?
     /// Changes written since the index was opened (a reset counts one).
@@ -51,22 +53,16 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// (again, at twice as many, should zstd make none of them).
     private let trainingAfter: Int
     private let trainingAt: Atomic<Int>
-    /// bm25's weight of a match in the title; one in the content.
-    static let titleWeight = 10.0
-
     /// An index in memory (built from sequence 0), or in a file at `path`
     /// (owner-only), kept between runs. `exclusive`: no other process
     /// writes the file (a search worker holds a lock on its directory), so
-    /// reads need no transaction, as in memory. `ranked`: the index will
-    /// load ranking postings (`loadRanking`), whose vocabulary completes
-    /// unfinished words, so it keeps no unstemmed vocabulary of its own
-    /// (an index opened so once has none from then on). `postingsPath`:
+    /// reads need no transaction, as in memory. `postingsPath`:
     /// where those postings are saved, for the next start (`saveRanking`).
     /// `trainingAfter`: the number of documents at which the index trains
     /// the dictionary it compresses their text with (by default
     /// `DocumentText.trainingDocuments`).
     public init(
-        path: String? = nil, exclusive: Bool = false, ranked: Bool = false, postingsPath: String? = nil,
+        path: String? = nil, exclusive: Bool = false, postingsPath: String? = nil,
         trainingAfter: Int? = nil
     ) throws(PostsError) {
         self.postingsPath = path == nil ? nil : postingsPath
@@ -75,7 +71,6 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         do {
             ranker = try ImpactRanker()
             var configuration = Configuration()
-            configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
             readsInTransaction = path != nil && !exclusive
             if let path {
                 // Read through a memory map, with a cache that holds a page of changes.
@@ -90,14 +85,19 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             } else {
                 queue = try DatabaseQueue(configuration: configuration)
             }
-            let migrator = SearchSchema.migrator(keepingWords: !ranked, trainingAfter: self.trainingAfter)
-            let converting = try queue.read { db in try SearchSchema.convertsText(migrator, db) }
+            let migrator = SearchSchema.migrator(trainingAfter: self.trainingAfter)
+            let shrinking = try queue.read { db in try SearchSchema.dropsTables(migrator, db) }
             try migrator.migrate(queue)
-            if converting { try SearchSchema.giveBackRoom(queue) }
-            hasWords = try queue.read(SearchSchema.hasWords)
+            if shrinking { try SearchSchema.giveBackRoom(queue) }
             text = Mutex(try queue.read(DocumentText.stored))
-            let loaded = try queue.read(DocumentLengths.load)
-            lengths.withLock { $0 = loaded }
+            // An empty index holds every document it has: it ranks at once, each write given to it.
+            let (empty, generation) = try queue.read { db in
+                (try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document)")!, try SearchSchema.generation(db))
+            }
+            if empty {
+                ranker.reset()
+                rankedGeneration.store(generation, ordering: .relaxed)
+            }
         } catch {
             throw .failed("cannot open the search index\(path.map { " at \($0)" } ?? ""): \(error)")
         }
@@ -127,7 +127,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// A changed post is removed and added again: its new rowid is past
     /// every other, as the ranking's postings need (`ImpactIndex`).
     /// The ranking's words of the page's posts are found on another thread
-    /// while FTS5 writes them (`InBackground`).
+    /// while SQLite writes them (`InBackground`).
     public func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
         let texts = changes.map { change -> (title: String, content: String)? in
             guard case .upsert(let post) = change.kind else { return nil }
@@ -147,6 +147,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, stored: stored, text: current, ids: known, db)
             let documents = known.count + changed.added.count - changed.removed.count
             changed.text = try self.trainedText(db, current: current, documents: documents)
+            changed.generation = try SearchSchema.countWrite(db)
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
                 arguments: [position.applied, position.database])
@@ -259,107 +260,83 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 sql: """
                     DELETE FROM document; UPDATE searchState SET applied = 0, database = ?, postings = NULL, textDictionary = NULL WHERE id = 1
                     """, arguments: [database])
-            try FTS5Documents.removeAll(db)
+            self.wrote(after: try SearchSchema.countWrite(db))
             self.writes.add(1, ordering: .relaxed)
             self.trainingAt.store(self.trainingAfter, ordering: .relaxed)
-            self.lengths.withLock { $0 = DocumentLengths() }
             self.ids.withLock { $0 = DocumentIDs() }
             self.ranker.reset()
         }
     }
 
-    /// FTS5's 'optimize': one b-tree per index instead of one per level of
-    /// merged transactions. On 100,000 paragraphs built in pages of 500 it
-    /// takes about 0.2 s, and a rare word's query then reads a third to a
-    /// half less (docs/BENCHMARKS.md). The ranking's postings are trimmed
-    /// to their size too.
+    /// The ranking's postings trimmed to their size, and the memory they
+    /// grew into given back (after a long catch-up).
     public func compact() async throws(PostsError) {
-        try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO document_fts(document_fts) VALUES ('optimize')
-                    """)
-            if self.hasWords { try db.execute(sql: "INSERT INTO document_words(document_words) VALUES ('optimize')") }
-            self.ranker.trim()
-        }
+        try await write { _ in self.ranker.trim() }
     }
 
+    /// Ranked by the ranking's postings, loaded first should they not be
+    /// yet (a file index opened with documents and no saved postings).
     public func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
-        let terms = SearchQuery.terms(in: query)
-        guard let last = terms.last else {
+        guard !SearchQuery.terms(in: query).isEmpty else {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
+        if !readsInTransaction && !ranker.isComplete { try await rankingLoadedOnce() }
         return try await read { db in
+            if self.readsInTransaction { try self.followOtherWrites(db) }
             let stored = try self.readText(db)
             // A phrase's posts are read as a page's hits are (uid, text).
             let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
             let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { try stored.decode($0[1]) } }
-            if let ranked = try self.ranker.rank(query, keep: limit + offset, texts: text) {
-                let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
-                let hits = try RankedPage.hits(db, page: page, text: stored) { hits in try self.ranker.instances(in: hits, of: ranked) }
-                return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
+            guard let ranked = try self.ranker.rank(query, keep: limit + offset, texts: text) else {
+                throw PostsError.failed("the search ranking is not loaded")  // a reset or a load completes it, and it stays so
             }
-            let completions = try Self.completions(of: last, db) { prefix in
-                try self.hasWords ? Self.candidates(of: prefix, db) : self.ranker.words(startingWith: prefix, atMost: SearchRules.maxCompletions)
-            }
-            let match = SearchQuery.expression(for: terms, completions: completions)
-            // Taken on the database's queue, so the lengths are those of the documents this search reads.
-            let lengths = self.lengths.withLock { $0 }
-            return try lengths.withTokens { tokens in
-                let request = RankRequest(keep: limit + offset, weights: [Self.titleWeight, 1], lengths: tokens)
-                let hits = try RankedPage.fetch(db, match: match, limit: limit, offset: offset, request: request, text: stored)
-                // Ranking saw every match, so the count is exact and costs nothing more.
-                return SearchResults(hits: hits, total: request.matches, sequence: try SearchSchema.applied(db))
-            }
+            let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
+            let hits = try RankedPage.hits(db, page: page, text: stored) { hits in try self.ranker.instances(in: hits, of: ranked) }
+            return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
         }
     }
 
-    /// The stemmer makes "running" `run`, so the unfinished word `runni`
-    /// would not match it as a prefix of stems. The unstemmed vocabulary
-    /// knows whole words starting with it; each is then matched as a word
-    /// (and so stemmed). A few letters already match stems as a prefix;
-    /// the gap only opens once the prefix is longer than a stem, and by
-    /// then few words share it. So a prefix that more words share than
-    /// `SearchRules.maxCompletions` goes without: each alternative costs
-    /// FTS5 another pass, and short prefixes would otherwise double the
-    /// time of a query (measured: docs/BENCHMARKS.md). Of the rest, only
-    /// words whose stem the prefix does not already match are kept: the
-    /// others would find nothing more, and only score the same words twice
-    /// (`formatting` is `format`, which `format` matches as a prefix).
-    /// `candidates`: the whole words that start with a prefix, or none when
-    /// more than `SearchRules.maxCompletions` do (by default, from the
-    /// index's unstemmed vocabulary).
-    static func completions(
-        of term: SearchQuery.Term, _ db: Database, candidates: ((String) throws -> [String])? = nil
-    ) throws -> [String] {
-        guard !term.isPhrase, let word = term.words.last else { return [] }
-        let folded = SearchQuery.folded(word)
-        let words = try candidates?(folded) ?? Self.candidates(of: folded, db)
-        guard !words.isEmpty else { return [] }
-        let tokenizer = try ImpactTokenizer(db)
-        let prefix = try tokenizer.stem(word)
-        return try words.filter { try !tokenizer.stem($0).hasPrefix(prefix) }
+    /// Where another process may write the file: the ranking built again
+    /// from every document when the file's generation is not the one it
+    /// holds (another process wrote, or none was built yet), in the
+    /// caller's transaction. So `posts --local` beside a running interface
+    /// finds what the other wrote, and pays for a build only then.
+    private func followOtherWrites(_ db: Database) throws {
+        let generation = try SearchSchema.generation(db)
+        guard generation != rankedGeneration.load(ordering: .relaxed) else { return }
+        let text = try readText(db)
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, text FROM document ORDER BY rowid")
+        var documents: [ImpactRanker.Document] = []
+        while let row = try rows.next() {
+            let (title, content) = try text.decode(row[1])
+            documents.append((row[0], title, content))
+        }
+        try ranker.rebuild(from: documents)
+        rankedGeneration.store(generation, ordering: .relaxed)
     }
 
-    /// The whole words other than `prefix` that start with it, or none when
-    /// more than `SearchRules.maxCompletions` do.
-    static func candidates(of prefix: String, _ db: Database) throws -> [String] {
-        // The prefix itself is left out in the query, not after it: counted
-        // in the LIMIT, it let the first 8 of any number of words through
-        // (`file` went with file1…filelist, alphabetically, of 26). And it
-        // is left out by starting past it: fts5vocab counts the documents
-        // of every word it steps on, even one the query then drops: on the
-        // man-page corpus, `file` made this lookup six times as long. No
-        // word has U+0001 in it (unicode61 splits there), so nothing
-        // between the prefix and prefix + U+0001 is missed.
-        let words = try String.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT term FROM document_vocab WHERE term > ? AND term < ? ORDER BY term LIMIT ?
-                    """), arguments: [prefix + "\u{01}", prefix + "\u{10FFFF}", SearchRules.maxCompletions + 1]
-        )
-        .filter { $0.hasPrefix(prefix) }
-        return words.count > SearchRules.maxCompletions ? [] : words
+    /// After this process's write, which found the file at `generation`:
+    /// the ranking holds the write, and so the next generation, if it held
+    /// the one the write found; else another process wrote since, and the
+    /// next search builds it again.
+    private func wrote(after generation: Int64) {
+        _ = rankedGeneration.compareExchange(expected: generation, desired: generation + 1, ordering: .relaxed)
+    }
+
+    /// Loads the ranking, once however many searches wait for it.
+    private func rankingLoadedOnce() async throws(PostsError) {
+        let task = loading.withLock { task in
+            if let task { return task }
+            let started = Task { _ = try await self.loadRanking() }
+            task = started
+            return started
+        }
+        do {
+            try await task.value
+        } catch {
+            loading.withLock { $0 = nil }  // the next search tries again
+            throw error as? PostsError ?? .failed("search index: \(error)")
+        }
     }
 
     /// The text to store documents with from this write on, when it is the
@@ -412,10 +389,9 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
 
     /// Runs `body` (which answers the documents it removed and added) in a
     /// transaction, then, still on the database's queue so that no search
-    /// comes between, records their lengths and gives them to the ranking,
-    /// with the `words` of each change found meanwhile (by the change's
-    /// position in the page; should that have failed, they are found and
-    /// the lengths read from FTS5 here instead).
+    /// comes between, gives them to the ranking, with the `words` of each
+    /// change found meanwhile (by the change's position in the page; should
+    /// that have failed, the ranking finds them here instead).
     private func writeDocuments(
         words: InBackground<[ImpactRanker.Words?]>, _ body: @escaping @Sendable (Database) throws -> ChangedDocuments
     ) async throws(PostsError) {
@@ -427,19 +403,11 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                     return .commit
                 }
                 if let text = changed.text { self.text.withLock { $0 = text } }
+                self.wrote(after: changed.generation)
                 self.writes.add(max(1, changed.removed.count + changed.added.count), ordering: .relaxed)
                 var found: [Int64: ImpactRanker.Words] = [:]
                 if let words = try? words.wait() {
                     for (document, offset) in zip(changed.added, changed.addedBy) { found[document.rowid] = words[offset] }
-                }
-                // Every length FTS5 now holds for them: from the words (the same tokens), else read back.
-                let lengths =
-                    found.count == changed.added.count
-                    ? changed.added.map { ($0.rowid, Int32(clamping: found[$0.rowid].map { $0.title.count + $0.content.count } ?? 0)) }
-                        + changed.removed.map { ($0.rowid, nil) }
-                    : try DocumentLengths.read(changed.added.map(\.rowid) + changed.removed.map(\.rowid), db)
-                self.lengths.withLock { known in
-                    for (rowid, length) in lengths { known.set(rowid, length) }
                 }
                 self.ids.withLock { ids in
                     for (uid, from, to) in changed.moved {

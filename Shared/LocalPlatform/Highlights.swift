@@ -3,13 +3,13 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Splits FTS5's marked-up snippet into text and highlighted ranges.
+/// Splits a marked-up snippet (`Snippet.marked`) into text and highlighted ranges.
 enum Highlights {
     static let open: Unicode.Scalar = "\u{E000}"
     static let close: Unicode.Scalar = "\u{E001}"
 
     /// The text without the two marker characters, so that in a snippet
-    /// they can only be FTS5's (they are private-use characters; searching
+    /// they can only be the snippet's (they are private-use characters; searching
     /// loses nothing by dropping them).
     /// Both markers' UTF-8 starts with the byte 0xEE, which most texts
     /// lack: a byte scan for it spares decoding their scalars, which was

@@ -4,7 +4,7 @@ import Synchronization
 /// Work begun on another thread at once, its result waited for where it
 /// is needed, on a thread that may block (the index's writer queue, which
 /// is not one of Swift's cooperative threads): a page's words are found
-/// while FTS5 writes it.
+/// while SQLite writes its documents.
 final class InBackground<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let result = Mutex<Result<Value, any Error>?>(nil)

@@ -2,9 +2,10 @@ import Domain
 import Foundation
 
 /// The local platform: Domain's ports on one SQLite file, no services.
-/// Search uses an FTS5 index kept beside the file (`<file>-search`),
-/// brought up to date before each search by Domain's `IndexSync`, so it
-/// finds what any process wrote, and only indexes what is new.
+/// Search uses an index kept beside the file (`<file>-search`), brought
+/// up to date before each search by Domain's `IndexSync`, so it finds what
+/// any process wrote, and only indexes what is new. Its ranking postings
+/// are built from the index at a process's first search.
 public enum LocalPlatform {
     /// Where a search index is kept: beside the database file, or in
     /// memory (for a process that never searches, such as posts-service).

@@ -24,9 +24,10 @@ final class SQLiteFile: Sendable {
     ///   an import took 31 µs of posts-service CPU a post instead of 36,
     ///   and 48 s instead of 55 (docs/BENCHMARKS.md); a larger cache gained
     ///   nothing more.
-    /// - A search index file (`FTS5SearchIndex`): with 16 MiB FTS5 writes its
-    ///   segments without spilling them to the log first; at a million posts
-    ///   a catch-up writes 15,600 posts/s instead of 13,300.
+    /// - A search index file (`FTS5SearchIndex`): with 16 MiB a catch-up
+    ///   batch is written without spilling to the log first (measured when
+    ///   FTS5 tables were in it: at a million posts 15,600 posts/s instead
+    ///   of 13,300).
     static let mapped = 0x7FFF_0000
     static let cacheKiB = 16_384
 

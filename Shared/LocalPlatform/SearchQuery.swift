@@ -1,38 +1,11 @@
 import Domain
 import Foundation
 
-/// Turns what a person types into an FTS5 MATCH expression that can never
-/// be a syntax error: every word becomes a quoted string (so AND, NEAR, *,
-/// column filters and stray quotes mean nothing special), words must all
-/// match, the last one as a prefix, and "quoted phrases" stay phrases.
+/// What a person types, as terms: words, and "quoted phrases", each word
+/// as FTS5's unicode61 tokenizer finds them (so AND, NEAR, *, column
+/// filters and stray quotes mean nothing special). The ranking takes every
+/// term as required, and the last plain word as unfinished (`ImpactQuery`).
 enum SearchQuery {
-    /// The MATCH expression, or nil when the text has no searchable word.
-    static func expression(for text: String) -> String? {
-        let terms = terms(in: text)
-        return terms.isEmpty ? nil : expression(for: terms)
-    }
-
-    /// Search as you type: the last plain word may be unfinished, so it
-    /// matches as a prefix or as any of `completions` (whole words that
-    /// start with it, which the stemmer may have cut shorter than it).
-    static func expression(for terms: [Term], completions: [String] = []) -> String {
-        terms.enumerated().map { index, term in
-            let quoted = quote(term.words.joined(separator: " "))
-            guard index == terms.count - 1 && !term.isPhrase else { return quoted }
-            guard !completions.isEmpty else { return quoted + " *" }
-            return "(" + ([quoted + " *"] + completions.map(quote)).joined(separator: " OR ") + ")"
-        }.joined(separator: " AND ")
-    }
-
-    static func quote(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// A word as unicode61 indexes it: lower case, without diacritics.
-    static func folded(_ word: String) -> String {
-        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
-
     struct Term: Equatable {
         var words: [String]
         var isPhrase: Bool

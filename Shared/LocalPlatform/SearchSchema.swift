@@ -4,11 +4,11 @@ import GRDB
 import Synchronization
 
 enum SearchSchema {
-    /// `keepingWords`: whether the index keeps its unstemmed vocabulary of
-    /// whole words (an FTS5 table, for completing unfinished words). An
-    /// index that loads ranking postings has them in its `ImpactRanker`,
-    /// and goes without: the vocabulary costs two fifths of each insert.
-    /// `trainingAfter`: the documents from which an index converted to
+    /// The index's migrations, in order. FTS5 held the documents' words
+    /// until v9; the ranking's postings (`ImpactRanker`) hold them since.
+    /// `keepingWords`: whether v4 kept the unstemmed vocabulary of whole
+    /// words (an FTS5 table, for completing unfinished words; tests write
+    /// old files with it). `trainingAfter`: the documents from which an index converted to
     /// compressed text (v8) trains its dictionary as it converts them.
     static func migrator(keepingWords: Bool = true, trainingAfter: Int = DocumentText.trainingDocuments) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -67,6 +67,14 @@ enum SearchSchema {
         migrator.registerMigration("v8: each document's text in one blob, compressed once trained; FTS5 without a copy of it") { db in
             try storeTextInBlobs(db, trainingAfter: trainingAfter)
         }
+        // The ranking's postings hold every word with its count per post,
+        // which is all the queries need but a phrase's positions, which a
+        // read of the post finds. FTS5's positions took more room than the
+        // compressed text: 133 of 265 MB at a million posts.
+        migrator.registerMigration("v9: no FTS5 tables; the ranking's postings hold the words") { db in
+            try dropWordTables(db)
+            try db.alter(table: "searchState") { table in table.add(column: "generation", .integer).notNull().defaults(to: 0) }
+        }
         return migrator
     }
 
@@ -75,7 +83,7 @@ enum SearchSchema {
     /// SQLite cannot drop alone): the same rowids, and the same next rowid,
     /// so FTS5's index and the saved ranking postings still hold.
     private static func rebuildDocuments(_ db: Database) throws {
-        let synchronized = try FTS5Documents.tables(in: db)
+        let synchronized = try wordTables(in: db)
         for table in synchronized { try db.dropFTS5SynchronizationTriggers(forTable: table) }
         let next = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'document'") ?? 0
         try db.execute(
@@ -126,9 +134,31 @@ enum SearchSchema {
         try db.execute(sql: "UPDATE searchState SET postings = NULL WHERE postings = ?", arguments: [id.uuidString])
     }
 
-    /// Whether the index has its unstemmed vocabulary (`migrator`).
-    static func hasWords(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'document_vocab'") ?? false
+    /// Those of FTS5's tables of the documents' words the index at `db`
+    /// has (none from v9 on).
+    static func wordTables(in db: Database) throws -> [String] {
+        try ["document_fts", "document_words"].filter { try db.tableExists($0) }
+    }
+
+    /// FTS5's tables of the documents' words dropped, with their triggers
+    /// where they have them (v7 and before).
+    static func dropWordTables(_ db: Database) throws {
+        for table in try wordTables(in: db) {
+            try db.dropFTS5SynchronizationTriggers(forTable: table)
+            try db.execute(sql: "DROP TABLE \(table)")
+        }
+        try db.execute(sql: "DROP TABLE IF EXISTS document_vocab")
+    }
+
+    /// Counts the writes to the documents, whichever process made them:
+    /// one whose ranking is in memory knows by it that another wrote.
+    static func generation(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT generation FROM searchState WHERE id = 1")) ?? 0
+    }
+
+    /// Counts a write (in its transaction): answers the generation before it.
+    static func countWrite(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "UPDATE searchState SET generation = generation + 1 WHERE id = 1 RETURNING generation - 1")) ?? 0
     }
 
     static func applied(_ db: Database) throws -> Int64 {

@@ -1,7 +1,7 @@
 /// A hit's snippet: up to `Snippet.tokens` tokens of one column around
 /// where the query's phrases matched, "…" where text was left out, and the
 /// matched words marked (`Highlights`). Made for the page's hits only, from
-/// the phrase instances ranking kept (`RankRequest`).
+/// where ranking found the query's terms (`ImpactRanker.instances`).
 ///
 /// The window: in each column, the run of `tokens` tokens that holds the
 /// most different phrases, then the most matches; the content wins a tie

@@ -4,7 +4,7 @@ import LocalPlatform
 import Synchronization
 import Testing
 
-@Suite("Search index (FTS5)")
+@Suite("Search index")
 struct FTS5SearchIndexTests {
     private func upsert(_ sequence: Int64, _ post: Post) -> PostChange {
         PostChange(sequence: sequence, uid: post.uid, kind: .upsert(post))
@@ -47,13 +47,29 @@ struct FTS5SearchIndexTests {
         #expect(try await titles(index, "\"runni\"").isEmpty, "a quoted word is a whole word")
     }
 
-    @Test func test_anIndexThatLoadsRankingPostings_completesUnfinishedWordsFromThem_everyWay() async throws {
-        let index = try FTS5SearchIndex(ranked: true)
+    @Test func test_anIndexReopened_loadsItsRankingAtItsFirstSearch_andCompletesUnfinishedWordsEveryWay() async throws {
+        try await withDatabase { path in
+            let post = Post(title: "Notes", content: "Running fast, connections everywhere")
+            try await catchUp(
+                try FTS5SearchIndex(path: path), [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway, fast"))], head: 2)
+            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            #expect(!index.rankingLoaded)
+            #expect(try await titles(index, "runni") == ["Notes"])
+            #expect(index.rankingLoaded)
+            #expect(try await index.loadRanking() == 0, "every document already loaded")
+            try await expectCompletions(index)
+        }
+    }
+
+    @Test func test_aNewIndex_ranksFromItsFirstWrite_andCompletesUnfinishedWordsEveryWay() async throws {
+        let index = try FTS5SearchIndex()
+        #expect(index.rankingLoaded)
         let post = Post(title: "Notes", content: "Running fast, connections everywhere")
         try await catchUp(index, [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway, fast"))], head: 2)
-        // Loading the postings after a start: FTS5 ranks, and completes an unfinished word by stems alone.
-        #expect(try await titles(index, "runni").isEmpty)
-        #expect(try await index.loadRanking() == 2)
+        try await expectCompletions(index)
+    }
+
+    private func expectCompletions(_ index: FTS5SearchIndex) async throws {
         for typed in ["runni", "Runnin", "connectio", "fast connectio", "\"fast\" runni"] {
             #expect(try await titles(index, typed) == ["Notes"], "typing \(typed)")
         }
@@ -166,7 +182,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_aPostChangedSeveralTimesInOnePage_leavesItsLastVersion_orNothingOnceDeleted() async throws {
-        let index = try FTS5SearchIndex(ranked: true)
+        let index = try FTS5SearchIndex()
         try await index.loadRanking()
         var kept = Post(title: "First", content: "one")
         var gone = Post(title: "Doomed", content: "two")

@@ -13,7 +13,7 @@ struct SavedRankingTests {
     private static let queries = ["file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem"]
 
     private func opened(_ path: String) throws -> FTS5SearchIndex {
-        try FTS5SearchIndex(path: path, exclusive: true, ranked: true, postingsPath: path + ".postings")
+        try FTS5SearchIndex(path: path, exclusive: true, postingsPath: path + ".postings")
     }
 
     private func apply(_ changes: [PostChange], to index: FTS5SearchIndex) async throws {
@@ -47,7 +47,7 @@ struct SavedRankingTests {
     /// The same index with its postings loaded from every document, as a
     /// worker with nothing saved loads them.
     private func loadedFromDocuments(_ path: String) async throws -> FTS5SearchIndex {
-        let index = try FTS5SearchIndex(path: path, exclusive: true, ranked: true)
+        let index = try FTS5SearchIndex(path: path, exclusive: true)
         try await index.loadRanking()
         return index
     }

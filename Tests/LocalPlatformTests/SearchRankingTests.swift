@@ -4,16 +4,27 @@ import GRDB
 @testable import LocalPlatform
 import Testing
 
-/// The index ranks with its own function (`posts_rank`); these tests hold
-/// it to FTS5's own bm25 on the same file: the same hits on every page, in
-/// the same order, with the same scores, and the exact number of matches.
+/// The index ranks by its own postings (`ImpactRanker`); these tests hold
+/// it to FTS5's own bm25 over the same documents (`FTS5Reference`): the
+/// same hits on every page, in the same order, with the same scores, and
+/// the exact number of matches.
 @Suite("Search ranking agrees with FTS5's bm25")
 struct SearchRankingTests {
     private static let vocabulary = [
         "kernel", "module", "socket", "signal", "memory", "network", "process", "thread",
         "file", "files", "filesystem", "zone", "format", "output", "error", "command", "line",
     ]
-    private static let queries = ["file", "fil", "kernel module", "\"command line\"", "network", "zone fi", "out", "signal memory thread"]
+    /// Queries whose unfinished last word has one stem to complete to: the
+    /// ranking postings score it as FTS5 scores the prefix, so the page is
+    /// FTS5's to the bit (a prefix of several stems may differ: ImpactQuery).
+    private static let oneCompletion = ["kernel module", "network", "signal memory thread", "zone", "out", "kernel"]
+    /// Queries of one phrase (`ImpactPhrase`), and of phrases beside other
+    /// terms (`ImpactPhrases`).
+    private static let phrases = [
+        "\"command line\"", "\"lorem kernel\"", "\"lorem lorem lorem\"", "\"file\" zone", "\"command line\" kernel",
+        "network \"lorem signal\" zone", "\"lorem lorem\" \"file format\"", "\"lorem\" \"lorem lorem\"",
+    ]
+    private static let queries = oneCompletion + phrases
 
     /// Posts of very different lengths (up to 20,000 words, so FTS5 stores
     /// some lengths in two and three bytes), the same few words throughout;
@@ -39,40 +50,25 @@ struct SearchRankingTests {
         posts.enumerated().map { PostChange(sequence: sequence + Int64($0.offset), uid: $0.element.uid, kind: .upsert($0.element)) }
     }
 
-    /// An index in a file at `path` (its directory made) holding `posts`.
-    private func indexed(_ posts: [Post], at path: String) async throws -> FTS5SearchIndex {
+    /// An index in a file at `path` (its directory made) holding `posts`,
+    /// as a search worker's (`exclusive`: its ranking loads beside writes)
+    /// or as `posts --local`'s (built again at a search after another
+    /// process wrote).
+    private func indexed(_ posts: [Post], at path: String, exclusive: Bool = true) async throws -> FTS5SearchIndex {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let index = try FTS5SearchIndex(path: path)
+        let index = try FTS5SearchIndex(path: path, exclusive: exclusive)
         try await index.apply(Self.changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
         return index
-    }
-
-    /// What FTS5's bm25 makes of `query`: the page's (uid, score) and the number of matches.
-    private func reference(_ database: DatabaseQueue, _ query: String, limit: Int, offset: Int) throws -> ([String], [Double], Int) {
-        let terms = SearchQuery.terms(in: query)
-        return try database.read { db in
-            let match = SearchQuery.expression(for: terms, completions: try FTS5SearchIndex.completions(of: terms.last!, db))
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT document.uid, hits.score FROM (
-                        SELECT rowid, -bm25(document_fts, 10.0, 1.0) AS score FROM document_fts WHERE document_fts MATCH ?
-                        ORDER BY score DESC, rowid LIMIT ? OFFSET ?
-                    ) AS hits JOIN document ON document.rowid = hits.rowid ORDER BY hits.score DESC, hits.rowid
-                    """, arguments: [match, limit, offset])
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM document_fts WHERE document_fts MATCH ?", arguments: [match]) ?? 0
-            return (rows.map { ($0[0] as UUID).uuidString }, rows.map { $0[1] }, total)
-        }
     }
 
     private func expectAgreement(
         _ index: FTS5SearchIndex, _ path: String, _ label: String, queries: [String] = Self.queries
     ) async throws {
-        let database = try DatabaseQueue(path: path)
+        let reference = try FTS5Reference(indexAt: path)
         for query in queries {
             for (limit, offset) in [(10, 0), (10, 10), (7, 45), (500, 0)] {
                 let results = try await index.search(query, limit: limit, offset: offset)
-                let (uids, scores, total) = try reference(database, query, limit: limit, offset: offset)
+                let (uids, scores, total) = try reference.page(query, limit: limit, offset: offset)
                 #expect(results.hits.map(\.uid.uuidString) == uids, "\(label): \(query) at \(offset)")
                 #expect(results.hits.map(\.score) == scores, "\(label): \(query) at \(offset)")
                 #expect(results.total == total && results.totalIsExact, "\(label): \(query)")
@@ -83,7 +79,7 @@ struct SearchRankingTests {
 
     @Test func test_everyPageHasFTS5sHits_inItsOrder_withItsScores_andTheExactTotal() async throws {
         try await withDatabase { path in
-            let index = try await indexed(Self.corpus(count: 400), at: path)
+            let index = try await indexed(Self.corpus(count: 400), at: path, exclusive: false)
             try await expectAgreement(index, path, "built")
         }
     }
@@ -114,21 +110,21 @@ struct SearchRankingTests {
             let edits = editsAndDeletes(&posts, short: "file", long: "file zone")
             try await index.apply(edits, position: IndexPosition(applied: edits.last!.sequence, database: nil))
             try await expectAgreement(index, path, "edited")
-            try await expectAgreement(try FTS5SearchIndex(path: path), path, "reopened")
+            // Reopened, it loads its ranking at its first search.
+            let reopened = try FTS5SearchIndex(path: path, exclusive: true)
+            #expect(!reopened.rankingLoaded)
+            try await expectAgreement(reopened, path, "reopened")
+            #expect(reopened.rankingLoaded)
         }
     }
-
-    /// Queries whose unfinished last word has one stem to complete to: the
-    /// ranking postings score it as FTS5 scores the prefix, so the page is
-    /// FTS5's to the bit (a prefix of several stems may differ: ImpactQuery).
-    private static let oneCompletion = ["kernel module", "network", "signal memory thread", "zone", "out", "kernel"]
-    /// Queries of one phrase, which the ranking postings rank too (`ImpactPhrase`).
-    private static let phrases = ["\"command line\"", "\"lorem kernel\"", "\"lorem lorem lorem\"", "\"file\" zone"]
 
     @Test func test_withTheRankingLoadedWhileEditsAndDeletesGoOn_everyPageIsStillFTS5s() async throws {
         try await withDatabase { path in
             var posts = Self.corpus(count: 300)
-            let index = try await indexed(posts, at: path)
+            _ = try await indexed(posts, at: path)
+            // Opened again, as a worker restarting without saved postings.
+            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            #expect(!index.rankingLoaded)
             let edits = editsAndDeletes(&posts, short: "kernel", long: "network zone")
             // Loaded a few documents at a time while the edits are applied page by page.
             let pages = stride(from: 0, to: edits.count, by: 9).map { Array(edits[$0..<min($0 + 9, edits.count)]) }
@@ -136,17 +132,10 @@ struct SearchRankingTests {
             for page in pages { try await index.apply(page, position: IndexPosition(applied: page.last!.sequence, database: nil)) }
             #expect(try await loaded > 0)
             #expect(index.rankingLoaded)
-            try await expectAgreement(index, path, "loaded while edited", queries: Self.oneCompletion + Self.phrases)
-            let reopened = try FTS5SearchIndex(path: path)
+            try await expectAgreement(index, path, "loaded while edited")
+            let reopened = try FTS5SearchIndex(path: path, exclusive: true)
             try await reopened.loadRanking()
-            try await expectAgreement(reopened, path, "reopened and loaded", queries: Self.oneCompletion + Self.phrases)
-            // The snippets too: where each hit matched, as FTS5 finds it.
-            let unloaded = try FTS5SearchIndex(path: path)
-            for query in Self.oneCompletion + Self.phrases {
-                let ranked = try await reopened.search(query, limit: 20, offset: 0).hits
-                let everyMatch = try await unloaded.search(query, limit: 20, offset: 0).hits
-                #expect(ranked.map(\.snippet) == everyMatch.map(\.snippet) && ranked.map(\.highlights) == everyMatch.map(\.highlights), "\(query)")
-            }
+            try await expectAgreement(reopened, path, "reopened and loaded")
         }
     }
 
@@ -171,29 +160,5 @@ struct SearchRankingTests {
                         return words.contains("kernel") && words.contains { $0.hasPrefix("fil") }
                     }.count
         )
-    }
-
-    @Test func test_theRankingFunctionWithoutItsRequest_failsTheQuery_namingWhy() async throws {
-        try await withDatabase { path in
-            _ = try await indexed(Self.corpus(count: 3), at: path)
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in try FTS5Ranking.register(db) }
-            let database = try DatabaseQueue(path: path, configuration: configuration)
-            var failure: DatabaseError?
-            do {
-                _ = try database.read { db in
-                    try Row.fetchAll(db, sql: "SELECT posts_rank(document_fts, NULL) FROM document_fts WHERE document_fts MATCH 'lorem'")
-                }
-            } catch {
-                failure = error as? DatabaseError
-            }
-            #expect(failure?.message?.contains("was called without its request") == true)
-        }
-    }
-
-    @Test func test_aLengthIsReadAsFTS5WritesIt() {
-        #expect(DocumentLengths.total(of: Data([0x05, 0x7F])) == 132, "one byte per column")
-        #expect(DocumentLengths.total(of: Data([0x81, 0x00, 0x02])) == 130, "128 takes two bytes")
-        #expect(DocumentLengths.total(of: Data([0x81, 0x9C, 0x20, 0x00])) == 20_000, "20,000 takes three")
     }
 }

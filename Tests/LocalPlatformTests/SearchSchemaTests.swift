@@ -35,7 +35,7 @@ struct SearchSchemaTests {
             try await writtenByV5(
                 at: path, keepingWords: false, [kept, edited, gone],
                 then: "DELETE FROM document WHERE rowid = 3; UPDATE searchState SET applied = 3 WHERE id = 1")
-            let index = try FTS5SearchIndex(path: path, exclusive: true, ranked: true)
+            let index = try FTS5SearchIndex(path: path, exclusive: true)
             try await index.loadRanking()
             #expect(try await index.search("words", limit: 10, offset: 0).hits.map(\.uid) == [kept.uid, edited.uid])
             #expect(try await index.position().applied == 3, "nothing to apply again")
@@ -62,14 +62,15 @@ struct SearchSchemaTests {
             let path = directory + "/search.sqlite"
             let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
             try await writtenByV5(at: path, keepingWords: false, posts, then: "UPDATE searchState SET applied = \(posts.count) WHERE id = 1")
-            let index = try FTS5SearchIndex(path: path, exclusive: true, ranked: true, trainingAfter: 200)
+            let index = try FTS5SearchIndex(path: path, exclusive: true, trainingAfter: 200)
             let compressed = try await DatabaseQueue(path: path).read { db in
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE hex(substr(text, 1, 1)) = '01'") ?? 0
             }
             #expect(compressed > 250, "compressed by the conversion, before any write")
             let free = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? -1 }
             #expect(free == 0, "the old tables' room given back")
-            let plain = try FTS5SearchIndex(ranked: true)  // as the converted one: no vocabulary of its own
+            #expect(try await Self.tables(path) == ["document", "searchState"], "no FTS5 table left")
+            let plain = try FTS5SearchIndex()
             try await plain.apply(
                 posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) },
                 position: IndexPosition(applied: Int64(posts.count), database: nil))
@@ -83,8 +84,57 @@ struct SearchSchemaTests {
         }
     }
 
-    /// An index that keeps its own vocabulary of whole words (no ranking
-    /// postings) keeps it in step with the documents after the change.
+    /// The tables of the index file at `path` (SQLite's own left out).
+    private static func tables(_ path: String) async throws -> [String] {
+        try await DatabaseQueue(path: path).read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name")
+        }
+    }
+
+    /// An index file as the first build of schema v8 left it: its text in
+    /// blobs, and FTS5's contentless tables of its words beside them. At
+    /// its first start they are dropped (v9), the file vacuumed, and
+    /// searches find what they found.
+    @Test func test_anIndexWithFTS5Tables_losesThem_andTheirRoom_andFindsTheSame() async throws {
+        try await withTemporaryDirectory("schema") { directory in
+            let path = directory + "/search.sqlite"
+            let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
+            let changes = posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) }
+            let written = try FTS5SearchIndex(path: path, exclusive: true)
+            try await written.apply(changes, position: IndexPosition(applied: Int64(posts.count), database: nil))
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v9:%';
+                        ALTER TABLE searchState DROP COLUMN generation;
+                        CREATE VIRTUAL TABLE document_fts USING fts5(title, content, content='', tokenize='porter unicode61');
+                        """)
+                for post in posts {
+                    try db.execute(sql: "INSERT INTO document_fts (title, content) VALUES (?, ?)", arguments: [post.title, post.content])
+                }
+            }
+            try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try queue.close()
+            let before = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            #expect(try await Self.tables(path) == ["document", "searchState"])
+            let after = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            #expect(after < before, "FTS5's room given back: \(before) → \(after) bytes")
+            let fresh = try FTS5SearchIndex()
+            try await fresh.apply(changes, position: IndexPosition(applied: Int64(posts.count), database: nil))
+            for query in ["kernel", "socket modu", "\"the file\"", "進程", "\"the file\" kernel"] {
+                let found = try await index.search(query, limit: 500, offset: 0)
+                let expected = try await fresh.search(query, limit: 500, offset: 0)
+                #expect(!expected.hits.isEmpty && found.hits == expected.hits && found.total == expected.total, "\(query)")
+            }
+        }
+    }
+
+    /// An index that kept its own vocabulary of whole words (before v9)
+    /// completes words from its ranking after the change.
     @Test func test_anIndexWithItsOwnVocabulary_stillCompletesWordsOfPostsAddedAfter() async throws {
         try await withTemporaryDirectory("schema") { directory in
             let path = directory + "/search.sqlite"

@@ -17,7 +17,7 @@ import Synchronization
 /// it follows, and the catch-up fails naming both.
 ///
 /// A catch-up of at least `SearchRules.compactAfter` changes ends by
-/// compacting the index, so its queries read one merged structure.
+/// compacting the index (`SearchIndex.compact`).
 public final class IndexSync: Sendable {
     public let index: any SearchIndex
     private let feed: any ChangeFeed

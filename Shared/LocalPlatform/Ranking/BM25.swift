@@ -1,9 +1,8 @@
 import Foundation
 
 /// bm25 as FTS5's `bm25()` computes it, in the same floating-point steps
-/// (so the same bits): `RankRequest` scores FTS5's matches with it and
-/// `ImpactIndex` its own postings, and the two must agree to the last bit
-/// for the impact index's first page to be FTS5's.
+/// (so the same bits): the tests hold the ranking's pages to FTS5's own,
+/// score for score.
 enum BM25 {
     static let k1 = 1.2
     static let b = 0.75

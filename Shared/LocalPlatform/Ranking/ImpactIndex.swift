@@ -10,8 +10,8 @@
 /// a new rowid. A removed document's postings stay (skipped, and no longer
 /// counted) until they are half of a term's, which is then rebuilt.
 struct ImpactIndex {
-    /// A title's match counts this many of the content's, as in FTS5's
-    /// ranking (`FTS5SearchIndex.titleWeight`).
+    /// A title's match counts this many of the content's (bm25's column
+    /// weights, as FTS5's `bm25(…, 10.0, 1.0)` would weigh them).
     static let titleWeight: UInt32 = 10
 
     private(set) var vocabulary = ImpactVocabulary()

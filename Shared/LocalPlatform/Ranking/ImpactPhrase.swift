@@ -156,7 +156,7 @@ enum ImpactPhrase {
     }
 
     /// The documents of `term`, one bit each by rowid (removed ones too).
-    private static func bitset(of term: TermTiers, size: Int) -> [UInt64] {
+    static func bitset(of term: TermTiers, size: Int) -> [UInt64] {
         var bits = [UInt64](repeating: 0, count: (size + 63) / 64)
         bits.withUnsafeMutableBufferPointer { bits in
             for tier in term.tiers {
@@ -169,7 +169,7 @@ enum ImpactPhrase {
     /// Whether `rowid`'s document is there (not removed), and every bitset
     /// of `held` holds it: a document that holds the phrase's rarest words.
     @inline(__always)
-    private static func holdsAll(_ rowid: UInt32, _ held: [[UInt64]], _ lengths: ContiguousArray<Int32>) -> Bool {
+    static func holdsAll(_ rowid: UInt32, _ held: [[UInt64]], _ lengths: ContiguousArray<Int32>) -> Bool {
         lengths[Int(rowid)] >= 0 && held.allSatisfy { Int(rowid >> 6) < $0.count && $0[Int(rowid >> 6)] & (1 << (rowid & 63)) != 0 }
     }
 

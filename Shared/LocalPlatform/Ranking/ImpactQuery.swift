@@ -15,20 +15,43 @@ enum ImpactQuery {
     ) throws -> [[Int32]]? {
         guard !terms.contains(where: { $0.isPhrase && $0.words.count > 1 }) else { return nil }
         return try terms.enumerated().map { position, term in
-            let word = term.words.joined(separator: " ")
-            if lastIsUnfinished && position == terms.count - 1 && !term.isPhrase {
-                return try completions(of: word, in: index, tokenizer: tokenizer)
-            }
-            // A word the index has never seen is in no document: its group is empty.
-            return try tokenizer.knownStems(of: word, in: index).map { $0.map { [$0] } ?? [] }.first ?? []
+            try group(for: term, unfinished: lastIsUnfinished && position == terms.count - 1, in: index, tokenizer: tokenizer)
         }
+    }
+
+    /// Every term, a phrase of several words as its stems in order, as
+    /// `ImpactPhrases` ranks them; nil when a phrase has a word the index
+    /// has never seen (no document holds the phrase, so none matches).
+    static func terms(
+        for terms: [SearchQuery.Term], lastIsUnfinished: Bool, in index: ImpactIndex, tokenizer: ImpactTokenizer
+    ) throws -> [QueryTerm]? {
+        var found: [QueryTerm] = []
+        for (position, term) in terms.enumerated() {
+            guard term.isPhrase && term.words.count > 1 else {
+                let unfinished = lastIsUnfinished && position == terms.count - 1
+                found.append(.anyOf(try group(for: term, unfinished: unfinished, in: index, tokenizer: tokenizer)))
+                continue
+            }
+            let stems = try tokenizer.knownStems(of: term.words.joined(separator: " "), in: index)
+            guard stems.allSatisfy({ $0 != nil }) else { return nil }
+            found.append(.phrase(stems.compactMap { $0 }))
+        }
+        return found
+    }
+
+    /// A word's group: its stem (none for a word the index has never seen,
+    /// which is in no document), or an unfinished word's completions.
+    private static func group(for term: SearchQuery.Term, unfinished: Bool, in index: ImpactIndex, tokenizer: ImpactTokenizer) throws -> [Int32] {
+        let word = term.words.joined(separator: " ")
+        if unfinished && !term.isPhrase { return try completions(of: word, in: index, tokenizer: tokenizer) }
+        return try tokenizer.knownStems(of: word, in: index).map { $0.map { [$0] } ?? [] }.first ?? []
     }
 
     /// A query of one phrase of several words: its stems, in order (nil
     /// for a word the index has never seen, which no document holds), as
     /// `ImpactPhrase` ranks it. Nil for any other query: a phrase beside
     /// other terms has an inverse frequency of its own, which only its
-    /// every match tells, so FTS5 ranks those.
+    /// every match tells (`terms`, `ImpactPhrases`).
     static func phrase(for terms: [SearchQuery.Term], in index: ImpactIndex, tokenizer: ImpactTokenizer) throws -> [Int32?]? {
         guard terms.count == 1, let term = terms.first, term.isPhrase, term.words.count > 1 else { return nil }
         return try tokenizer.knownStems(of: term.words.joined(separator: " "), in: index)

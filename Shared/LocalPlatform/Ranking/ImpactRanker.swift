@@ -130,6 +130,13 @@ public final class ImpactRanker: Sendable {
         state.withLock { $0 = State(index: index, loadedThrough: loadedThrough, complete: true) }
     }
 
+    /// Every document of the table, in rowid order, in place of what it
+    /// held: complete.
+    func rebuild(from documents: [Document]) throws(PostsError) {
+        state.withLock { $0 = State() }
+        try load(documents, through: documents.last?.rowid ?? 0, complete: true)
+    }
+
     /// The table was emptied: so is this, and it is complete.
     public func reset() {
         state.withLock { state in
@@ -146,10 +153,11 @@ public final class ImpactRanker: Sendable {
     }
 
     /// The best `keep` documents for `query` (the last word unfinished when
-    /// `lastIsUnfinished`), or nil before every document is loaded, or for
-    /// a query with a phrase, unless it is one phrase alone and `texts`
-    /// reads a document's title and content by rowid (nil: gone), where
-    /// `ImpactPhrase` finds the phrase.
+    /// `lastIsUnfinished`), or nil before every document is loaded. A query
+    /// with a phrase of several words reads documents by rowid through
+    /// `texts` (their title and content; nil: gone), where the phrase is
+    /// found: one phrase alone as `ImpactPhrase` does, beside other terms
+    /// as `ImpactPhrases` does; without `texts` it finds nothing.
     public func rank(
         _ query: String, keep: Int, lastIsUnfinished: Bool = true, texts: ((Int64) throws -> (title: String, content: String)?)? = nil
     ) throws(PostsError) -> RankedRows? {
@@ -160,15 +168,14 @@ public final class ImpactRanker: Sendable {
                 guard state.complete else { return nil }
                 let index = state.index
                 if let phrase = try ImpactQuery.phrase(for: terms, in: index, tokenizer: tokenizer) {
-                    guard let texts else { return nil }
-                    return try Self.rank(phrase: phrase, keep: keep, in: index, tokenizer: tokenizer, texts: texts)
+                    return try Self.rank(phrase: phrase, keep: keep, in: index, tokenizer: tokenizer, texts: texts ?? { _ in nil })
                 }
-                guard let groups = try ImpactQuery.groups(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer)
-                else { return nil }
-                let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
-                return RankedRows(
-                    rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact,
-                    scored: found.scored, groups: groups)
+                if let groups = try ImpactQuery.groups(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer) {
+                    let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
+                    return RankedRows(found, terms: groups.map(QueryTerm.anyOf))
+                }
+                let mixed = try ImpactQuery.terms(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer)
+                return try Self.rank(mixed, keep: keep, in: index, tokenizer: tokenizer, texts: texts ?? { _ in nil })
             }
         }
     }
@@ -182,31 +189,57 @@ public final class ImpactRanker: Sendable {
         // A word no document holds: nor does any the phrase.
         let stems = phrase.compactMap { $0 }
         guard stems.count == phrase.count else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
-        func count(in column: String) throws -> UInt32 {
-            UInt32(ImpactPhrase.starts(of: stems, in: try tokenizer.knownStems(of: column, in: index, onlyAmong: stems)).count)
-        }
         let found = try ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
-            guard let text = try texts(rowid) else { return 0 }
-            return try count(in: text.title) * ImpactIndex.titleWeight + count(in: text.content)
+            try counts(of: [stems], in: rowid, index, tokenizer, texts).first ?? 0
         }
-        return RankedRows(
-            rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact,
-            scored: found.scored, phrase: stems)
+        return RankedRows(found, terms: [.phrase(stems)])
     }
 
-    /// The whole words seen that start with `prefix` (other than it), or
-    /// none when more than `limit` do, or before every document is loaded.
-    func words(startingWith prefix: String, atMost limit: Int) -> [String] {
-        state.withLock { state in state.complete ? state.index.vocabulary.words(startingWith: prefix, atMost: limit) : [] }
+    /// A query with a phrase beside other terms (`ImpactQuery.terms`; nil
+    /// for a phrase with a word no document holds): every document that
+    /// holds a phrase's words read by `texts` to count its phrases.
+    static func rank(
+        _ terms: [QueryTerm]?, keep: Int, in index: ImpactIndex, tokenizer: ImpactTokenizer,
+        texts: (Int64) throws -> (title: String, content: String)?
+    ) throws -> RankedRows {
+        guard let terms else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
+        let phrases = terms.compactMap { term -> [Int32]? in
+            guard case .phrase(let stems) = term else { return nil }
+            return stems
+        }
+        let found = try ImpactPhrases.best(keep, terms: terms, in: index) { rowid in try counts(of: phrases, in: rowid, index, tokenizer, texts) }
+        return RankedRows(found, terms: terms)
     }
 
-    /// Where each hit's columns hold its query's stems: each a token of the
-    /// group that matched it (for the snippets; no FTS5 query, whose prefix
-    /// would read every completion's postings again for each hit).
+    /// The weighted count of each of `phrases` in the document at `rowid`
+    /// (its title's times `ImpactIndex.titleWeight`, plus its content's);
+    /// zeros for a document gone.
+    private static func counts(
+        of phrases: [[Int32]], in rowid: Int64, _ index: ImpactIndex, _ tokenizer: ImpactTokenizer,
+        _ texts: (Int64) throws -> (title: String, content: String)?
+    ) throws -> [UInt32] {
+        guard let text = try texts(rowid) else { return phrases.map { _ in 0 } }
+        let among = Array(Set(phrases.joined()))
+        let title = try tokenizer.knownStems(of: text.title, in: index, onlyAmong: among)
+        let content = try tokenizer.knownStems(of: text.content, in: index, onlyAmong: among)
+        return phrases.map { phrase in
+            UInt32(ImpactPhrase.starts(of: phrase, in: title).count) * ImpactIndex.titleWeight
+                + UInt32(ImpactPhrase.starts(of: phrase, in: content).count)
+        }
+    }
+
+    /// Where each hit's columns hold its query's terms: each token of a
+    /// word (or completion) that matched it, each run of a phrase's stems
+    /// (for the snippets; no FTS5 query, whose prefix would read every
+    /// completion's postings again for each hit).
     func instances(in hits: [[String]], of ranked: RankedRows) throws(PostsError) -> [[PhraseInstance]] {
-        var groupOf: [Int32: Int] = [:]
-        for (group, stems) in ranked.groups.enumerated() {
-            for stem in stems where groupOf[stem] == nil { groupOf[stem] = group }
+        var termOf: [Int32: Int] = [:]
+        var phrases: [(term: Int, stems: [Int32])] = []
+        for (term, kind) in ranked.terms.enumerated() {
+            switch kind {
+            case .anyOf(let stems): for stem in stems where termOf[stem] == nil { termOf[stem] = term }
+            case .phrase(let stems): phrases.append((term, stems))
+            }
         }
         return try tokenizing { tokenizer in
             try self.state.withLock { state in
@@ -214,15 +247,14 @@ public final class ImpactRanker: Sendable {
                     var found: [PhraseInstance] = []
                     for (column, text) in columns.enumerated() {
                         let stems = try tokenizer.knownStems(of: text, in: state.index)
-                        guard ranked.phrase.isEmpty else {
-                            found += ImpactPhrase.starts(of: ranked.phrase, in: stems).map {
-                                PhraseInstance(phrase: 0, column: column, tokens: $0..<($0 + ranked.phrase.count))
+                        for (term, phrase) in phrases {
+                            found += ImpactPhrase.starts(of: phrase, in: stems).map {
+                                PhraseInstance(phrase: term, column: column, tokens: $0..<($0 + phrase.count))
                             }
-                            continue
                         }
                         for (position, stem) in stems.enumerated() {
-                            guard let stem, let group = groupOf[stem] else { continue }
-                            found.append(PhraseInstance(phrase: group, column: column, tokens: position..<(position + 1)))
+                            guard let stem, let term = termOf[stem] else { continue }
+                            found.append(PhraseInstance(phrase: term, column: column, tokens: position..<(position + 1)))
                         }
                     }
                     return found

@@ -86,19 +86,6 @@ struct ImpactVocabulary {
         unsortedKeys = []
     }
 
-    /// The words (and stems) other than `prefix` that start with it, or
-    /// none when more than `limit` do.
-    func words(startingWith prefix: String, atMost limit: Int) -> [String] {
-        var found = Set<String>()
-        var low = lowerBound(prefix)
-        while low < sortedKeys.count, sortedKeys[low].hasPrefix(prefix), found.count <= limit {
-            if sortedKeys[low] != prefix { found.insert(sortedKeys[low]) }
-            low += 1
-        }
-        for (key, _) in unsortedKeys where key != prefix && key.hasPrefix(prefix) && found.count <= limit { found.insert(key) }
-        return found.count > limit ? [] : found.sorted()
-    }
-
     private func lowerBound(_ prefix: String) -> Int {
         var low = 0, high = sortedKeys.count
         while low < high {

@@ -7,10 +7,15 @@ public struct RankedRows: Sendable, Equatable {
     public var totalIsExact: Bool
     /// Matches scored: what the query cost, beside `total`.
     public var scored = 0
-    /// The stems each group of the query matched by: where a hit matched,
+    /// The query's terms by their stems, in order: where a hit matched,
     /// for its snippet (`ImpactRanker.instances`).
-    var groups: [[Int32]] = []
-    /// The stems of a query of one phrase, in order (`ImpactPhrase`): a
-    /// hit matched where they follow one another.
-    var phrase: [Int32] = []
+    var terms: [QueryTerm] = []
+}
+
+extension RankedRows {
+    init(_ found: ImpactSearch.Result, terms: [QueryTerm]) {
+        self.init(
+            rowids: found.ranked.map(\.rowid), scores: found.ranked.map(\.score), total: found.total, totalIsExact: found.isExact,
+            scored: found.scored, terms: terms)
+    }
 }

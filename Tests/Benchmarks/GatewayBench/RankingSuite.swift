@@ -4,9 +4,9 @@ import LocalPlatform
 import Synchronization
 
 /// #26's ranking in one process, on one corpus: each query class's page
-/// from the FTS5 index as search workers rank today (every match scored),
-/// beside `ImpactRanker` (block-max postings, the last word completed to
-/// its most common words), and what building the impact index costs.
+/// from SQLite's FTS5 (`FTS5Baseline`: every match scored), beside
+/// `ImpactRanker` (block-max postings, the last word completed to its most
+/// common words), and what building each costs.
 struct RankingSuite {
     let corpus: String
     let samples: Int
@@ -28,15 +28,7 @@ struct RankingSuite {
         let size = ranker.size
 
         start = clock.now
-        let fts5 = try FTS5SearchIndex()
-        let changes = documents.map { PostChange(sequence: $0.rowid, uid: $0.post.uid, kind: .upsert($0.post)) }
-        try blocking {
-            for batch in stride(from: 0, to: changes.count, by: 10_000) {
-                let page = Array(changes[batch..<min(batch + 10_000, changes.count)])
-                try await fts5.apply(page, position: IndexPosition(applied: page.last!.sequence, database: nil))
-            }
-            try await fts5.compact()
-        }
+        let fts5 = try FTS5Baseline(posts: documents.map { ($0.post.title, $0.post.content) })
         let fts5Build = start.duration(to: clock.now)
 
         var rows = [
@@ -54,7 +46,7 @@ struct RankingSuite {
         ]
         for (name, queries) in try QueryClasses(corpus: corpus).classes {
             let reference = try Self.latency(samples, queries) { query in
-                try blocking { _ = try await fts5.search(query, limit: 10, offset: 0) }
+                _ = try fts5.search(query)
             }
             var (exact, scored) = (0, 0)
             // A phrase's posts are read to count it: here from the corpus in memory, not from SQLite.

@@ -1,0 +1,7 @@
+/// One term of a ranked query, as a hit's snippet finds where it matched
+/// (`ImpactRanker.instances`): any one of some stems (a word, or an
+/// unfinished word's completions), or a phrase's stems, in order.
+enum QueryTerm: Equatable, Sendable {
+    case anyOf([Int32])
+    case phrase([Int32])
+}
