@@ -99,10 +99,13 @@ struct SavedRankingTests {
         try await withDatabase { path in
             let (index, live) = try await built(at: path)
             let expected = try await pages(index)
-            try #require(try await index.saveRanking() != nil)
+            let saved = try #require(try await index.saveRanking())
             let file = path + ".postings"
             let whole = try Data(contentsOf: URL(fileURLWithPath: file))
             let id = try #require(try await index.savedPostingsID())
+            #expect(whole.count == saved, "the size a save reports is the file's")
+            let frame = StoredPostings.magic.count + 1 + 8
+            #expect(Array(whole[frame..<(frame + 4)]) == [0x28, 0xB5, 0x2F, 0xFD], "compressed: a zstd frame after the plain start")
 
             // Cut anywhere, it is refused: never read past its end, never taken for whole.
             for cut in stride(from: 0, to: whole.count, by: max(1, whole.count / 40)) + [whole.count - 1] {

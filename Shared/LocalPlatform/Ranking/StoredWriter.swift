@@ -1,3 +1,5 @@
+import CZstd
+
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -6,14 +8,28 @@
 /// at a time, so saving a million posts' postings never holds them twice:
 /// unsigned numbers as LEB128 varints (7 bits a byte, the high bit set on
 /// every byte but the last), doubles as their 8 bytes little-endian,
-/// strings as their UTF-8 length and bytes.
+/// strings as their UTF-8 length and bytes. What follows
+/// `startCompressing` is one zstd frame (level 1, with its checksum),
+/// after the length of what it holds, which `finish` fills in.
 struct StoredWriter: ~Copyable {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
-    /// Bytes handed to the file so far, and bytes not yet.
+    /// Bytes handed to the file so far, as written (before compression),
+    /// and bytes not yet.
     private(set) var written = 0
     var pending: Int { buffer.count }
+    /// Bytes the file holds so far.
+    private(set) var fileBytes = 0
     static let chunk = 1 << 20
+    /// zstd's level: at a million posts, 85 MB of postings took 48 MB, in
+    /// 0.2 s (level 3: 47.8 MB in 0.26 s).
+    static let level: Int32 = 1
+
+    private var compression: OpaquePointer?
+    private var compressed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// Where the length of the compressed part goes, and where it starts (in `written`).
+    private var lengthAt = 0
+    private var compressedFrom = 0
 
     /// Creates `path` (owner-only; it must not exist).
     init(creating path: String) throws(StoredPostingsError) {
@@ -22,7 +38,11 @@ struct StoredWriter: ~Copyable {
         buffer.reserveCapacity(Self.chunk + 64)
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        if let compression { ZSTD_freeCCtx(compression) }
+        compressed.deallocate()
+    }
 
     mutating func varint(_ value: UInt64) {
         var value = value
@@ -31,7 +51,7 @@ struct StoredWriter: ~Copyable {
             value >>= 7
         }
         buffer.append(UInt8(value))
-        if buffer.count >= Self.chunk { try? flushQuietly() }
+        if buffer.count >= Self.chunk { flushQuietly() }
     }
 
     mutating func varint(_ value: Int) { varint(UInt64(value)) }
@@ -68,26 +88,74 @@ struct StoredWriter: ~Copyable {
         for value in values { double(value) }
     }
 
+    /// From here on, what is written is compressed: 8 bytes for its
+    /// length first (little-endian, filled in by `finish`), then the frame.
+    mutating func startCompressing() {
+        lengthAt = written + buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: 8))
+        flushQuietly()
+        compressedFrom = written
+        let context = ZSTD_createCCtx()
+        ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, Self.level)
+        ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
+        compression = context
+        compressed = .allocate(byteCount: ZSTD_CStreamOutSize(), alignment: 8)
+    }
+
     /// A failed write is kept for `finish`, which reports it.
     private var failure: Int32 = 0
+    private var failureReason: String?
 
-    private mutating func flushQuietly() throws {
+    private mutating func flushQuietly(ending: Bool = false) {
+        var pending: [UInt8] = []
+        swap(&pending, &buffer)
+        defer {
+            written += pending.count
+            pending.removeAll(keepingCapacity: true)
+            swap(&pending, &buffer)
+        }
+        guard let compression else {
+            pending.withUnsafeBytes { send($0) }
+            return
+        }
+        pending.withUnsafeBytes { pending in
+            var input = ZSTD_inBuffer(src: pending.baseAddress, size: pending.count, pos: 0)
+            while failure == 0 && failureReason == nil {
+                var out = ZSTD_outBuffer(dst: compressed.baseAddress, size: compressed.count, pos: 0)
+                let left = ZSTD_compressStream2(compression, &out, &input, ending ? ZSTD_e_end : ZSTD_e_continue)
+                guard ZSTD_isError(left) == 0 else {
+                    failureReason = "zstd: " + String(cString: ZSTD_getErrorName(left))
+                    break
+                }
+                send(UnsafeRawBufferPointer(rebasing: compressed[..<out.pos]))
+                if ending ? left == 0 : input.pos == input.size { break }
+            }
+        }
+    }
+
+    private mutating func send(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
-        while offset < buffer.count, failure == 0 {
-            let sent = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count, failure == 0 {
+            let sent = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if sent < 0 {
                 if errno != EINTR { failure = errno }
             } else {
                 offset += sent
             }
         }
-        written += offset
-        buffer.removeAll(keepingCapacity: true)
+        fileBytes += offset
     }
 
-    /// Writes what is left and makes it durable (fsync).
+    /// Writes what is left, the compressed part's length, and makes it
+    /// durable (fsync).
     mutating func finish(_ path: String) throws(StoredPostingsError) {
-        try? flushQuietly()
+        flushQuietly(ending: compression != nil)
+        if let reason = failureReason { throw .cannotWrite(path, reason) }
+        if compression != nil, failure == 0 {
+            let length = UInt64(written - compressedFrom).littleEndian
+            let put = withUnsafeBytes(of: length) { pwrite(descriptor, $0.baseAddress, 8, off_t(lengthAt)) }
+            if put != 8 { failure = put < 0 ? errno : EIO }
+        }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }
         guard failure == 0 else { throw .cannotWrite(path, String(cString: strerror(failure))) }
     }
