@@ -11,6 +11,8 @@ extension ImpactSearch {
         /// of a member holding it.
         var first: UInt32
         var holder: Double
+        /// That member.
+        var holdingMember: Int
         /// Its bound at the pivot, and its score there.
         var bound: Double
         var score: Double
@@ -27,7 +29,8 @@ extension ImpactSearch {
     /// group's in `ranges`; `primed`: the documents scored ahead, in rowid
     /// order. Answers whether any were skipped (the count is then a bound).
     static func pass(
-        _ keep: Int, members: inout [Member], ranges: [Range<Int>], primed: [UInt32], lengths: ContiguousArray<Int32>, average: Double,
+        _ keep: Int, members: inout [Member], ranges: [Range<Int>], singleStem: [Bool], primed: [UInt32], lengths: ContiguousArray<Int32>,
+        average: Double,
         exactCount: Int, best: inout Heap<Ranked>, matches: inout Int
     ) -> Bool {
         // Each member's current rowid in an array of its own, which the
@@ -38,11 +41,18 @@ extension ImpactSearch {
         let bestSum = groupBests.reduce(0, +)
         // Each group's first essential document as last found (`find`), the
         // best bound of a member holding it, and the group's bound there.
-        var lanes = ranges.map { Lane(first: 0, holder: 0, bound: 0, score: 0, essential: $0.count, start: $0.lowerBound) }
+        var lanes = ranges.map { Lane(first: 0, holder: 0, holdingMember: 0, bound: 0, score: 0, essential: $0.count, start: $0.lowerBound) }
         var (blockWait, blockBackoff) = (0, 1)
         // The groups of fewest members scored first: a document that cannot
         // reach the page is left before the costliest group is read.
         let scoringOrder = ranges.indices.sorted { (ranges[$0].count, $0) < (ranges[$1].count, $1) }
+        // The groups in the order they are lined up at a document: those
+        // whose essential members hold the fewest postings first. Once the
+        // page is full, a document whose groups lined up so far, with the
+        // best of those not yet, cannot reach the page is left before the
+        // others are read (the commonest word's many tiers, most often).
+        var alignOrder = Array(ranges.indices)
+        var unalignedBest = [Double](repeating: 0, count: ranges.count + 1)
         var worst = -Double.infinity
         var pruned = false
         var target: UInt32 = 0
@@ -64,26 +74,63 @@ extension ImpactSearch {
                         /// and the best bound of the essential members holding it (in
                         /// bound order, the first; a member left out holds none better).
                         @inline(__always) func find(_ group: Int, from rowid: UInt32) {
-                            var (first, holder) = (PostingCursor.end, 0.0)
+                            var (first, holder, holding) = (PostingCursor.end, 0.0, 0)
                             let start = lanes[group].start
                             for member in start..<(start + lanes[group].essential) {
                                 _ = reach(member, rowid)
-                                if heads[member] < first { (first, holder) = (heads[member], members[member].bound) }
+                                if heads[member] < first { (first, holder, holding) = (heads[member], members[member].bound, member) }
                             }
-                            (lanes[group].first, lanes[group].holder) = (first, holder)
+                            (lanes[group].first, lanes[group].holder, lanes[group].holdingMember) = (first, holder, holding)
+                        }
+                        /// `alignOrder` and `unalignedBest` for the essential members now.
+                        func order() {
+                            let postings = ranges.indices.map { group in
+                                (lanes[group].start..<(lanes[group].start + lanes[group].essential)).reduce(0) {
+                                    $0 + members[$1].cursor.postings.rowids.count
+                                }
+                            }
+                            alignOrder = ranges.indices.sorted { (postings[$0], $0) < (postings[$1], $1) }
+                            for position in alignOrder.indices.reversed() {
+                                unalignedBest[position] = unalignedBest[position + 1] + members[ranges[alignOrder[position]].lowerBound].bound
+                            }
                         }
                         for group in ranges.indices { find(group, from: 0) }
                         search: while true {
-                            // The groups in turn, each read only when its first document
-                            // lies before the pivot, until all of them hold the pivot.
+                            // The groups in `alignOrder`, each read only when its first
+                            // document lies before the pivot, until all of them hold the
+                            // pivot. Once the page is full, each group lined up adds its
+                            // score there (exact for a group of one stem, else its
+                            // holder's bound): a pivot that cannot reach the page with the
+                            // best of the groups not yet read is left at once. On the man
+                            // pages, `to with command` read 1,034 documents whole instead
+                            // of 19,398, in 2.6 ms instead of 3.4 (docs/BENCHMARKS.md).
                             var pivot = target
-                            var (agreed, group) = (0, 0)
-                            while agreed < ranges.count {
+                            var position = 0
+                            var lined = 0.0
+                            while position < alignOrder.count {
+                                let group = alignOrder[position]
                                 if lanes[group].first < pivot { find(group, from: pivot) }
                                 let first = lanes[group].first
                                 if first == PostingCursor.end { break search }
-                                if first > pivot { (pivot, agreed) = (first, 1) } else { agreed += 1 }
-                                group = group + 1 == ranges.count ? 0 : group + 1
+                                if first > pivot {
+                                    (pivot, position, lined) = (first, 0, 0)
+                                    continue
+                                }
+                                position += 1
+                                guard worst > -.infinity else { continue }
+                                // A group of one stem holds a document in one member: its score there, exactly.
+                                if singleStem[group] {
+                                    let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
+                                    lined +=
+                                        length < 0
+                                        ? -.infinity : members[lanes[group].holdingMember].cursor.score(length: Double(length), average: average)
+                                } else {
+                                    lined += lanes[group].holder
+                                }
+                                if lined + unalignedBest[position] < worst - abs(worst) * 1e-12 {
+                                    pruned = true
+                                    (pivot, position, lined) = (pivot + 1, 0, 0)
+                                }
                             }
                             target = pivot + 1
                             for group in lanes.indices { lanes[group].bound = lanes[group].holder }
@@ -169,6 +216,7 @@ extension ImpactSearch {
                                 if essential < ranges[group].count { pruned = true }
                                 if essential == 0 { break search }
                             }
+                            order()
                         }
                     }
                 }

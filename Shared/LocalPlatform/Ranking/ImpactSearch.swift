@@ -73,8 +73,10 @@ enum ImpactSearch {
             members += byGroup[group].sorted { $0.bound > $1.bound }
             ranges.append(first..<members.count)
         }
+        let singleStem = groups.map { Set($0.filter { Int($0) < index.postings.count }).count == 1 }
         let pruned = pass(
-            keep, members: &members, ranges: ranges, primed: primed.rowids, lengths: index.lengths, average: average, exactCount: exactCount,
+            keep, members: &members, ranges: ranges, singleStem: singleStem, primed: primed.rowids, lengths: index.lengths, average: average,
+            exactCount: exactCount,
             best: &best, matches: &matches)
         // One stem: its documents are counted as it changes.
         let single = groups.count == 1 && stems.count == 1
