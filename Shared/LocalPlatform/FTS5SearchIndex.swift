@@ -80,6 +80,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 // lose its last pages, which record their own applied sequence.
                 configuration.journalMode = .wal
                 configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                // Made owner-only before SQLite opens it: its -wal and -shm take its mode.
+                try OwnerOnlyFiles.prepare(database: path)
                 queue = try DatabaseQueue(path: path, configuration: configuration)
                 chmod(path, 0o600)
             } else {
