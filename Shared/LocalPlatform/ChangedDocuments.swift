@@ -15,8 +15,9 @@ struct ChangedDocuments {
     /// The text the index stores documents with from now on, when this
     /// page trained its dictionary (`DocumentText.trained`).
     var text: DocumentText?
-    /// The index's generation before this write (`SearchSchema.generation`).
-    var generation: Int64 = 0
+    /// The index's generation before this write (`SearchSchema.generation`),
+    /// when it changed anything (nil: every change was applied before).
+    var generation: Int64?
 
     /// Writes `changes` (each with its position in the page, and its text
     /// by that position in `texts`, nil for a delete): the post's document,

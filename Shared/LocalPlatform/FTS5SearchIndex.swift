@@ -36,6 +36,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// may write the file (`readsInTransaction`), a search that finds
     /// another generation builds the ranking again from the documents.
     private let rankedGeneration = Atomic<Int64>(-1)
+    /// How often `followOtherWrites` built the ranking from every document.
+    let rankingBuilds = Atomic<Int>(0)
     /// Where the ranking's postings are saved (`saveRanking`), if anywhere.
     private let postingsPath: String?
     /// Changes written since the index was opened (a reset counts one).
@@ -138,6 +140,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         let words = InBackground { [ranker] in try ranker.words(of: texts) }
         let stored = EncodedTexts(texts, as: text.withLock { $0 })
         try await writeDocuments(words: words) { db in
+            // Another process may have written the file since this one's ranking last matched it.
+            if self.readsInTransaction && self.ranker.isComplete { try self.followOtherWrites(db) }
             let applied = try SearchSchema.applied(db)
             let current = try self.currentText(db)
             let known = try self.ids.withLock { ids in
@@ -149,7 +153,10 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 changes.enumerated().filter { $0.element.sequence > applied }, texts: texts, stored: stored, text: current, ids: known, db)
             let documents = known.count + changed.added.count - changed.removed.count
             changed.text = try self.trainedText(db, current: current, documents: documents)
-            changed.generation = try SearchSchema.countWrite(db)
+            // A page whose every change was applied before changes nothing: no other process need follow it.
+            if !changed.added.isEmpty || !changed.removed.isEmpty || changed.text != nil {
+                changed.generation = try SearchSchema.countWrite(db)
+            }
             try db.execute(
                 sql: "UPDATE searchState SET applied = max(applied, ?), database = ? WHERE id = 1",
                 arguments: [position.applied, position.database])
@@ -177,7 +184,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             var index = saved.index
             let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
             let removed = index.keepOnly(live)
-            self.ranker.restore(index, loadedThrough: saved.loadedThrough)
+            let beyond = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE rowid > ?)", arguments: [saved.loadedThrough])!
+            self.ranker.restore(index, loadedThrough: saved.loadedThrough, complete: !beyond)
             if removed == 0 { self.savedAt.store(self.writes.load(ordering: .relaxed), ordering: .relaxed) }
             return .restored(removed: removed)
         }
@@ -188,20 +196,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// on meanwhile; from then on queries of words are ranked by them.
     /// Answers how many documents it read.
     @discardableResult
-    public func loadRanking(pageSize: Int = 10_000) async throws(PostsError) -> Int {
+    public func loadRanking(pageSize: Int = loadPage) async throws(PostsError) -> Int {
         var loadedThrough = ranker.loadedThrough
         var loaded = 0
         while true {
             let after = loadedThrough
             let (last, count) = try await read { db in
-                let rows = try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT rowid, text FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"),
-                    arguments: [after, pageSize])
-                let text = try self.readText(db)
-                let documents: [ImpactRanker.Document] = try rows.map { row in
-                    let (title, content) = try text.decode(row[1])
-                    return (row[0], title, content)
-                }
+                let documents = try self.documents(after: after, atMost: pageSize, db)
                 try self.ranker.load(documents, through: documents.last?.rowid ?? after, complete: documents.count < pageSize)
                 return (documents.last?.rowid ?? after, documents.count)
             }
@@ -253,21 +254,24 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// Changes written since the index was opened.
     public var changesWritten: Int { writes.load(ordering: .relaxed) }
 
-    /// Whether queries of words are ranked by the ranking's postings.
+    /// Whether the ranking's postings hold every document (they rank every
+    /// query; a search before then loads them first).
     public var rankingLoaded: Bool { ranker.isComplete }
 
     public func reset(database: String?) async throws(PostsError) {
-        try await write { db in
+        let generation = try await write { db in
             try db.execute(
                 sql: """
                     DELETE FROM document; UPDATE searchState SET applied = 0, database = ?, postings = NULL, textDictionary = NULL WHERE id = 1
                     """, arguments: [database])
-            self.wrote(after: try SearchSchema.countWrite(db))
             self.writes.add(1, ordering: .relaxed)
             self.trainingAt.store(self.trainingAfter, ordering: .relaxed)
             self.ids.withLock { $0 = DocumentIDs() }
             self.ranker.reset()
+            return try SearchSchema.countWrite(db)
         }
+        // Emptied, the ranking holds what the file does, whoever wrote before.
+        rankedGeneration.store(generation + 1, ordering: .relaxed)
     }
 
     /// The ranking's postings trimmed to their size, and the memory they
@@ -283,8 +287,8 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         if !readsInTransaction && !ranker.isComplete { try await rankingLoadedOnce() }
-        return try await read { db in
-            if self.readsInTransaction { try self.followOtherWrites(db) }
+        let (results, save) = try await read { db in
+            let save = self.readsInTransaction ? try self.followOtherWrites(db) : false
             let stored = try self.readText(db)
             // A phrase's posts are read as a page's hits are (uid, text).
             let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
@@ -294,33 +298,77 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
             }
             let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }
             let hits = try RankedPage.hits(db, page: page, text: stored) { hits in try self.ranker.instances(in: hits, of: ranked) }
-            return SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db))
+            return (SearchResults(hits: hits, total: ranked.total, totalIsExact: ranked.totalIsExact, sequence: try SearchSchema.applied(db)), save)
         }
+        // Saved for the next process on this file, which takes them up instead of building them; a
+        // save that fails costs that process a build, never this search (`saveRanking` names the file last).
+        if save { _ = try? await saveRanking() }
+        return results
     }
 
-    /// Where another process may write the file: the ranking built again
-    /// from every document when the file's generation is not the one it
-    /// holds (another process wrote, or none was built yet), in the
-    /// caller's transaction. So `posts --local` beside a running interface
-    /// finds what the other wrote, and pays for a build only then.
-    private func followOtherWrites(_ db: Database) throws {
+    /// Where another process may write the file (`posts --local` beside a
+    /// running interface): the ranking brought to the file's generation,
+    /// when it holds another, in the caller's transaction. Held by none yet
+    /// (a process's first search), it is taken up from the postings saved
+    /// beside the file when the file names them, else built from every
+    /// document; then the documents gone since are taken out (one pass over
+    /// every posting, only when some are) and those added read (past every
+    /// rowid it held: the file never gives a rowid twice, and this process
+    /// brings the ranking up to date before it writes, `apply`). Answers
+    /// whether to save it for the next process (built anew, or more than
+    /// `SearchRules.catchUpBatch` documents read since the saved ones).
+    @discardableResult
+    private func followOtherWrites(_ db: Database) throws -> Bool {
         let generation = try SearchSchema.generation(db)
-        guard generation != rankedGeneration.load(ordering: .relaxed) else { return }
-        let text = try readText(db)
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, text FROM document ORDER BY rowid")
-        var documents: [ImpactRanker.Document] = []
-        while let row = try rows.next() {
-            let (title, content) = try text.decode(row[1])
-            documents.append((row[0], title, content))
+        guard generation != rankedGeneration.load(ordering: .relaxed) else { return false }
+        var built = false
+        if !ranker.isComplete {
+            if let postingsPath, let id = try SearchSchema.savedPostings(db), let saved = try? StoredPostings.read(from: postingsPath, id: id) {
+                var index = saved.index
+                let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
+                index.keepOnly(live)
+                ranker.restore(index, loadedThrough: saved.loadedThrough, complete: false)
+            } else {
+                ranker.unload()
+                built = true
+                rankingBuilds.add(1, ordering: .relaxed)
+            }
+        } else {
+            let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [ranker.loadedThrough])
+            ranker.keepOnly(live)
         }
-        try ranker.rebuild(from: documents)
+        // What it does not hold yet, a page at a time (so a build never holds every text at once).
+        var added = 0
+        while true {
+            let page = try documents(after: ranker.loadedThrough, atMost: Self.loadPage, db)
+            try ranker.load(page, through: page.last?.rowid ?? ranker.loadedThrough, complete: page.count < Self.loadPage)
+            added += page.count
+            if page.count < Self.loadPage { break }
+        }
         rankedGeneration.store(generation, ordering: .relaxed)
+        let save = built || added > SearchRules.catchUpBatch
+        if save { savedAt.store(-1, ordering: .relaxed) }
+        return save && postingsPath != nil
+    }
+
+    /// Documents the ranking reads at once while it loads.
+    public static let loadPage = 10_000
+
+    /// The first `limit` documents past `rowid`, in rowid order, as the ranking takes them.
+    private func documents(after rowid: Int64, atMost limit: Int, _ db: Database) throws -> [ImpactRanker.Document] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT rowid, text FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"), arguments: [rowid, limit])
+        let text = try readText(db)
+        return try rows.map { row in
+            let (title, content) = try text.decode(row[1])
+            return (row[0], title, content)
+        }
     }
 
     /// After this process's write, which found the file at `generation`:
     /// the ranking holds the write, and so the next generation, if it held
     /// the one the write found; else another process wrote since, and the
-    /// next search builds it again.
+    /// next search follows it (`followOtherWrites`).
     private func wrote(after generation: Int64) {
         _ = rankedGeneration.compareExchange(expected: generation, desired: generation + 1, ordering: .relaxed)
     }
@@ -336,7 +384,7 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         do {
             try await task.value
         } catch {
-            loading.withLock { $0 = nil }  // the next search tries again
+            loading.withLock { if $0 == task { $0 = nil } }  // the next search tries again
             throw error as? PostsError ?? .failed("search index: \(error)")
         }
     }
@@ -405,7 +453,6 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                     return .commit
                 }
                 if let text = changed.text { self.text.withLock { $0 = text } }
-                self.wrote(after: changed.generation)
                 self.writes.add(max(1, changed.removed.count + changed.added.count), ordering: .relaxed)
                 var found: [Int64: ImpactRanker.Words] = [:]
                 if let words = try? words.wait() {
@@ -419,7 +466,13 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
                 }
                 // A post changed twice in one page was added and removed again.
                 let removed = Set(changed.removed.map(\.rowid))
-                try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) }, words: found)
+                do {
+                    try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) }, words: found)
+                } catch {
+                    self.rankedGeneration.store(-1, ordering: .relaxed)  // built again at the next search, where others write
+                    throw error
+                }
+                if let generation = changed.generation { self.wrote(after: generation) }
             }
         } catch {
             throw .failed("search index: \(error)")

@@ -5,7 +5,7 @@ import Foundation
 /// Search uses an index kept beside the file (`<file>-search`), brought
 /// up to date before each search by Domain's `IndexSync`, so it finds what
 /// any process wrote, and only indexes what is new. Its ranking postings
-/// are built from the index at a process's first search.
+/// are saved beside it (`<file>-search-postings`) for the next process.
 public enum LocalPlatform {
     /// Where a search index is kept: beside the database file, or in
     /// memory (for a process that never searches, such as posts-service).
@@ -18,7 +18,8 @@ public enum LocalPlatform {
     {
         let store = try SQLiteFile(path: path, timers: timers)
         let feed = SQLiteChangeFeed(store: store)
-        let index = try FTS5SearchIndex(path: searchIndex == .besideFile ? searchIndexPath(for: path) : nil)
+        let indexPath = searchIndex == .besideFile ? searchIndexPath(for: path) : nil
+        let index = try FTS5SearchIndex(path: indexPath, postingsPath: indexPath.map { $0 + "-postings" })
         return Platform(
             store: SQLitePostStore(store: store), feed: feed, search: index, searchSync: IndexSync(index: index, feed: feed, pageSize: catchUpPage),
             status: SQLiteStatusSource(store: store),

@@ -16,14 +16,15 @@ struct Ranked: Comparable {
 
 extension Heap where Element == Ranked {
     /// Keeps `ranked` if it is among the best `keep` offered so far:
-    /// answers whether it was kept, and the one it pushed out, if any.
+    /// answers whether it was kept.
     @inline(__always) @discardableResult
-    mutating func offer(_ ranked: Ranked, keeping keep: Int) -> (kept: Bool, pushedOut: Ranked?) {
+    mutating func offer(_ ranked: Ranked, keeping keep: Int) -> Bool {
         if count < keep {
             insert(ranked)
-            return (true, nil)
+            return true
         }
-        guard let least = self.min, least < ranked else { return (false, nil) }
-        return (true, replaceMin(with: ranked))
+        guard let least = self.min, least < ranked else { return false }
+        replaceMin(with: ranked)
+        return true
     }
 }

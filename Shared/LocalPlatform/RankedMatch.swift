@@ -1,7 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
-import HeapModule
 
 /// A match among the best, as the page shows it.
 struct RankedMatch {

@@ -3,9 +3,9 @@ public struct SearchStatsResult: Codable, Sendable, Equatable {
     public var index: SearchIndexDTO
     /// The index's size in bytes.
     public var indexBytes: Int
-    /// Whether queries of words are ranked by the worker's ranking postings
-    /// (loaded after a start); until then FTS5 ranks every match. Absent
-    /// from a worker that has none.
+    /// Whether the worker's ranking postings hold every post (restored or
+    /// loaded after a start): it registers with the gateway only then.
+    /// Absent from a worker of a build before them.
     public var rankingLoaded: Bool?
 
     public init(index: SearchIndexDTO, indexBytes: Int, rankingLoaded: Bool? = nil) {

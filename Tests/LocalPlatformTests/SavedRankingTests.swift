@@ -88,10 +88,13 @@ struct SavedRankingTests {
             try await editAndDelete(live, edited: 0..<10, deleted: 10..<25, from: 2_000, reopened)
             let fresh = try opened(path)
             #expect(try await fresh.restoreRanking() == .restored(removed: 25), "the edited and the deleted")
-            #expect(try await fresh.loadRanking() == 40 + 10, "the new posts, and the edited ones' new rows")
-            let expected = try await pages(loadedFromDocuments(path))
-            #expect(try await pages(fresh) == expected)
-            #expect(try await pages(reopened) == expected)
+            #expect(!fresh.rankingLoaded, "posts past the saved ones: not ranked until they are read")
+            #expect(try await pages(reopened) == pages(loadedFromDocuments(path)))
+            // A change applied before the loading reads them (a worker catching up meanwhile) is left to the loading.
+            try await apply(SearchRankingTests.changes([Post(title: "later", content: "file kernel")], from: 3_000), to: fresh)
+            #expect(try await fresh.loadRanking() == 40 + 10 + 1, "the new posts, the edited ones' new rows, the later one")
+            #expect(fresh.rankingLoaded)
+            #expect(try await pages(fresh) == pages(loadedFromDocuments(path)))
         }
     }
 

@@ -2,9 +2,10 @@
 /// bm25 would, reading only the postings where they can be: each term's
 /// postings are in tiers by weight (`TermTiers`) with block-max bounds
 /// (`TermPostings`), and `ImpactSearch` skips every tier and block that
-/// cannot reach the page. The matches' text, the
-/// snippets and phrases stay FTS5's; this holds what ranking reads: each
-/// document's length, and each term's documents with its weighted count.
+/// cannot reach the page. The matches' text stays in SQLite (a phrase is
+/// found by reading it, as a snippet is); this holds what ranking reads:
+/// each document's length, and each term's documents with its weighted
+/// count.
 ///
 /// Rowids only grow: a document changed is removed and added again under
 /// a new rowid. A removed document's postings stay (skipped, and no longer
@@ -44,10 +45,10 @@ struct ImpactIndex {
     init(from reader: inout StoredReader) throws(StoredPostingsError) {
         vocabulary = try ImpactVocabulary(from: &reader)
         let terms = try reader.count(atMost: vocabulary.stems.count)
-        postings.reserveCapacity(terms)
+        postings.reserveCapacity(min(terms, StoredReader.chunk))
         for _ in 0..<terms { postings.append(try TermTiers(from: &reader)) }
         let documents = try reader.count()
-        lengths.reserveCapacity(documents)
+        lengths.reserveCapacity(min(documents, StoredReader.chunk))
         for _ in 0..<documents { lengths.append(Int32(try reader.count(atMost: Int(Int32.max))) - 1) }
         rows = Int64(try reader.count(atMost: documents))
         postingsAdded = try reader.count(atMost: Int.max)

@@ -125,16 +125,24 @@ public final class ImpactRanker: Sendable {
         state.withLock { $0.complete ? ($0.index, $0.loadedThrough) : nil }
     }
 
-    /// Takes a saved index (`saved`) as what it holds: complete at once.
-    func restore(_ index: ImpactIndex, loadedThrough: Int64) {
-        state.withLock { $0 = State(index: index, loadedThrough: loadedThrough, complete: true) }
+    /// Takes a saved index (`saved`) as what it holds: complete at once
+    /// when the table holds no document past `loadedThrough` (`complete`);
+    /// else the loading reads those, and until it has, `apply` leaves the
+    /// documents added to it (one it added past them would make the
+    /// loading skip them).
+    func restore(_ index: ImpactIndex, loadedThrough: Int64, complete: Bool) {
+        state.withLock { $0 = State(index: index, loadedThrough: loadedThrough, complete: complete) }
     }
 
-    /// Every document of the table, in rowid order, in place of what it
-    /// held: complete.
-    func rebuild(from documents: [Document]) throws(PostsError) {
+    /// Forgets what it holds, to be loaded again from the first document.
+    func unload() {
         state.withLock { $0 = State() }
-        try load(documents, through: documents.last?.rowid ?? 0, complete: true)
+    }
+
+    /// Takes out the documents it holds up to `loadedThrough` that the
+    /// table no longer does (`live`: the table's rowids up to there).
+    func keepOnly(_ live: [Int64]) {
+        state.withLock { _ = $0.index.keepOnly(live) }
     }
 
     /// The table was emptied: so is this, and it is complete.

@@ -194,7 +194,7 @@ extension ImpactSearch {
                             }
                             let score = lanes.reduce(0) { $0 + $1.score }
                             let ranked = Ranked(score: score, rowid: Int64(pivot))
-                            if !best.offer(ranked, keeping: keep).kept, worst > -.infinity || matches < exactCount {
+                            if !best.offer(ranked, keeping: keep), worst > -.infinity || matches < exactCount {
                                 // The page did not change; once the count is
                                 // complete it is taken all the same, or a page
                                 // found early would never be.

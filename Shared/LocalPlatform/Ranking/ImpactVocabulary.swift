@@ -39,7 +39,7 @@ struct ImpactVocabulary {
         }
         var keys = stems.enumerated().map { (key: $1, stem: Int32($0)) }
         let words = try reader.count()
-        wordStems.reserveCapacity(words)
+        wordStems.reserveCapacity(min(words, StoredReader.chunk))
         for _ in 0..<words {
             let word = try reader.string()
             let stem = try reader.count(atMost: stems.count - 1)

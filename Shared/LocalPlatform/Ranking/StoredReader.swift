@@ -20,6 +20,9 @@ struct StoredReader: ~Copyable {
     /// Where what was written ends, as the file says.
     private let end: Int
     static let chunk = 1 << 20
+    /// The longest string or run of bytes read at once (a word, an id):
+    /// the window never grows past a megabyte for a damaged length.
+    static let longest = 1 << 16
 
     /// `compressed`: the frame; it holds `length` bytes, which come after
     /// `start` bytes written plain (so offsets count as the writer's do).
@@ -89,14 +92,16 @@ struct StoredReader: ~Copyable {
     }
 
     mutating func string() throws(StoredPostingsError) -> String {
-        let length = try count()
+        let length = try count(atMost: Self.longest)
         guard try available(length) else { throw .damaged("a string runs past the end at byte \(offset)") }
         defer { position += length }
         return String(decoding: UnsafeRawBufferPointer(rebasing: window[position..<(position + length)]), as: UTF8.self)
     }
 
     mutating func bytes(_ count: Int) throws(StoredPostingsError) -> [UInt8] {
-        guard end - offset >= count, try available(count) else { throw .damaged("\(count) bytes asked for at byte \(offset), past the end") }
+        guard count <= Self.longest, end - offset >= count, try available(count) else {
+            throw .damaged("\(count) bytes asked for at byte \(offset), past the end")
+        }
         defer { position += count }
         return Array(window[position..<(position + count)])
     }
@@ -150,12 +155,8 @@ struct StoredReader: ~Copyable {
         let left = count - position
         if left > 0 { window.baseAddress!.copyMemory(from: window.baseAddress! + position, byteCount: left) }
         (windowStart, position, count) = (windowStart + position, 0, left)
-        if needed > window.count {
-            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: needed, alignment: 8)
-            larger.baseAddress!.copyMemory(from: window.baseAddress!, byteCount: count)
-            window.deallocate()
-            window = larger
-        }
+        // Never more than `longest` at once, so the window always has room.
+        precondition(needed <= window.count)
         while count < needed && !frameEnded {
             var out = ZSTD_outBuffer(dst: window.baseAddress! + count, size: window.count - count, pos: 0)
             var from = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: inputPosition)
