@@ -19,7 +19,7 @@ import ZeroMQ
 /// partial index, and never makes a search wait for a load.
 struct AfterFirstCatchUp<Inner: Service>: Service {
     let sync: IndexSync
-    let index: FTS5SearchIndex
+    let index: SQLiteSearchIndex
     let then: Inner
 
     func run() async throws {

@@ -21,7 +21,7 @@ enum IndexExport {
             let applied = try IndexSnapshot.copy(from: index, to: copy)
             // The source's saved postings: the copy names them if the source did when it was taken.
             try? FileManager.default.copyItem(atPath: source + "/" + IndexDirectory.postingsFile, toPath: postings)
-            let copied = try FTS5SearchIndex(path: copy, exclusive: true, postingsPath: postings)
+            let copied = try SQLiteSearchIndex(path: copy, exclusive: true, postingsPath: postings)
             var built = ""
             if try await !copied.restoreRanking().isRestored {
                 try? FileManager.default.removeItem(atPath: postings)

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// (`RankingSave`; none to read when they were): until it is done, the
 /// worker does not register (`AfterFirstCatchUp`). Says so in the log.
 struct RankingLoad: Service {
-    let index: FTS5SearchIndex
+    let index: SQLiteSearchIndex
     let logger: Logger
 
     func run() async throws {

@@ -4,7 +4,7 @@ import Logging
 import ServiceLifecycle
 
 /// Keeps the ranking postings saved beside the index
-/// (`FTS5SearchIndex.saveRanking`), so that a worker started again ranks at
+/// (`SQLiteSearchIndex.saveRanking`), so that a worker started again ranks at
 /// once (`restore`) instead of reading every document back: at a graceful
 /// stop, and while running once the index has been quiet for `quiet`
 /// after at least `SearchRules.compactAfter` changes (a large catch-up),
@@ -12,13 +12,13 @@ import ServiceLifecycle
 /// save is made good as they are taken up). Each save writes them all
 /// (half a second at a million posts).
 struct RankingSave: Service {
-    let index: FTS5SearchIndex
+    let index: SQLiteSearchIndex
     let logger: Logger
     var quiet: Duration = .seconds(10)
 
     /// Takes up the postings saved at the last stop, before the catch-up
     /// changes anything; says in the log what became of them.
-    static func restore(_ index: FTS5SearchIndex, logger: Logger) async throws {
+    static func restore(_ index: SQLiteSearchIndex, logger: Logger) async throws {
         let started = ContinuousClock.now
         switch try await index.restoreRanking() {
         case .restored(let removed):

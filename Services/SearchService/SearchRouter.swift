@@ -11,7 +11,7 @@ import Wire
 struct SearchRouter: Sendable {
     let router: JSONRPCRouter
 
-    init(search: any SearchUseCase, index: FTS5SearchIndex, sync: IndexSync, maxReplyBytes: Int, logger: Logger) {
+    init(search: any SearchUseCase, index: SQLiteSearchIndex, sync: IndexSync, maxReplyBytes: Int, logger: Logger) {
         var router = JSONRPCRouter(service: SearchMethod.service, maxReplyBytes: maxReplyBytes) { method, error in
             logger.error("request failed", metadata: ["method": "\(method)", "error": "\(error)"])
         }

@@ -146,11 +146,11 @@ struct SearchServiceCommand: AsyncParsableCommand {
 
     /// The index where `--index-dir` (POSTS_SEARCH_INDEX_DIR) says, or in
     /// a free slot of the data directory, said in the log.
-    private func openIndex(_ settings: Settings, logger: Logger) throws -> FTS5SearchIndex {
+    private func openIndex(_ settings: Settings, logger: Logger) throws -> SQLiteSearchIndex {
         let asked = indexDir ?? settings.value("POSTS_SEARCH_INDEX_DIR")
         if asked == "memory" {
             logger.info("index in memory: built from the first change")
-            return try FTS5SearchIndex()
+            return try SQLiteSearchIndex()
         }
         let directory: IndexDirectory
         do {
@@ -179,6 +179,6 @@ struct SearchServiceCommand: AsyncParsableCommand {
                 logger.warning("index not copied; building it from the feed", metadata: ["error": "\(error)"])
             }
         }
-        return try FTS5SearchIndex(path: directory.indexPath, exclusive: true, postingsPath: directory.postingsPath)
+        return try SQLiteSearchIndex(path: directory.indexPath, exclusive: true, postingsPath: directory.postingsPath)
     }
 }

@@ -19,7 +19,7 @@ public enum LocalPlatform {
         let store = try SQLiteFile(path: path, timers: timers)
         let feed = SQLiteChangeFeed(store: store)
         let indexPath = searchIndex == .besideFile ? searchIndexPath(for: path) : nil
-        let index = try FTS5SearchIndex(path: indexPath, postingsPath: indexPath.map { $0 + "-postings" })
+        let index = try SQLiteSearchIndex(path: indexPath, postingsPath: indexPath.map { $0 + "-postings" })
         return Platform(
             store: SQLitePostStore(store: store), feed: feed, search: index, searchSync: IndexSync(index: index, feed: feed, pageSize: catchUpPage),
             status: SQLiteStatusSource(store: store),

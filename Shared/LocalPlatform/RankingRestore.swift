@@ -1,5 +1,5 @@
 /// What became of the ranking postings saved beside an index at its last
-/// stop (`FTS5SearchIndex.restoreRanking`).
+/// stop (`SQLiteSearchIndex.restoreRanking`).
 public enum RankingRestore: Sendable, Equatable {
     /// Taken up: queries of words are ranked by them at once. `removed`:
     /// documents they held that the index no longer does (removed or

@@ -24,7 +24,7 @@ final class SQLiteFile: Sendable {
     ///   an import took 31 µs of posts-service CPU a post instead of 36,
     ///   and 48 s instead of 55 (docs/BENCHMARKS.md); a larger cache gained
     ///   nothing more.
-    /// - A search index file (`FTS5SearchIndex`): with 16 MiB a catch-up
+    /// - A search index file (`SQLiteSearchIndex`): with 16 MiB a catch-up
     ///   batch is written without spilling to the log first (measured when
     ///   FTS5 tables were in it: at a million posts 15,600 posts/s instead
     ///   of 13,300).

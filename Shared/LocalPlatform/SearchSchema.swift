@@ -125,7 +125,7 @@ enum SearchSchema {
     }
 
     /// The id of the ranking postings' file last saved from these documents
-    /// (`FTS5SearchIndex.saveRanking`); emptying the index forgets it.
+    /// (`SQLiteSearchIndex.saveRanking`); emptying the index forgets it.
     static func savedPostings(_ db: Database) throws -> UUID? {
         try String.fetchOne(db, sql: "SELECT postings FROM searchState WHERE id = 1").flatMap(UUID.init(uuidString:))
     }

@@ -20,8 +20,8 @@ public enum PostgresPlatform {
         let database = PostgresDatabase(url: url, callTimeout: callTimeout, timers: timers, logger: logger)
         try await database.migrate()
         let feed = PostgresChangeFeed(database: database)
-        let index: FTS5SearchIndex
-        do { index = try FTS5SearchIndex() } catch { throw .failed("cannot make an in-memory search index: \(error)") }
+        let index: SQLiteSearchIndex
+        do { index = try SQLiteSearchIndex() } catch { throw .failed("cannot make an in-memory search index: \(error)") }
         return Platform(
             store: PostgresPostStore(database: database), feed: feed, search: index,
             searchSync: IndexSync(index: index, feed: feed), status: PostgresStatusSource(database: database),

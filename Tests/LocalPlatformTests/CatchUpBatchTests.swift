@@ -8,11 +8,11 @@ import Testing
 /// changes and how much text, and whether the feed was asked for more
 /// while it was being written.
 private final class RecordingIndex: SearchIndex {
-    let index: FTS5SearchIndex
+    let index: SQLiteSearchIndex
     let feed: CountingFeed
     let writes = Mutex<[(changes: Int, bytes: Int, overlapped: Bool)]>([])
 
-    init(feed: CountingFeed) throws { (index, self.feed) = (try FTS5SearchIndex(), feed) }
+    init(feed: CountingFeed) throws { (index, self.feed) = (try SQLiteSearchIndex(), feed) }
 
     func position() async throws(PostsError) -> IndexPosition { try await index.position() }
     func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {

@@ -6,10 +6,10 @@ import Testing
 
 /// The real FTS5 index, counting the compactions asked of it.
 private final class CountingIndex: SearchIndex {
-    let index: FTS5SearchIndex
+    let index: SQLiteSearchIndex
     let compactions = Atomic<Int>(0)
 
-    init(_ index: FTS5SearchIndex) { self.index = index }
+    init(_ index: SQLiteSearchIndex) { self.index = index }
 
     func position() async throws(PostsError) -> IndexPosition { try await index.position() }
     func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
@@ -36,7 +36,7 @@ struct IndexCompactionTests {
         }
     }
 
-    private func results(_ index: FTS5SearchIndex) async throws -> [[String]] {
+    private func results(_ index: SQLiteSearchIndex) async throws -> [[String]] {
         var all: [[String]] = []
         for query in ["kernel", "socket signal", "mem", "\"kernel signal\"", "post 12"] {
             all.append(try await index.search(query, limit: 20, offset: 0).hits.map(\.title))
@@ -45,7 +45,7 @@ struct IndexCompactionTests {
     }
 
     @Test func test_compactingChangesNoResult() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         // Pages of 7: many small transactions, so many segments to merge.
         let feed = MemoryFeed(changes: changes(1...700), head: 700)
         try await IndexSync(index: index, feed: feed, pageSize: 7).catchUp()
@@ -57,7 +57,7 @@ struct IndexCompactionTests {
     }
 
     @Test func test_aLargeCatchUpEndsWithOneCompaction_aSmallOneWithNone() async throws {
-        let counting = CountingIndex(try FTS5SearchIndex())
+        let counting = CountingIndex(try SQLiteSearchIndex())
         let count = SearchRules.compactAfter
         try await IndexSync(index: counting, feed: MemoryFeed(changes: changes(1...count), head: Int64(count))).catchUp()
         #expect(counting.compactions.load(ordering: .relaxed) == 1)

@@ -12,17 +12,17 @@ struct SavedRankingTests {
     /// Words, unfinished words of one and of several completions, a letter.
     private static let queries = ["file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem"]
 
-    private func opened(_ path: String) throws -> FTS5SearchIndex {
-        try FTS5SearchIndex(path: path, exclusive: true, postingsPath: path + ".postings")
+    private func opened(_ path: String) throws -> SQLiteSearchIndex {
+        try SQLiteSearchIndex(path: path, exclusive: true, postingsPath: path + ".postings")
     }
 
-    private func apply(_ changes: [PostChange], to index: FTS5SearchIndex) async throws {
+    private func apply(_ changes: [PostChange], to index: SQLiteSearchIndex) async throws {
         try await index.apply(changes, position: IndexPosition(applied: changes.last!.sequence, database: nil))
     }
 
     /// 300 posts, then every fourth edited and every seventh deleted, so
     /// that the postings hold removed documents too; and the posts left.
-    private func built(at path: String) async throws -> (FTS5SearchIndex, live: [Post]) {
+    private func built(at path: String) async throws -> (SQLiteSearchIndex, live: [Post]) {
         var posts = SearchRankingTests.corpus(count: 300)
         let index = try opened(path)
         try await apply(SearchRankingTests.changes(posts, from: 1), to: index)
@@ -37,7 +37,7 @@ struct SavedRankingTests {
     }
 
     /// Edits `edited` of `posts` and deletes `deleted`, from sequence `from`.
-    private func editAndDelete(_ posts: [Post], edited: Range<Int>, deleted: Range<Int>, from: Int64, _ index: FTS5SearchIndex) async throws {
+    private func editAndDelete(_ posts: [Post], edited: Range<Int>, deleted: Range<Int>, from: Int64, _ index: SQLiteSearchIndex) async throws {
         let edits = posts[edited].map { Post(uid: $0.uid, title: $0.title + " kernel", content: "edited file") }
         var changes = SearchRankingTests.changes(edits, from: from)
         for post in posts[deleted] { changes.append(PostChange(sequence: from + Int64(changes.count), uid: post.uid, kind: .delete)) }
@@ -46,15 +46,15 @@ struct SavedRankingTests {
 
     /// The same index with its postings loaded from every document, as a
     /// worker with nothing saved loads them.
-    private func loadedFromDocuments(_ path: String) async throws -> FTS5SearchIndex {
-        let index = try FTS5SearchIndex(path: path, exclusive: true)
+    private func loadedFromDocuments(_ path: String) async throws -> SQLiteSearchIndex {
+        let index = try SQLiteSearchIndex(path: path, exclusive: true)
         try await index.loadRanking()
         return index
     }
 
     /// Every page a user would see for `queries`: hits, scores, snippets,
     /// highlights and totals.
-    private func pages(_ index: FTS5SearchIndex) async throws -> [String] {
+    private func pages(_ index: SQLiteSearchIndex) async throws -> [String] {
         var pages: [String] = []
         for query in Self.queries {
             for (limit, offset) in [(10, 0), (10, 10), (200, 0)] {

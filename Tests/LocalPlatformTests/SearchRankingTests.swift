@@ -54,15 +54,15 @@ struct SearchRankingTests {
     /// as a search worker's (`exclusive`: its ranking loads beside writes)
     /// or as `posts --local`'s (built again at a search after another
     /// process wrote).
-    private func indexed(_ posts: [Post], at path: String, exclusive: Bool = true) async throws -> FTS5SearchIndex {
+    private func indexed(_ posts: [Post], at path: String, exclusive: Bool = true) async throws -> SQLiteSearchIndex {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let index = try FTS5SearchIndex(path: path, exclusive: exclusive)
+        let index = try SQLiteSearchIndex(path: path, exclusive: exclusive)
         try await index.apply(Self.changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
         return index
     }
 
     private func expectAgreement(
-        _ index: FTS5SearchIndex, _ path: String, _ label: String, queries: [String] = Self.queries
+        _ index: SQLiteSearchIndex, _ path: String, _ label: String, queries: [String] = Self.queries
     ) async throws {
         let reference = try FTS5Reference(indexAt: path)
         for query in queries {
@@ -111,7 +111,7 @@ struct SearchRankingTests {
             try await index.apply(edits, position: IndexPosition(applied: edits.last!.sequence, database: nil))
             try await expectAgreement(index, path, "edited")
             // Reopened, it loads its ranking at its first search.
-            let reopened = try FTS5SearchIndex(path: path, exclusive: true)
+            let reopened = try SQLiteSearchIndex(path: path, exclusive: true)
             #expect(!reopened.rankingLoaded)
             try await expectAgreement(reopened, path, "reopened")
             #expect(reopened.rankingLoaded)
@@ -123,7 +123,7 @@ struct SearchRankingTests {
             var posts = Self.corpus(count: 300)
             _ = try await indexed(posts, at: path)
             // Opened again, as a worker restarting without saved postings.
-            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            let index = try SQLiteSearchIndex(path: path, exclusive: true)
             #expect(!index.rankingLoaded)
             let edits = editsAndDeletes(&posts, short: "kernel", long: "network zone")
             // Loaded a few documents at a time while the edits are applied page by page.
@@ -133,14 +133,14 @@ struct SearchRankingTests {
             #expect(try await loaded > 0)
             #expect(index.rankingLoaded)
             try await expectAgreement(index, path, "loaded while edited")
-            let reopened = try FTS5SearchIndex(path: path, exclusive: true)
+            let reopened = try SQLiteSearchIndex(path: path, exclusive: true)
             try await reopened.loadRanking()
             try await expectAgreement(reopened, path, "reopened and loaded")
         }
     }
 
     @Test func test_withTheRankingLoaded_anUnfinishedWordOfManyCompletions_findsPostsWithOne_highlighted() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let posts = Self.corpus(count: 300)
         try await index.apply(Self.changes(posts), position: IndexPosition(applied: Int64(posts.count), database: nil))
         try await index.loadRanking()

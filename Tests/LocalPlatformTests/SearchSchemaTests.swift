@@ -35,7 +35,7 @@ struct SearchSchemaTests {
             try await writtenByV5(
                 at: path, keepingWords: false, [kept, edited, gone],
                 then: "DELETE FROM document WHERE rowid = 3; UPDATE searchState SET applied = 3 WHERE id = 1")
-            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            let index = try SQLiteSearchIndex(path: path, exclusive: true)
             try await index.loadRanking()
             #expect(try await index.search("words", limit: 10, offset: 0).hits.map(\.uid) == [kept.uid, edited.uid])
             #expect(try await index.position().applied == 3, "nothing to apply again")
@@ -62,7 +62,7 @@ struct SearchSchemaTests {
             let path = directory + "/search.sqlite"
             let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
             try await writtenByV5(at: path, keepingWords: false, posts, then: "UPDATE searchState SET applied = \(posts.count) WHERE id = 1")
-            let index = try FTS5SearchIndex(path: path, exclusive: true, trainingAfter: 200)
+            let index = try SQLiteSearchIndex(path: path, exclusive: true, trainingAfter: 200)
             let compressed = try await DatabaseQueue(path: path).read { db in
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE hex(substr(text, 1, 1)) = '01'") ?? 0
             }
@@ -70,7 +70,7 @@ struct SearchSchemaTests {
             let free = try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? -1 }
             #expect(free == 0, "the old tables' room given back")
             #expect(try await Self.tables(path) == ["document", "searchState"], "no FTS5 table left")
-            let plain = try FTS5SearchIndex()
+            let plain = try SQLiteSearchIndex()
             try await plain.apply(
                 posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) },
                 position: IndexPosition(applied: Int64(posts.count), database: nil))
@@ -102,7 +102,7 @@ struct SearchSchemaTests {
             let path = directory + "/search.sqlite"
             let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
             let changes = posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) }
-            let written = try FTS5SearchIndex(path: path, exclusive: true)
+            let written = try SQLiteSearchIndex(path: path, exclusive: true)
             try await written.apply(changes, position: IndexPosition(applied: Int64(posts.count), database: nil))
             let queue = try DatabaseQueue(path: path)
             try await queue.write { db in
@@ -119,11 +119,11 @@ struct SearchSchemaTests {
             try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             try queue.close()
             let before = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            let index = try SQLiteSearchIndex(path: path, exclusive: true)
             #expect(try await Self.tables(path) == ["document", "searchState"])
             let after = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
             #expect(after < before, "FTS5's room given back: \(before) → \(after) bytes")
-            let fresh = try FTS5SearchIndex()
+            let fresh = try SQLiteSearchIndex()
             try await fresh.apply(changes, position: IndexPosition(applied: Int64(posts.count), database: nil))
             for query in ["kernel", "socket modu", "\"the file\"", "進程", "\"the file\" kernel"] {
                 let found = try await index.search(query, limit: 500, offset: 0)
@@ -140,7 +140,7 @@ struct SearchSchemaTests {
             let path = directory + "/search.sqlite"
             let old = Post(title: "Notes", content: "connections everywhere")
             try await writtenByV5(at: path, keepingWords: true, [old], then: "UPDATE searchState SET applied = 1 WHERE id = 1")
-            let index = try FTS5SearchIndex(path: path, exclusive: true)
+            let index = try SQLiteSearchIndex(path: path, exclusive: true)
             let new = Post(title: "Weather", content: "Running in the rain")
             try await index.apply([PostChange(sequence: 2, uid: new.uid, kind: .upsert(new))], position: IndexPosition(applied: 2, database: nil))
             // Stemmed, "running" is `run` and "connections" `connect`: only the vocabulary completes these.

@@ -11,12 +11,12 @@ import Testing
 struct SharedIndexFileTests {
     private static let queries = ["kernel module", "network", "\"command line\" kernel", "signal memory thread"]
 
-    private func opened(_ path: String) throws -> FTS5SearchIndex {
-        try FTS5SearchIndex(path: path, postingsPath: path + "-postings")
+    private func opened(_ path: String) throws -> SQLiteSearchIndex {
+        try SQLiteSearchIndex(path: path, postingsPath: path + "-postings")
     }
 
     /// Each query's page, total and scores as FTS5's own bm25 gives them over the file's documents now.
-    private func expectFTS5s(_ index: FTS5SearchIndex, _ path: String, _ label: String) async throws {
+    private func expectFTS5s(_ index: SQLiteSearchIndex, _ path: String, _ label: String) async throws {
         let reference = try FTS5Reference(indexAt: path)
         for query in Self.queries {
             let found = try await index.search(query, limit: 10, offset: 0)

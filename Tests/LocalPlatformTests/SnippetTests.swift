@@ -69,7 +69,7 @@ struct SnippetTests {
     }
 
     @Test func test_aLongPostShowsSixteenWordsAroundTheMatch() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let content = (0..<2_000).map { $0 == 1_000 ? "needle" : "hay\($0)" }.joined(separator: " ")
         let post = Post(title: "Stack", content: content)
         try await index.apply([PostChange(sequence: 1, uid: post.uid, kind: .upsert(post))], position: IndexPosition(applied: 1, database: nil))
@@ -80,7 +80,7 @@ struct SnippetTests {
     }
 
     @Test func test_everyHitOfADeepPageHasItsSnippet() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let posts = (0..<300).map { Post(title: "Post \($0)", content: "common " + String(repeating: "word ", count: $0 % 17)) }
         let changes = posts.enumerated().map { PostChange(sequence: Int64($0.offset + 1), uid: $0.element.uid, kind: .upsert($0.element)) }
         try await index.apply(changes, position: IndexPosition(applied: 300, database: nil))

@@ -16,7 +16,7 @@ struct StoredTextTests {
         posts.enumerated().map { PostChange(sequence: sequence + Int64($0.offset), uid: $0.element.uid, kind: .upsert($0.element)) }
     }
 
-    private func apply(_ changes: [PostChange], to indexes: [FTS5SearchIndex]) async throws {
+    private func apply(_ changes: [PostChange], to indexes: [SQLiteSearchIndex]) async throws {
         for index in indexes { try await index.apply(changes, position: IndexPosition(applied: changes.last!.sequence, database: nil)) }
     }
 
@@ -29,7 +29,7 @@ struct StoredTextTests {
         }
     }
 
-    private func expectSameHits(_ index: FTS5SearchIndex, _ reference: FTS5SearchIndex, _ label: String) async throws {
+    private func expectSameHits(_ index: SQLiteSearchIndex, _ reference: SQLiteSearchIndex, _ label: String) async throws {
         for query in Self.queries {
             let found = try await index.search(query, limit: 30, offset: 0)
             let expected = try await reference.search(query, limit: 30, offset: 0)
@@ -42,8 +42,8 @@ struct StoredTextTests {
         try await withDatabase { path in
             let posts = DocumentTextTests.texts(count: 790).map { Post(title: $0.title, content: $0.content) }
             let raw = posts.reduce(0) { $0 + $1.title.utf8.count + $1.content.utf8.count }
-            let plain = try FTS5SearchIndex()
-            let index = try FTS5SearchIndex(path: path, trainingAfter: 500)
+            let plain = try SQLiteSearchIndex()
+            let index = try SQLiteSearchIndex(path: path, trainingAfter: 500)
             try await apply(changes(Array(posts[..<400]), from: 1), to: [plain, index])
             #expect(try stored(path).compressed == 0, "under 500 documents, each stored as it is")
             try await expectSameHits(index, plain, "plain")
@@ -69,10 +69,10 @@ struct StoredTextTests {
                 guard let change = now[post.uid] else { return post }
                 if case .upsert(let edited) = change.kind { return edited } else { return nil }
             }
-            let fresh = try FTS5SearchIndex(path: path + ".fresh", trainingAfter: 500)
+            let fresh = try SQLiteSearchIndex(path: path + ".fresh", trainingAfter: 500)
             try await apply(changes(final, from: 1), to: [fresh])
             #expect(try FTS5Reference(indexAt: path).vocabulary() == FTS5Reference(indexAt: path + ".fresh").vocabulary())
-            let reopened = try FTS5SearchIndex(path: path)
+            let reopened = try SQLiteSearchIndex(path: path)
             try await expectSameHits(reopened, plain, "reopened")
         }
     }
@@ -83,12 +83,12 @@ struct StoredTextTests {
     @Test func test_twoIndexesOnOneFile_eachFollowsTheDictionaryTheOtherTrainsOrForgets() async throws {
         try await withDatabase { path in
             let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
-            let first = try FTS5SearchIndex(path: path, trainingAfter: 200)
-            let second = try FTS5SearchIndex(path: path, trainingAfter: 200)
+            let first = try SQLiteSearchIndex(path: path, trainingAfter: 200)
+            let second = try SQLiteSearchIndex(path: path, trainingAfter: 200)
             _ = try await second.search("kernel", limit: 10, offset: 0)  // plain, as the file was then
             try await apply(changes(posts, from: 1), to: [first])
             #expect(try stored(path).compressed > 250)
-            let uids = { (index: FTS5SearchIndex, query: String) in Set(try await index.search(query, limit: 500, offset: 0).hits.map(\.uid)) }
+            let uids = { (index: SQLiteSearchIndex, query: String) in Set(try await index.search(query, limit: 500, offset: 0).hits.map(\.uid)) }
             let kernel = try await uids(first, "kernel")
             #expect(try await uids(second, "kernel") == kernel && !kernel.isEmpty)
             let edited = Post(uid: posts[6].uid, title: "edited", content: "zebra")
@@ -101,14 +101,14 @@ struct StoredTextTests {
             #expect(left.documents == 1 && left.compressed == 0, "stored plain: the file has no dictionary now")
             // The first, which reset the file, finds what the second wrote since, and so does a third.
             #expect(try await uids(first, "giraffe") == [after.uid])
-            #expect(try await uids(try FTS5SearchIndex(path: path), "giraffe") == [after.uid])
+            #expect(try await uids(try SQLiteSearchIndex(path: path), "giraffe") == [after.uid])
         }
     }
 
     @Test func test_aReset_forgetsTheDictionary_andTheNextPostsAreStoredPlain() async throws {
         try await withDatabase { path in
             let posts = DocumentTextTests.texts(count: 300).map { Post(title: $0.title, content: $0.content) }
-            let index = try FTS5SearchIndex(path: path, trainingAfter: 200)
+            let index = try SQLiteSearchIndex(path: path, trainingAfter: 200)
             try await apply(changes(posts, from: 1), to: [index])
             #expect(try stored(path).compressed > 250)
             try await index.reset(database: "another")

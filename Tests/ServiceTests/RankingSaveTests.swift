@@ -13,7 +13,7 @@ struct RankingSaveTests {
     @Test func test_whenTheGroupIsTornDownInsteadOfStopped_thePostingsAreSavedAllTheSame() async throws {
         try await withTemporaryDirectory("ranking-save") { directory in
             let path = directory + "/index.sqlite"
-            let index = try FTS5SearchIndex(path: path, exclusive: true, postingsPath: path + ".postings")
+            let index = try SQLiteSearchIndex(path: path, exclusive: true, postingsPath: path + ".postings")
             let changes = (1...50).map { number in
                 PostChange(
                     sequence: Int64(number), uid: UUID(),

@@ -19,7 +19,7 @@ struct SearchRouterTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let posts = try LocalPlatform.open(path: directory + "/posts.sqlite", searchIndex: .memory)
         _ = try await UseCaseProvider(posts).makePostsUseCase().save(Post(title: "Zebra crossing", content: "stripes"))
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let sync = IndexSync(index: index, feed: posts.feed)
         let router = SearchRouter(
             search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: 1 << 20,
@@ -37,7 +37,7 @@ struct SearchRouterTests {
     }
 
     @Test func test_anOverlongQueryIsRefusedNamingQ() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let router = SearchRouter(
             search: SearchInteractor(engine: index), index: index,
             sync: IndexSync(index: index, feed: EmptyFeed()), maxReplyBytes: 1 << 20, logger: Logger(label: "test"))

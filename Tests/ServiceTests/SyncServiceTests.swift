@@ -27,7 +27,7 @@ struct SyncServiceTests {
     private func run(_ feed: @escaping @Sendable (@escaping @Sendable () -> Void) -> FailingFeed) async throws -> [String] {
         let log = CapturedLog()
         let (pulled, pull) = AsyncStream.makeStream(of: Void.self)
-        let sync = IndexSync(index: try FTS5SearchIndex(), feed: feed { pull.yield() })
+        let sync = IndexSync(index: try SQLiteSearchIndex(), feed: feed { pull.yield() })
         let service = Task { try await SyncService(sync: sync, interval: .seconds(60), logger: log.logger).run() }
         var pulls = pulled.makeAsyncIterator()
         await pulls.next()

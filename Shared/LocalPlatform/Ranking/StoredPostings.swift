@@ -6,10 +6,10 @@ import Foundation
 /// The ranking's postings kept in a file beside the index, so a search
 /// worker started again ranks at once instead of reading every document
 /// back (16-21 s at a million posts). Which file belongs to the index is
-/// the index's to say (`FTS5SearchIndex` records its id once it is saved,
+/// the index's to say (`SQLiteSearchIndex` records its id once it is saved,
 /// and forgets it when the index is emptied): a file whose id the index
 /// does not name is never read. What changed after the save is made good
-/// when it is taken up (`FTS5SearchIndex.restoreRanking`).
+/// when it is taken up (`SQLiteSearchIndex.restoreRanking`).
 ///
 /// The file: `magic`, the format's version, the length of the rest once
 /// decompressed (8 bytes), then the rest as one zstd frame (`StoredWriter`;

@@ -11,15 +11,15 @@ import Synchronization
 /// `IndexSync`) and `SearchEngine` ports. It records the position it
 /// applied in the same transaction as the changes, so applying a page
 /// twice changes nothing.
-public final class FTS5SearchIndex: SearchIndex, SearchEngine {
-    private let queue: DatabaseQueue
+public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
+    let queue: DatabaseQueue
     /// A file index may be written by another process while this one
     /// reads, so a search reads in a transaction. An index in memory has one
     /// connection, and every use of it waits its turn on `queue`, so no
     /// write can come between a search's statements; it reads without a
     /// transaction, whose BEGIN, COMMIT and read-only switches GRDB prepares
     /// anew each time (a third of an empty query's cost in a search worker).
-    private let readsInTransaction: Bool
+    let readsInTransaction: Bool
     /// Which document holds each post: read at the first write (a start
     /// with nothing to apply never reads every document's uid), then
     /// changed only on the database's queue, right after the transaction
@@ -28,33 +28,33 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
     /// Ranks every query, once it holds every document (`loadRanking`,
     /// `restoreRanking`; an empty index's at once): a search before then
     /// loads it first.
-    private let ranker: ImpactRanker
+    let ranker: ImpactRanker
     /// The loading a search waits for, when one started it (`search`).
-    private let loading = Mutex<Task<Void, any Error>?>(nil)
+    let loading = Mutex<Task<Void, any Error>?>(nil)
     /// The index's generation (`SearchSchema.generation`) the ranking holds
     /// the documents of, as this process knows it: where another process
     /// may write the file (`readsInTransaction`), a search that finds
     /// another generation builds the ranking again from the documents.
-    private let rankedGeneration = Atomic<Int64>(-1)
+    let rankedGeneration = Atomic<Int64>(-1)
     /// How often `followOtherWrites` built the ranking from every document.
     let rankingBuilds = Atomic<Int>(0)
     /// Where the ranking's postings are saved (`saveRanking`), if anywhere.
-    private let postingsPath: String?
+    let postingsPath: String?
     /// Changes written since the index was opened (a reset counts one).
-    private let writes = Atomic<Int>(0)
+    let writes = Atomic<Int>(0)
     /// `writes` when the postings were last saved or taken up as they
     /// were saved; -1: they differ from the file the index names, if any.
-    private let savedAt = Atomic<Int>(-1)
+    let savedAt = Atomic<Int>(-1)
     /// How the documents' text is stored (`DocumentText`): plain until the
     /// index trains its dictionary, then compressed. As this process last
     /// found it: every write checks the file's (`currentText`), where
     /// another process may have trained or forgotten it, and so does every
     /// read where another process may write the file (`readText`).
-    private let text: Mutex<DocumentText>
+    let text: Mutex<DocumentText>
     /// The number of documents at which the index trains its dictionary
     /// (again, at twice as many, should zstd make none of them).
-    private let trainingAfter: Int
-    private let trainingAt: Atomic<Int>
+    let trainingAfter: Int
+    let trainingAt: Atomic<Int>
     /// An index in memory (built from sequence 0), or in a file at `path`
     /// (owner-only), kept between runs. `exclusive`: no other process
     /// writes the file (a search worker holds a lock on its directory), so
@@ -164,93 +164,6 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         }
     }
 
-    /// Takes up the ranking's postings saved beside the index (at its last
-    /// stop, or since) when the index names their file: queries of words
-    /// are then ranked by them at once. Documents removed or changed since
-    /// the save are taken out of them here (one pass over every posting);
-    /// those added since are past the rowid they reach, and `loadRanking`
-    /// reads them. Called before any write.
-    public func restoreRanking() async throws(PostsError) -> RankingRestore {
-        guard let postingsPath, let id = try await read(SearchSchema.savedPostings) else { return .nothingSaved }
-        let saved: (index: ImpactIndex, loadedThrough: Int64)
-        do throws(StoredPostingsError) {
-            saved = try StoredPostings.read(from: postingsPath, id: id)
-        } catch {
-            try await write { db in try SearchSchema.forgetSavedPostings(id, db) }
-            return .unusable(error.description)
-        }
-        return try await read { db in
-            guard try SearchSchema.savedPostings(db) == id else { return .nothingSaved }
-            var index = saved.index
-            let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
-            let removed = index.keepOnly(live)
-            let beyond = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE rowid > ?)", arguments: [saved.loadedThrough])!
-            self.ranker.restore(index, loadedThrough: saved.loadedThrough, complete: !beyond)
-            if removed == 0 { self.savedAt.store(self.writes.load(ordering: .relaxed), ordering: .relaxed) }
-            return .restored(removed: removed)
-        }
-    }
-
-    /// Loads the ranking's postings from the documents not yet in them (all
-    /// of them, unless restored), a page at a time between writes, which go
-    /// on meanwhile; from then on queries of words are ranked by them.
-    /// Answers how many documents it read.
-    @discardableResult
-    public func loadRanking(pageSize: Int = loadPage) async throws(PostsError) -> Int {
-        var loadedThrough = ranker.loadedThrough
-        var loaded = 0
-        while true {
-            let after = loadedThrough
-            let (last, count) = try await read { db in
-                let documents = try self.documents(after: after, atMost: pageSize, db)
-                try self.ranker.load(documents, through: documents.last?.rowid ?? after, complete: documents.count < pageSize)
-                return (documents.last?.rowid ?? after, documents.count)
-            }
-            (loadedThrough, loaded) = (last, loaded + count)
-            if count > 0 { savedAt.store(-1, ordering: .relaxed) }  // more than the saved file holds
-            if count < pageSize { return loaded }
-            await Task.yield()
-        }
-    }
-
-    /// Saves the ranking's postings beside the index (`StoredPostings`)
-    /// and names the file in the index, so that the next start takes them
-    /// up (`restoreRanking`). Answers the bytes written; nil when there is
-    /// nothing to save (no place for them, not loaded yet, or no change
-    /// since the file the index names was saved or taken up).
-    @discardableResult
-    public func saveRanking() async throws(PostsError) -> Int? { try await saveRanking(whileWriting: {}) }
-
-    /// `whileWriting` runs once the file is written, before it is named
-    /// (a test's seam: a write that comes while a save writes, which the
-    /// next start takes out or reads as it would any change after a save).
-    func saveRanking(whileWriting: () async throws -> Void) async throws(PostsError) -> Int? {
-        guard let postingsPath else { return nil }
-        let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, writes: Int)? in
-            let writes = self.writes.load(ordering: .relaxed)
-            guard let saved = self.ranker.saved(), try writes != self.savedAt.load(ordering: .relaxed) || SearchSchema.savedPostings(db) == nil
-            else { return nil }
-            return (saved.index, saved.loadedThrough, writes)
-        }
-        guard let taken else { return nil }
-        let id = UUID()
-        let size: Int
-        do {
-            size = try StoredPostings.write(taken.index, loadedThrough: taken.loadedThrough, id: id, to: postingsPath)
-        } catch {
-            throw .failed("cannot save the ranking postings: \(error)")
-        }
-        do { try await whileWriting() } catch { throw .failed("\(error)") }
-        try await write { db in
-            try db.execute(sql: "UPDATE searchState SET postings = ? WHERE id = 1", arguments: [id.uuidString])
-            self.savedAt.store(taken.writes, ordering: .relaxed)
-        }
-        return size
-    }
-
-    /// The id of the saved postings' file the index names, if any.
-    func savedPostingsID() async throws(PostsError) -> UUID? { try await read(SearchSchema.savedPostings) }
-
     /// Changes written since the index was opened.
     public var changesWritten: Int { writes.load(ordering: .relaxed) }
 
@@ -306,134 +219,20 @@ public final class FTS5SearchIndex: SearchIndex, SearchEngine {
         return results
     }
 
-    /// Where another process may write the file (`posts --local` beside a
-    /// running interface): the ranking brought to the file's generation,
-    /// when it holds another, in the caller's transaction. Held by none yet
-    /// (a process's first search), it is taken up from the postings saved
-    /// beside the file when the file names them, else built from every
-    /// document; then the documents gone since are taken out (one pass over
-    /// every posting, only when some are) and those added read (past every
-    /// rowid it held: the file never gives a rowid twice, and this process
-    /// brings the ranking up to date before it writes, `apply`). Answers
-    /// whether to save it for the next process (built anew, or more than
-    /// `SearchRules.catchUpBatch` documents read since the saved ones).
-    @discardableResult
-    private func followOtherWrites(_ db: Database) throws -> Bool {
-        let generation = try SearchSchema.generation(db)
-        guard generation != rankedGeneration.load(ordering: .relaxed) else { return false }
-        var built = false
-        if !ranker.isComplete {
-            if let postingsPath, let id = try SearchSchema.savedPostings(db), let saved = try? StoredPostings.read(from: postingsPath, id: id) {
-                var index = saved.index
-                let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
-                index.keepOnly(live)
-                ranker.restore(index, loadedThrough: saved.loadedThrough, complete: false)
-            } else {
-                ranker.unload()
-                built = true
-                rankingBuilds.add(1, ordering: .relaxed)
-            }
-        } else {
-            let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [ranker.loadedThrough])
-            ranker.keepOnly(live)
-        }
-        // What it does not hold yet, a page at a time (so a build never holds every text at once).
-        var added = 0
-        while true {
-            let page = try documents(after: ranker.loadedThrough, atMost: Self.loadPage, db)
-            try ranker.load(page, through: page.last?.rowid ?? ranker.loadedThrough, complete: page.count < Self.loadPage)
-            added += page.count
-            if page.count < Self.loadPage { break }
-        }
-        rankedGeneration.store(generation, ordering: .relaxed)
-        let save = built || added > SearchRules.catchUpBatch
-        if save { savedAt.store(-1, ordering: .relaxed) }
-        return save && postingsPath != nil
-    }
-
-    /// Documents the ranking reads at once while it loads.
-    public static let loadPage = 10_000
-
-    /// The first `limit` documents past `rowid`, in rowid order, as the ranking takes them.
-    private func documents(after rowid: Int64, atMost limit: Int, _ db: Database) throws -> [ImpactRanker.Document] {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT rowid, text FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"), arguments: [rowid, limit])
-        let text = try readText(db)
-        return try rows.map { row in
-            let (title, content) = try text.decode(row[1])
-            return (row[0], title, content)
-        }
-    }
-
-    /// After this process's write, which found the file at `generation`:
-    /// the ranking holds the write, and so the next generation, if it held
-    /// the one the write found; else another process wrote since, and the
-    /// next search follows it (`followOtherWrites`).
-    private func wrote(after generation: Int64) {
-        _ = rankedGeneration.compareExchange(expected: generation, desired: generation + 1, ordering: .relaxed)
-    }
-
-    /// Loads the ranking, once however many searches wait for it.
-    private func rankingLoadedOnce() async throws(PostsError) {
-        let task = loading.withLock { task in
-            if let task { return task }
-            let started = Task { _ = try await self.loadRanking() }
-            task = started
-            return started
-        }
-        do {
-            try await task.value
-        } catch {
-            loading.withLock { if $0 == task { $0 = nil } }  // the next search tries again
-            throw error as? PostsError ?? .failed("search index: \(error)")
-        }
-    }
-
-    /// The text to store documents with from this write on, when it is the
-    /// time to train the dictionary (`DocumentText.trained`): the index has
-    /// none, and holds `documents`, at least `trainingAt`. Nil otherwise.
-    private func trainedText(_ db: Database, current: DocumentText, documents: Int) throws -> DocumentText? {
-        guard current.dictionary == nil, documents >= trainingAt.load(ordering: .relaxed) else { return nil }
-        guard let trained = try DocumentText.trained(db, documents: documents) else {
-            trainingAt.store(documents * 2, ordering: .relaxed)
-            return nil
-        }
-        return trained
-    }
-
-    /// The text the index's documents are stored with now: the one this
-    /// process holds, or, should the file's dictionary differ (another
-    /// process trained or forgot one), the file's, read again. One small
-    /// read in the caller's transaction.
-    private func currentText(_ db: Database) throws -> DocumentText {
-        let id = try DocumentText.storedID(db)
-        return try text.withLock { held in
-            if held.id != id { held = try DocumentText.stored(db) }
-            return held
-        }
-    }
-
-    /// The text to read documents with: the file's now (`currentText`) where
-    /// another process may write it; else the one held, which only this
-    /// process's writes change (a search spares the read of the file's).
-    private func readText(_ db: Database) throws -> DocumentText {
-        readsInTransaction ? try currentText(db) : text.withLock { $0 }
-    }
-
     /// Reads on the calling thread (a worker session's): a search is work
     /// for the CPU, not a wait, and the hops to GRDB's queue and back cost
     /// two thread wake-ups. It waits only while a page of changes is being
     /// written (the index is one connection).
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
         do { return try readHere(body) } catch { throw .failed("search index: \(error)") }
     }
 
     /// Not async, so it calls GRDB's synchronous `read` (or `unsafeRead`, see `readsInTransaction`).
-    private func readHere<T>(_ body: (Database) throws -> T) throws -> T {
+    func readHere<T>(_ body: (Database) throws -> T) throws -> T {
         readsInTransaction ? try queue.read(body) : try queue.unsafeRead(body)
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
         do { return try await queue.write(body) } catch { throw .failed("search index: \(error)") }
     }
 

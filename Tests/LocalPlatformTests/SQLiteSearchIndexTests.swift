@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 @Suite("Search index")
-struct FTS5SearchIndexTests {
+struct SQLiteSearchIndexTests {
     private func upsert(_ sequence: Int64, _ post: Post) -> PostChange {
         PostChange(sequence: sequence, uid: post.uid, kind: .upsert(post))
     }
@@ -13,16 +13,16 @@ struct FTS5SearchIndexTests {
     /// Brings `index` up to date with a change feed holding `changes`, as
     /// every search does (Domain's `IndexSync`); returns the sequence applied.
     @discardableResult
-    private func catchUp(_ index: FTS5SearchIndex, _ changes: [PostChange], head: Int64, database: String? = nil) async throws -> Int64 {
+    private func catchUp(_ index: SQLiteSearchIndex, _ changes: [PostChange], head: Int64, database: String? = nil) async throws -> Int64 {
         try await IndexSync(index: index, feed: MemoryFeed(changes: changes, head: head, database: database)).catchUp()
     }
 
-    private func titles(_ index: FTS5SearchIndex, _ query: String) async throws -> [String] {
+    private func titles(_ index: SQLiteSearchIndex, _ query: String) async throws -> [String] {
         try await index.search(query, limit: 50, offset: 0).hits.map(\.title)
     }
 
     @Test func test_wordsAreFound_theLastAsAPrefix_andStemmed() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let hello = Post(title: "Hello world", content: "Running in the rain")
         let other = Post(title: "Other", content: "Nothing to see")
         try await catchUp(index, [upsert(1, hello), upsert(2, other)], head: 2)
@@ -34,7 +34,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_anUnfinishedWordLongerThanItsStemStillFindsTheWord_andHighlightsIt() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let post = Post(title: "Notes", content: "Running in the rain, connections everywhere")
         try await catchUp(index, [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway"))], head: 2)
         // Stemmed, "running" is `run` and "connections" is `connect`: these prefixes are longer.
@@ -51,8 +51,8 @@ struct FTS5SearchIndexTests {
         try await withDatabase { path in
             let post = Post(title: "Notes", content: "Running fast, connections everywhere")
             try await catchUp(
-                try FTS5SearchIndex(path: path), [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway, fast"))], head: 2)
-            let index = try FTS5SearchIndex(path: path, exclusive: true)
+                try SQLiteSearchIndex(path: path), [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway, fast"))], head: 2)
+            let index = try SQLiteSearchIndex(path: path, exclusive: true)
             #expect(!index.rankingLoaded)
             #expect(try await titles(index, "runni") == ["Notes"])
             #expect(index.rankingLoaded)
@@ -62,14 +62,14 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_aNewIndex_ranksFromItsFirstWrite_andCompletesUnfinishedWordsEveryWay() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         #expect(index.rankingLoaded)
         let post = Post(title: "Notes", content: "Running fast, connections everywhere")
         try await catchUp(index, [upsert(1, post), upsert(2, Post(title: "Other", content: "a runway, fast"))], head: 2)
         try await expectCompletions(index)
     }
 
-    private func expectCompletions(_ index: FTS5SearchIndex) async throws {
+    private func expectCompletions(_ index: SQLiteSearchIndex) async throws {
         for typed in ["runni", "Runnin", "connectio", "fast connectio", "\"fast\" runni"] {
             #expect(try await titles(index, typed) == ["Notes"], "typing \(typed)")
         }
@@ -79,7 +79,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_aPostsDatabaseBehindTheIndex_emptiesIt_andItIsRebuiltFromZero() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         try await catchUp(index, [upsert(7, Post(title: "Before the reset", content: ""))], head: 7)
         // The posts database was restored from a backup: its head is now 3.
         #expect(try await catchUp(index, [upsert(3, Post(title: "After the reset", content: ""))], head: 3) == 3)
@@ -88,7 +88,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_anotherPostsDatabase_emptiesTheIndex_evenWhenItsHeadIsAhead() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         try await catchUp(index, [upsert(2, Post(title: "From the old file", content: ""))], head: 2, database: "A")
         // A new file, filled (by an import, say) past the old head before the index looked.
         let new = [upsert(1, Post(title: "First in the new file", content: "")), upsert(5, Post(title: "From the new file", content: ""))]
@@ -98,7 +98,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_twoDatabasesAnsweringInTurn_areNamed_andTheIndexStaysOnTheOneItFollows() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let a = MemoryFeed(changes: [upsert(1, Post(title: "Kept in file A", content: ""))], head: 1, database: "A")
         let b = MemoryFeed(
             changes: [upsert(1, Post(title: "Kept in file B", content: "")), upsert(2, Post(title: "More in B", content: ""))],
@@ -121,7 +121,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_aVeryCommonWordIsCountedExactly_andEveryPageIsServed() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let count = 1_205
         let posts = (1...count).map { upsert(Int64($0), Post(title: "common \($0)", content: $0 == 7 ? "rare" : "")) }
         try await catchUp(index, posts, head: Int64(count))
@@ -135,7 +135,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_aMatchInTheTitleRanksAboveOneInTheContent() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let inContent = Post(title: "Weather report", content: "A long text that mentions swift once among many other words here")
         let inTitle = Post(title: "Swift", content: "Something else entirely")
         try await catchUp(index, [upsert(1, inContent), upsert(2, inTitle)], head: 2)
@@ -143,7 +143,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_theSnippetHighlightsWhatMatched() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         try await catchUp(index, [upsert(1, Post(title: "Notes", content: "The quick brown fox jumps"))], head: 1)
         let hit = try #require(try await index.search("brown", limit: 10, offset: 0).hits.first)
         let scalars = Array(hit.snippet.unicodeScalars)
@@ -151,7 +151,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_aSnippetIsOneLine_withItsHighlightsStillInPlace() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         let content = "The quick\n\n   brown\t\u{1}\u{1}fox jumps\r\n"
         try await catchUp(index, [upsert(1, Post(title: "Notes", content: content))], head: 1)
         let hit = try #require(try await index.search("brown", limit: 10, offset: 0).hits.first)
@@ -161,7 +161,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_markerCharactersInAPostNeverMakeAFalseHighlight() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         try await catchUp(index, [upsert(1, Post(title: "t", content: "\u{E000}secret\u{E001} swift"))], head: 1)
         let hit = try #require(try await index.search("swift", limit: 10, offset: 0).hits.first)
         let scalars = Array(hit.snippet.unicodeScalars)
@@ -169,7 +169,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_anEditChangesWhatIsFound_andADeleteRemovesIt() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         var post = Post(title: "Alpha", content: "first words")
         try await catchUp(index, [upsert(1, post)], head: 1)
         post.title = "Beta"
@@ -182,7 +182,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_aPostChangedSeveralTimesInOnePage_leavesItsLastVersion_orNothingOnceDeleted() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         try await index.loadRanking()
         var kept = Post(title: "First", content: "one")
         var gone = Post(title: "Doomed", content: "two")
@@ -206,7 +206,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_replayedAndOlderChangesAreSkipped() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         var post = Post(title: "Current", content: "")
         let current = upsert(5, post)
         try await catchUp(index, [current], head: 5)
@@ -219,7 +219,7 @@ struct FTS5SearchIndexTests {
     }
 
     @Test func test_anEmptyPageMeansCaughtUpToHead() async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         #expect(try await catchUp(index, [], head: 9) == 9)
         #expect(try await index.position().applied == 9)
     }
@@ -228,7 +228,7 @@ struct FTS5SearchIndexTests {
         #"""#, "*", "NEAR(a b", "a AND", "-x", "^start", "col:", "\u{0}", "😀 emoji", String(repeating: "ab ", count: 160), "(((", "a\"b\"c",
     ])
     func test_whateverAPersonTypesNeverCausesAnError(_ text: String) async throws {
-        let index = try FTS5SearchIndex()
+        let index = try SQLiteSearchIndex()
         try await catchUp(index, [upsert(1, Post(title: "a b c", content: "start x"))], head: 1)
         _ = try await index.search(text, limit: 10, offset: 0)
     }

@@ -1,0 +1,60 @@
+import Domain
+import GRDB
+
+/// Where another process may write the index file (`posts --local` beside
+/// a running interface): the ranking follows the file by its count of
+/// writes (`SearchSchema.generation`).
+extension SQLiteSearchIndex {
+    /// Where another process may write the file (`posts --local` beside a
+    /// running interface): the ranking brought to the file's generation,
+    /// when it holds another, in the caller's transaction. Held by none yet
+    /// (a process's first search), it is taken up from the postings saved
+    /// beside the file when the file names them, else built from every
+    /// document; then the documents gone since are taken out (one pass over
+    /// every posting, only when some are) and those added read (past every
+    /// rowid it held: the file never gives a rowid twice, and this process
+    /// brings the ranking up to date before it writes, `apply`). Answers
+    /// whether to save it for the next process (built anew, or more than
+    /// `SearchRules.catchUpBatch` documents read since the saved ones).
+    @discardableResult
+    func followOtherWrites(_ db: Database) throws -> Bool {
+        let generation = try SearchSchema.generation(db)
+        guard generation != rankedGeneration.load(ordering: .relaxed) else { return false }
+        var built = false
+        if !ranker.isComplete {
+            if let postingsPath, let id = try SearchSchema.savedPostings(db), let saved = try? StoredPostings.read(from: postingsPath, id: id) {
+                var index = saved.index
+                let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
+                index.keepOnly(live)
+                ranker.restore(index, loadedThrough: saved.loadedThrough, complete: false)
+            } else {
+                ranker.unload()
+                built = true
+                rankingBuilds.add(1, ordering: .relaxed)
+            }
+        } else {
+            let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [ranker.loadedThrough])
+            ranker.keepOnly(live)
+        }
+        // What it does not hold yet, a page at a time (so a build never holds every text at once).
+        var added = 0
+        while true {
+            let page = try documents(after: ranker.loadedThrough, atMost: Self.loadPage, db)
+            try ranker.load(page, through: page.last?.rowid ?? ranker.loadedThrough, complete: page.count < Self.loadPage)
+            added += page.count
+            if page.count < Self.loadPage { break }
+        }
+        rankedGeneration.store(generation, ordering: .relaxed)
+        let save = built || added > SearchRules.catchUpBatch
+        if save { savedAt.store(-1, ordering: .relaxed) }
+        return save && postingsPath != nil
+    }
+
+    /// After this process's write, which found the file at `generation`:
+    /// the ranking holds the write, and so the next generation, if it held
+    /// the one the write found; else another process wrote since, and the
+    /// next search follows it (`followOtherWrites`).
+    func wrote(after generation: Int64) {
+        _ = rankedGeneration.compareExchange(expected: generation, desired: generation + 1, ordering: .relaxed)
+    }
+}
