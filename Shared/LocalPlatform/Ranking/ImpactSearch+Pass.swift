@@ -121,9 +121,11 @@ extension ImpactSearch {
                                 // A group of one stem holds a document in one member: its score there, exactly.
                                 if singleStem[group] {
                                     let length = Int(pivot) < lengths.count ? lengths[Int(pivot)] : -1
-                                    lined +=
-                                        length < 0
-                                        ? -.infinity : members[lanes[group].holdingMember].cursor.score(length: Double(length), average: average)
+                                    guard length >= 0 else {  // removed: no match, so nothing left uncounted
+                                        (pivot, position, lined) = (pivot + 1, 0, 0)
+                                        continue
+                                    }
+                                    lined += members[lanes[group].holdingMember].cursor.score(length: Double(length), average: average)
                                 } else {
                                     lined += lanes[group].holder
                                 }
