@@ -23,26 +23,21 @@ extension SQLiteSearchIndex {
         var built = false
         if !ranker.isComplete {
             if let postingsPath, let id = try SearchSchema.savedPostings(db), let saved = try? StoredPostings.read(from: postingsPath, id: id) {
-                var index = saved.index
-                let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
-                index.keepOnly(live)
-                ranker.restore(index, loadedThrough: saved.loadedThrough, complete: false)
+                _ = try takeUp(saved, db)
             } else {
                 ranker.unload()
                 built = true
                 rankingBuilds.add(1, ordering: .relaxed)
             }
         } else {
-            let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [ranker.loadedThrough])
-            ranker.keepOnly(live)
+            ranker.keepOnly(try liveRowids(through: ranker.loadedThrough, db))
         }
         // What it does not hold yet, a page at a time (so a build never holds every text at once).
         var added = 0
         while true {
-            let page = try documents(after: ranker.loadedThrough, atMost: Self.loadPage, db)
-            try ranker.load(page, through: page.last?.rowid ?? ranker.loadedThrough, complete: page.count < Self.loadPage)
-            added += page.count
-            if page.count < Self.loadPage { break }
+            let count = try loadNext(after: ranker.loadedThrough, atMost: Self.loadPage, db).count
+            added += count
+            if count < Self.loadPage { break }
         }
         rankedGeneration.store(generation, ordering: .relaxed)
         let save = built || added > SearchRules.catchUpBatch

@@ -22,11 +22,7 @@ extension SQLiteSearchIndex {
         }
         return try await read { db in
             guard try SearchSchema.savedPostings(db) == id else { return .nothingSaved }
-            var index = saved.index
-            let live = try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [saved.loadedThrough])
-            let removed = index.keepOnly(live)
-            let beyond = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE rowid > ?)", arguments: [saved.loadedThrough])!
-            self.ranker.restore(index, loadedThrough: saved.loadedThrough, complete: !beyond)
+            let removed = try self.takeUp(saved, db)
             if removed == 0 { self.savedAt.store(self.writes.load(ordering: .relaxed), ordering: .relaxed) }
             return .restored(removed: removed)
         }
@@ -42,11 +38,7 @@ extension SQLiteSearchIndex {
         var loaded = 0
         while true {
             let after = loadedThrough
-            let (last, count) = try await read { db in
-                let documents = try self.documents(after: after, atMost: pageSize, db)
-                try self.ranker.load(documents, through: documents.last?.rowid ?? after, complete: documents.count < pageSize)
-                return (documents.last?.rowid ?? after, documents.count)
-            }
+            let (last, count) = try await read { db in try self.loadNext(after: after, atMost: pageSize, db) }
             (loadedThrough, loaded) = (last, loaded + count)
             if count > 0 { savedAt.store(-1, ordering: .relaxed) }  // more than the saved file holds
             if count < pageSize { return loaded }
@@ -111,14 +103,35 @@ extension SQLiteSearchIndex {
     /// Documents the ranking reads at once while it loads.
     public static let loadPage = 10_000
 
-    /// The first `limit` documents past `rowid`, in rowid order, as the ranking takes them.
-    func documents(after rowid: Int64, atMost limit: Int, _ db: Database) throws -> [ImpactRanker.Document] {
+    /// A saved index taken up as the ranking: the documents removed or
+    /// changed since the save taken out of it (answers how many); complete
+    /// only when no document lies past those it holds (else the loading
+    /// reads them, `ImpactRanker.restore`).
+    func takeUp(_ saved: (index: ImpactIndex, loadedThrough: Int64), _ db: Database) throws -> Int {
+        var index = saved.index
+        let removed = index.keepOnly(try liveRowids(through: saved.loadedThrough, db))
+        let beyond = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE rowid > ?)", arguments: [saved.loadedThrough]) ?? false
+        ranker.restore(index, loadedThrough: saved.loadedThrough, complete: !beyond)
+        return removed
+    }
+
+    /// The rowids of the documents up to `rowid`.
+    func liveRowids(through rowid: Int64, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT rowid FROM document WHERE rowid <= ?", arguments: [rowid])
+    }
+
+    /// The first `limit` documents past `rowid` given to the ranking, which
+    /// is complete once fewer come: answers the last rowid read (`rowid`
+    /// when none) and how many.
+    func loadNext(after rowid: Int64, atMost limit: Int, _ db: Database) throws -> (last: Int64, count: Int) {
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT rowid, text FROM document WHERE rowid > ? ORDER BY rowid LIMIT ?"), arguments: [rowid, limit])
         let text = try readText(db)
-        return try rows.map { row in
+        let documents: [ImpactRanker.Document] = try rows.map { row in
             let (title, content) = try text.decode(row[1])
             return (row[0], title, content)
         }
+        try ranker.load(documents, through: documents.last?.rowid ?? rowid, complete: documents.count < limit)
+        return (documents.last?.rowid ?? rowid, documents.count)
     }
 }

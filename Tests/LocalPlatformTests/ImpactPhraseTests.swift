@@ -13,14 +13,9 @@ struct ImpactPhraseTests {
     /// FTS5's own bm25 over every match of the phrase: the best `keep`
     /// (rowid, score), how many match, and how many hold every word of it.
     private func reference(_ built: ZipfCorpus, _ phrase: String, keep: Int) throws -> (ranked: [Ranked], total: Int, holding: Int) {
-        try built.database.read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT rowid, -bm25(fts, 10.0, 1.0) AS score FROM fts WHERE fts MATCH ? ORDER BY score DESC, rowid LIMIT ?",
-                arguments: [SearchQuery.quote(phrase), keep])
-            let count = { (match: String) in try Int.fetchOne(db, sql: "SELECT count(*) FROM fts WHERE fts MATCH ?", arguments: [match]) ?? 0 }
-            let words = phrase.split(separator: " ").map { SearchQuery.quote(String($0)) }.joined(separator: " AND ")
-            return (rows.map { Ranked(score: $0[1], rowid: $0[0]) }, try count(SearchQuery.quote(phrase)), try count(words))
-        }
+        let found = try built.exhaustive(SearchQuery.quote(phrase), keep: keep)
+        let words = phrase.split(separator: " ").map { SearchQuery.quote(String($0)) }.joined(separator: " AND ")
+        return (found.ranked, found.total, try built.exhaustive(words, keep: 0).total)
     }
 
     private func ranked(_ built: ZipfCorpus, _ phrase: String, keep: Int, exactChecks: Int = ImpactRanker.exactCount) throws -> RankedRows {

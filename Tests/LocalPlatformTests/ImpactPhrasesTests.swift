@@ -12,14 +12,7 @@ import Testing
 struct ImpactPhrasesTests {
     private func reference(_ built: ZipfCorpus, _ query: String, keep: Int) throws -> (ranked: [Ranked], total: Int) {
         let terms = SearchQuery.terms(in: query)
-        let match = terms.map { SearchQuery.quote($0.words.joined(separator: " ")) }.joined(separator: " AND ")
-        return try built.database.read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT rowid, -bm25(fts, 10.0, 1.0) AS score FROM fts WHERE fts MATCH ? ORDER BY score DESC, rowid LIMIT ?",
-                arguments: [match, keep])
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM fts WHERE fts MATCH ?", arguments: [match]) ?? 0
-            return (rows.map { Ranked(score: $0[1], rowid: $0[0]) }, total)
-        }
+        return try built.exhaustive(terms.map { SearchQuery.quote($0.words.joined(separator: " ")) }.joined(separator: " AND "), keep: keep)
     }
 
     private func ranked(_ built: ZipfCorpus, _ query: String, keep: Int) throws -> RankedRows {

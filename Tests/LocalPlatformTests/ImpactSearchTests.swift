@@ -13,14 +13,7 @@ import Testing
 struct ImpactSearchTests {
     /// FTS5's own bm25 over every match: the best `keep` (rowid, score), and how many match.
     private func reference(_ built: ZipfCorpus, _ words: [String], keep: Int) throws -> ([Ranked], Int) {
-        let match = words.map(SearchQuery.quote).joined(separator: " AND ")
-        return try built.database.read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT rowid, -bm25(fts, 10.0, 1.0) AS score FROM fts WHERE fts MATCH ? ORDER BY score DESC, rowid LIMIT ?",
-                arguments: [match, keep])
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM fts WHERE fts MATCH ?", arguments: [match]) ?? 0
-            return (rows.map { Ranked(score: $0[1], rowid: $0[0]) }, total)
-        }
+        try built.exhaustive(words.map(SearchQuery.quote).joined(separator: " AND "), keep: keep)
     }
 
     private func impact(_ built: ZipfCorpus, _ words: [String], keep: Int, exactCount: Int = 0) throws -> ImpactSearch.Result {

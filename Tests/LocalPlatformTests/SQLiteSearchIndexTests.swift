@@ -17,6 +17,12 @@ struct SQLiteSearchIndexTests {
         try await IndexSync(index: index, feed: MemoryFeed(changes: changes, head: head, database: database)).catchUp()
     }
 
+    /// The words a hit's highlights cover in its snippet.
+    private func highlighted(_ hit: SearchHit) -> [String] {
+        let scalars = Array(hit.snippet.unicodeScalars)
+        return hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) }
+    }
+
     private func titles(_ index: SQLiteSearchIndex, _ query: String) async throws -> [String] {
         try await index.search(query, limit: 50, offset: 0).hits.map(\.title)
     }
@@ -42,8 +48,7 @@ struct SQLiteSearchIndexTests {
             #expect(try await titles(index, typed) == ["Notes"], "typing \(typed)")
         }
         let hit = try #require(try await index.search("runni", limit: 10, offset: 0).hits.first)
-        let scalars = Array(hit.snippet.unicodeScalars)
-        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["Running"])
+        #expect(highlighted(hit) == ["Running"])
         #expect(try await titles(index, "\"runni\"").isEmpty, "a quoted word is a whole word")
     }
 
@@ -74,8 +79,7 @@ struct SQLiteSearchIndexTests {
             #expect(try await titles(index, typed) == ["Notes"], "typing \(typed)")
         }
         let hit = try #require(try await index.search("runni", limit: 10, offset: 0).hits.first)
-        let scalars = Array(hit.snippet.unicodeScalars)
-        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["Running"])
+        #expect(highlighted(hit) == ["Running"])
     }
 
     @Test func test_aPostsDatabaseBehindTheIndex_emptiesIt_andItIsRebuiltFromZero() async throws {
@@ -146,8 +150,7 @@ struct SQLiteSearchIndexTests {
         let index = try SQLiteSearchIndex()
         try await catchUp(index, [upsert(1, Post(title: "Notes", content: "The quick brown fox jumps"))], head: 1)
         let hit = try #require(try await index.search("brown", limit: 10, offset: 0).hits.first)
-        let scalars = Array(hit.snippet.unicodeScalars)
-        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["brown"])
+        #expect(highlighted(hit) == ["brown"])
     }
 
     @Test func test_aSnippetIsOneLine_withItsHighlightsStillInPlace() async throws {
@@ -156,16 +159,14 @@ struct SQLiteSearchIndexTests {
         try await catchUp(index, [upsert(1, Post(title: "Notes", content: content))], head: 1)
         let hit = try #require(try await index.search("brown", limit: 10, offset: 0).hits.first)
         #expect(hit.snippet == "The quick brown fox jumps")
-        let scalars = Array(hit.snippet.unicodeScalars)
-        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["brown"])
+        #expect(highlighted(hit) == ["brown"])
     }
 
     @Test func test_markerCharactersInAPostNeverMakeAFalseHighlight() async throws {
         let index = try SQLiteSearchIndex()
         try await catchUp(index, [upsert(1, Post(title: "t", content: "\u{E000}secret\u{E001} swift"))], head: 1)
         let hit = try #require(try await index.search("swift", limit: 10, offset: 0).hits.first)
-        let scalars = Array(hit.snippet.unicodeScalars)
-        #expect(hit.highlights.map { String(String.UnicodeScalarView(scalars[$0])) } == ["swift"])
+        #expect(highlighted(hit) == ["swift"])
     }
 
     @Test func test_anEditChangesWhatIsFound_andADeleteRemovesIt() async throws {

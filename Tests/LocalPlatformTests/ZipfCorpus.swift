@@ -82,4 +82,16 @@ struct ZipfCorpus {
         built.rareWords = words.filter { (1...80).contains(documents[$0, default: 0]) }
         return built
     }
+
+    /// FTS5's own bm25 over every match of `match` (an FTS5 expression):
+    /// the best `keep` (rowid, score), and how many match.
+    func exhaustive(_ match: String, keep: Int) throws -> (ranked: [Ranked], total: Int) {
+        try database.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT rowid, -bm25(fts, 10.0, 1.0) AS score FROM fts WHERE fts MATCH ? ORDER BY score DESC, rowid LIMIT ?",
+                arguments: [match, keep])
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM fts WHERE fts MATCH ?", arguments: [match]) ?? 0
+            return (rows.map { Ranked(score: $0[1], rowid: $0[0]) }, total)
+        }
+    }
 }

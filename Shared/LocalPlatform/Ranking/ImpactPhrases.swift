@@ -17,10 +17,7 @@ enum ImpactPhrases {
         _ keep: Int, terms: [QueryTerm], in index: ImpactIndex, counts: (Int64) throws(Failure) -> [UInt32]
     ) throws(Failure) -> ImpactSearch.Result {
         let none = ImpactSearch.Result(ranked: [], total: 0, isExact: true, scored: 0)
-        let phrases = terms.compactMap { term -> [Int32]? in
-            guard case .phrase(let stems) = term else { return nil }
-            return stems
-        }
+        let phrases = terms.phrases
         let known = { (stem: Int32) in Int(stem) < index.postings.count }
         guard keep > 0, !phrases.isEmpty else { return none }
         for term in terms {
@@ -41,8 +38,12 @@ enum ImpactPhrases {
             for (phrase, count) in found.enumerated() where count > 0 { holding[phrase] += 1 }
         }
         let phraseFrequency = holding.map { BM25.inverseFrequency(rows: index.rows, hits: Int64($0)) }
-        let termFrequency = { (stem: Int32) in
-            BM25.inverseFrequency(rows: index.rows, hits: Int64(index.postings[Int(stem)].documents))
+        // Each word's inverse frequency, once for the query, not once per match.
+        var termFrequency: [Int32: Double] = [:]
+        for case .anyOf(let stems) in terms {
+            for stem in stems where known(stem) {
+                termFrequency[stem] = BM25.inverseFrequency(rows: index.rows, hits: Int64(index.postings[Int(stem)].documents))
+            }
         }
         let average = index.averageLength
         var best = Heap<Ranked>()
@@ -59,9 +60,9 @@ enum ImpactPhrases {
                     phrase += 1
                 case .anyOf(let stems):
                     var termScore: Double?
-                    for stem in stems where known(stem) {
-                        guard let frequency = index.postings[Int(stem)].frequency(of: rowid) else { continue }
-                        let part = termFrequency(stem) * BM25.part(frequency: Double(frequency), length: length, averageLength: average)
+                    for stem in stems {
+                        guard let inverse = termFrequency[stem], let frequency = index.postings[Int(stem)].frequency(of: rowid) else { continue }
+                        let part = inverse * BM25.part(frequency: Double(frequency), length: length, averageLength: average)
                         termScore = max(termScore ?? part, part)
                     }
                     guard let termScore else { continue documents }

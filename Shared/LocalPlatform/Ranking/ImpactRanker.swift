@@ -211,10 +211,7 @@ public final class ImpactRanker: Sendable {
         texts: (Int64) throws -> (title: String, content: String)?
     ) throws -> RankedRows {
         guard let terms else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
-        let phrases = terms.compactMap { term -> [Int32]? in
-            guard case .phrase(let stems) = term else { return nil }
-            return stems
-        }
+        let phrases = terms.phrases
         let found = try ImpactPhrases.best(keep, terms: terms, in: index) { rowid in try counts(of: phrases, in: rowid, index, tokenizer, texts) }
         return RankedRows(found, terms: terms)
     }

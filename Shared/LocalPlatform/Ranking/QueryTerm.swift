@@ -5,3 +5,13 @@ enum QueryTerm: Equatable, Sendable {
     case anyOf([Int32])
     case phrase([Int32])
 }
+
+extension [QueryTerm] {
+    /// The stems of each phrase among them, in order.
+    var phrases: [[Int32]] {
+        compactMap { term in
+            guard case .phrase(let stems) = term else { return nil }
+            return stems
+        }
+    }
+}
