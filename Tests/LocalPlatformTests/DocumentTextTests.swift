@@ -78,7 +78,8 @@ struct DocumentTextTests {
         }
         // Trained on other words (the same draw of these few words may train the very same dictionary, id and all).
         let other = Self.texts(count: 1_000).map { DocumentText.text(title: $0.title.uppercased(), content: String($0.content.reversed())) }
-        let another = DocumentText(dictionary: try #require(DocumentText.train(on: other)))
+        let trained = try #require(DocumentText.train(on: other))
+        let another = DocumentText(dictionary: trained)
         try #require(another.id != text.id, "another dictionary, by its id")
         #expect(throws: DatabaseError.self, "a frame of another dictionary") { _ = try another.decode(compressed) }
         for cut in [2, compressed.count / 2, compressed.count - 1] {
