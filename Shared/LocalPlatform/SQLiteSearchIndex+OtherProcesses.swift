@@ -1,5 +1,6 @@
 import Domain
 import GRDB
+import Logging
 
 /// Where another process may write the index file (`posts --local` beside
 /// a running interface): the ranking follows the file by its count of
@@ -22,7 +23,7 @@ extension SQLiteSearchIndex {
         guard generation != rankedGeneration.load(ordering: .relaxed) else { return false }
         var built = false
         if !ranker.isComplete {
-            if let postingsPath, let id = try SearchSchema.savedPostings(db), let saved = try? StoredPostings.read(from: postingsPath, id: id) {
+            if let saved = savedPostings(db) {
                 _ = try takeUp(saved, db)
             } else {
                 ranker.unload()
@@ -44,6 +45,23 @@ extension SQLiteSearchIndex {
         if save { savedAt.store(-1, ordering: .relaxed) }
         return save && postingsPath != nil
     }
+
+    /// The postings saved beside the file, when it names them and they can
+    /// be read; one that cannot is said (the ranking is then built from
+    /// the documents, and saved again).
+    private func savedPostings(_ db: Database) -> (index: ImpactIndex, loadedThrough: Int64)? {
+        guard let postingsPath else { return nil }
+        do {
+            guard let id = try SearchSchema.savedPostings(db) else { return nil }
+            return try StoredPostings.read(from: postingsPath, id: id)
+        } catch {
+            Self.logger.warning(
+                "saved ranking postings not taken up; built from the posts", metadata: ["file": "\(postingsPath)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    static let logger = Logger(label: "posts.search-index")
 
     /// After this process's write, which found the file at `generation`:
     /// the ranking holds the write, and so the next generation, if it held

@@ -215,7 +215,13 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
         }
         // Saved for the next process on this file, which takes them up instead of building them; a
         // save that fails costs that process a build, never this search (`saveRanking` names the file last).
-        if save { _ = try? await saveRanking() }
+        if save {
+            do {
+                _ = try await saveRanking()
+            } catch {
+                Self.logger.warning("ranking postings not saved beside the index", metadata: ["error": "\(error)"])
+            }
+        }
         return results
     }
 
