@@ -44,10 +44,12 @@ test: lint
 	$(SWIFT) test --skip-build
 
 # Conventions a tool holds: the format (.swift-format: 150 columns, 4
-# spaces), and no Foundation in the gateway's modules (docs/ARCHITECTURE.md).
+# spaces), no Foundation in the gateway's modules, and nothing that blocks
+# where one of Swift's cooperative threads may run it (docs/ARCHITECTURE.md).
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Shared Services Tests
 	python3 Tests/Checks/foundation-free.py
+	python3 Tests/Checks/no-blocking.py
 
 # Benchmarks through the real gateway; results go to stdout and bench-results/.
 bench: release

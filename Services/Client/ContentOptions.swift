@@ -16,10 +16,10 @@ struct ContentOptions: ParsableArguments {
     /// The content given; with `pipedInput`, also standard input when it is a
     /// pipe or a file (never a terminal, /dev/null or an ssh socket, which
     /// would hang or silently give nothing). Nil when none was given.
-    func read(pipedInput: Bool) throws(PostsError) -> String? {
+    func read(pipedInput: Bool) async throws(PostsError) -> String? {
         if let content { return content }
         if contentFile == "-" || (contentFile == nil && pipedInput && Output.inputIsPipeOrFile) {
-            return try Self.utf8(FileHandle.standardInput.readDataToEndOfFile(), from: "standard input")
+            return try Self.utf8(await StandardInput.readToEnd(), from: "standard input")
         }
         guard let contentFile else { return nil }
         guard let data = FileManager.default.contents(atPath: contentFile) else {

@@ -13,7 +13,7 @@ struct CreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Failure.guarded {
-            let content = try body.read(pipedInput: true) ?? ""
+            let content = try await body.read(pipedInput: true) ?? ""
             let post = try await connection.provider().makePostsUseCase().save(Post(title: title, content: content))
             if connection.json { return Output.json(post) }
             print(post.uid.uuidString)

@@ -20,7 +20,7 @@ struct EditCommand: AsyncParsableCommand {
         try await Failure.guarded {
             let posts = try connection.provider().makePostsUseCase()
             let read = try await posts.post(uid: try PostRules.uid(uid))
-            let saved = try await posts.edit(read, title: title, content: try body.read(pipedInput: false))
+            let saved = try await posts.edit(read, title: title, content: try await body.read(pipedInput: false))
             if connection.json { return Output.json(saved) }
             print("Updated \(saved.uid.uuidString)")
         }

@@ -26,7 +26,7 @@ struct ImportCommand: AsyncParsableCommand {
         try await Failure.guarded {
             let data: Data
             if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                data = await StandardInput.readToEnd()
             } else {
                 guard let contents = FileManager.default.contents(atPath: file) else { throw PostsError.invalid("file", .unreadable(path: file)) }
                 data = contents

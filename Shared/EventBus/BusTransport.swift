@@ -74,6 +74,7 @@ final class BusTransport {
 
     /// Waits until something arrives, `waker` is readable, or `timeout`
     /// passes; returns whether `waker` was readable.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func wait(timeout: Duration) throws -> Bool {
         let hasSockets = upstream != nil || downstream != nil
         if let stream {

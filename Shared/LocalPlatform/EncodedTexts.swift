@@ -42,6 +42,7 @@ final class EncodedTexts: @unchecked Sendable {
     }
 
     /// The stored form of the text at `offset` in the page (nil: none there).
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func blob(at offset: Int) -> Data? {
         if made.load(ordering: .acquiring) <= offset {
             done.wait()

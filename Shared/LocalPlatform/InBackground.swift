@@ -18,6 +18,7 @@ final class InBackground<Value: Sendable>: Sendable {
     }
 
     /// Blocks until the work is done; its value, or what it threw.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func wait() throws -> Value {
         done.wait()
         done.signal()  // for the next to wait

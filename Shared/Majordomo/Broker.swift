@@ -99,6 +99,7 @@ public final class Broker: Sendable {
         removeIPCFiles(of: transport.endpoints)
     }
 
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func serve(_ transport: BrokerTransport) {
         let clock = ContinuousClock()
         var core = BrokerCore(configuration: options.configuration, replies: replies, now: clock.now)
@@ -175,6 +176,7 @@ public final class Broker: Sendable {
     /// not closed away with their connections: what is readable now is read
     /// and answered (refused, "shutting down"; a worker's reply delivered).
     /// A few passes, as reading one connection can find another ready.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func answerWhatArrived(_ core: inout BrokerCore, _ transport: BrokerTransport, clock: ContinuousClock) {
         for _ in 0..<Self.finalPasses {
             var read = 0

@@ -76,6 +76,7 @@ final class BrokerTransport {
 
     /// Waits until a transport has input, `waker` is readable, or `timeout`
     /// passes (zero: only looks); returns whether `waker` was readable.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func wait(timeout: Duration) throws -> Bool {
         if let stream {
             // The socket may hold messages until a receive found none.

@@ -97,6 +97,7 @@ final class SessionThread: TaskExecutor, Sendable {
 
     /// Runs `sessions` (each made into a task here) until every one has
     /// returned. The calling thread becomes this executor's thread.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func serve(_ sessions: [@Sendable () async -> Void], logger: Logger) {
         state.withLock { $0.owner = pthread_self() }
         running.store(sessions.count, ordering: .relaxed)

@@ -30,6 +30,7 @@ public func startThread(named name: String, _ body: @escaping @Sendable () -> Vo
 }
 
 /// Sleeps the calling thread.
+@available(*, noasync, message: "blocks its thread: call it on a thread of its own")
 public func sleepThread(seconds: Double) {
     var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
     var remaining = timespec()

@@ -15,7 +15,7 @@ final class PresenterRecorder: Presenter {
 
 @Suite("App coordinator", .timeLimit(.minutes(1)))
 struct AppCoordinatorTests {
-    @Test func test_startShowsTheList_andBackFromTheListFinishes() {
+    @Test func test_startShowsTheList_andBackFromTheListFinishes() async {
         let presenter = PresenterRecorder()
         let coordinator = AppCoordinator(presenter: presenter)
         coordinator.start()
@@ -23,7 +23,7 @@ struct AppCoordinatorTests {
         #expect(presenter.recorded == [.present(.list), .finish])
     }
 
-    @Test func test_screensStack_andBackReturnsToTheOneBelow() {
+    @Test func test_screensStack_andBackReturnsToTheOneBelow() async {
         let presenter = PresenterRecorder()
         let coordinator = AppCoordinator(presenter: presenter)
         let uid = UUID()
@@ -36,7 +36,7 @@ struct AppCoordinatorTests {
         #expect(presenter.recorded.last == .dismiss(.search))
     }
 
-    @Test func test_askingForAScreenAlreadyOpenBelow_returnsToIt_insteadOfStackingACopy() {
+    @Test func test_askingForAScreenAlreadyOpenBelow_returnsToIt_insteadOfStackingACopy() async {
         let presenter = PresenterRecorder()
         let coordinator = AppCoordinator(presenter: presenter)
         coordinator.start()
@@ -49,7 +49,7 @@ struct AppCoordinatorTests {
         #expect(presenter.recorded.suffix(2) == [.dismiss(.search), .dismiss(.list)])
     }
 
-    @Test func test_createAndEditOpenOnTop() {
+    @Test func test_createAndEditOpenOnTop() async {
         let presenter = PresenterRecorder()
         let coordinator = AppCoordinator(presenter: presenter)
         let uid = UUID()

@@ -127,7 +127,7 @@ struct PostsListViewModelTests {
     }
 
     @Test(arguments: [(30.0, "just now"), (300, "5 min ago"), (7200, "2 h ago"), (90_000, "yesterday"), (345_600, "4 days ago")])
-    func test_relativeDatesReadNaturally(_ secondsAgo: Double, _ text: String) {
+    func test_relativeDatesReadNaturally(_ secondsAgo: Double, _ text: String) async {
         #expect(RelativeDate.describe(Self.now.addingTimeInterval(-secondsAgo), now: Self.now) == text)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Problems as screens show them")
 struct ProblemTests {
-    @Test func test_eachKindOfFailureIsItsOwnProblem_withItsOwnWords() {
+    @Test func test_eachKindOfFailureIsItsOwnProblem_withItsOwnWords() async {
         let uid = UUID()
         let problems = [
             Problem(.conflict(uid: uid)), Problem(.unavailable(.noWorker(service: "posts"))), Problem(.notFound(uid: uid)),
@@ -23,7 +23,7 @@ struct ProblemTests {
 
 @Suite("Search totals as screens show them")
 struct SearchTotalTests {
-    @Test func test_anExactTotalReadsAsItsNumber_andABoundedOneAsAtLeast() {
+    @Test func test_anExactTotalReadsAsItsNumber_andABoundedOneAsAtLeast() async {
         #expect(SearchTotal(count: 12, exact: true).description == "12")
         #expect(SearchTotal(count: 1_000, exact: false).description == "1000+")
     }

@@ -8,7 +8,7 @@ import Testing
 struct ImportReaderTests {
     private func read(_ text: String) throws(PostsError) -> [ImportEntry] { try ImportReader.entries(from: Data(text.utf8)) }
 
-    @Test func test_aJSONArrayOfPostsIsRead_withEntryLabels() throws {
+    @Test func test_aJSONArrayOfPostsIsRead_withEntryLabels() async throws {
         let entries = try read(#"  [{"title":"a","content":"x"},{"title":"b","userId":1,"id":2,"body":"y"}]"#)
         #expect(
             entries == [
@@ -17,7 +17,7 @@ struct ImportReaderTests {
             ])
     }
 
-    @Test func test_jsonLinesAreRead_skippingBlankLines_withLineNumbers() throws {
+    @Test func test_jsonLinesAreRead_skippingBlankLines_withLineNumbers() async throws {
         let entries = try read("{\"title\":\"a\"}\n\n  \n{\"title\":\"b\"}\r\n")
         #expect(entries.map(\.label) == ["line 1", "line 4"])
         #expect(entries.map(\.title) == ["a", "b"])
@@ -28,7 +28,7 @@ struct ImportReaderTests {
         (#"[{"title":"ok"}, 5]"#, "entry 2"),
         ("[1, 2", "file"),
     ])
-    func test_whatIsNotAnEntryIsNamedByItsLineOrPlace(_ text: String, _ field: String) {
+    func test_whatIsNotAnEntryIsNamedByItsLineOrPlace(_ text: String, _ field: String) async {
         let error = #expect(throws: PostsError.self) { try read(text) }
         guard case .invalid(let invalid)? = error else { Issue.record("expected an invalid-field error, got \(String(describing: error))"); return }
         #expect(invalid.field == field)

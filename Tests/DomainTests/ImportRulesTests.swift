@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Import rules")
 struct ImportRulesTests {
-    @Test func test_theSampleShapeUsesBodyAsContent_andItsUIDComesFromUserIdAndId() throws {
+    @Test func test_theSampleShapeUsesBodyAsContent_andItsUIDComesFromUserIdAndId() async throws {
         let entry = ImportEntry(label: "line 1", userId: 1, id: 7, title: "sunt aut", body: "quia et")
         let post = try ImportRules.post(from: entry)
         #expect(post.title == "sunt aut" && post.content == "quia et")
@@ -12,7 +12,7 @@ struct ImportRulesTests {
         #expect(try ImportRules.post(from: entry).uid == post.uid, "the same entry always gets the same uid")
     }
 
-    @Test func test_givenUIDsAndDatesAreKept() throws {
+    @Test func test_givenUIDsAndDatesAreKept() async throws {
         let uid = UUID()
         let post = try ImportRules.post(from: ImportEntry(label: "line 1", uid: uid.uuidString, title: "t", createDate: "2026-01-02T03:04:05Z"))
         #expect(post.uid == uid)
@@ -25,17 +25,17 @@ struct ImportRulesTests {
         (ImportEntry(label: "line 1", uid: "nope", title: "t"), .invalid("line 1.uid", .notUUID("nope"))),
         (ImportEntry(label: "line 1", title: "t", createDate: "soon"), .invalid("line 1.createDate", .notDate("soon"))),
     ])
-    func test_aBadEntryIsNamedByItsLabel(_ entry: ImportEntry, _ expected: PostsError) {
+    func test_aBadEntryIsNamedByItsLabel(_ entry: ImportEntry, _ expected: PostsError) async {
         #expect(throws: expected) { try ImportRules.post(from: entry) }
     }
 
-    @Test func test_aUIDGivenTwiceIsOnePost_theLaterEntryWinning_inTheOrderGiven() {
+    @Test func test_aUIDGivenTwiceIsOnePost_theLaterEntryWinning_inTheOrderGiven() async {
         let uid = UUID()
         let posts = [Post(uid: uid, title: "old", content: ""), Post(title: "other", content: ""), Post(uid: uid, title: "new", content: "")]
         #expect(ImportRules.lastOfEachUID(posts).map(\.title) == ["other", "new"])
     }
 
-    @Test func test_batchesHoldAtMostAThousandPosts_andTheirByteBudget() {
+    @Test func test_batchesHoldAtMostAThousandPosts_andTheirByteBudget() async {
         let small = (0..<2_500).map { Post(title: "p\($0)", content: "") }
         #expect(ImportRules.batches(of: small).map(\.count) == [1_000, 1_000, 500])
         let big = (0..<50).map { _ in Post(title: "t", content: String(repeating: "x", count: PostRules.maxContentBytes)) }

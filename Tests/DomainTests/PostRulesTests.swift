@@ -4,11 +4,11 @@ import Testing
 
 @Suite("Post rules")
 struct PostRulesTests {
-    @Test func test_aTitleIsTrimmedBeforeItIsChecked() throws {
+    @Test func test_aTitleIsTrimmedBeforeItIsChecked() async throws {
         #expect(try PostRules.validated(Post(title: "  Hello \n", content: "")).title == "Hello")
     }
 
-    @Test func test_trimmingTakesEveryKindOfSpaceAndLineBreak_butNotInvisibleLetters() throws {
+    @Test func test_trimmingTakesEveryKindOfSpaceAndLineBreak_butNotInvisibleLetters() async throws {
         let spaced = "\u{00A0}\u{2003}\u{3000}\t\u{0B}Hello world\u{0085}\u{2028}\u{2029}\r\n"
         #expect(try PostRules.validated(Post(title: spaced, content: "")).title == "Hello world")
         // A zero-width space is a format character, not a space: it stays, as Foundation's trimming left it.
@@ -17,11 +17,11 @@ struct PostRulesTests {
     }
 
     @Test(arguments: ["", "   ", "\n\t"])
-    func test_whenTheTitleIsEmpty_thenTitleMustNotBeEmpty(_ title: String) {
+    func test_whenTheTitleIsEmpty_thenTitleMustNotBeEmpty(_ title: String) async {
         #expect(throws: PostsError.invalid("title", .empty)) { try PostRules.validated(Post(title: title, content: "x")) }
     }
 
-    @Test func test_aTitleMayHave200CharactersButNot201() throws {
+    @Test func test_aTitleMayHave200CharactersButNot201() async throws {
         _ = try PostRules.validated(Post(title: String(repeating: "é", count: 200), content: ""))
         let error = #expect(throws: PostsError.invalid("title", .tooLong(max: 200, actual: 201, unit: .characters))) {
             try PostRules.validated(Post(title: String(repeating: "a", count: 201), content: ""))
@@ -29,7 +29,7 @@ struct PostRulesTests {
         #expect(error?.description == "title must be at most 200 characters (it has 201)")
     }
 
-    @Test func test_aTitleOfOneCharacterWithThousandsOfCombiningMarks_isRefusedByItsBytes() {
+    @Test func test_aTitleOfOneCharacterWithThousandsOfCombiningMarks_isRefusedByItsBytes() async {
         let title = "a" + String(repeating: "\u{0301}", count: 1_500)
         #expect(title.count == 1)
         #expect(throws: PostsError.invalid("title", .tooLong(max: 2_000, actual: 3_001, unit: .bytes))) {
@@ -37,7 +37,7 @@ struct PostRulesTests {
         }
     }
 
-    @Test func test_contentIsLimitedTo100000BytesOfUTF8() throws {
+    @Test func test_contentIsLimitedTo100000BytesOfUTF8() async throws {
         _ = try PostRules.validated(Post(title: "t", content: String(repeating: "a", count: 100_000)))
         // 50,001 two-byte characters are 100,002 bytes.
         #expect(throws: PostsError.invalid("content", .tooLong(max: 100_000, actual: 100_002, unit: .bytes))) {
@@ -45,7 +45,7 @@ struct PostRulesTests {
         }
     }
 
-    @Test func test_aNULCharacterIsRefusedNamingTheField_soNothingIsStoredCut() {
+    @Test func test_aNULCharacterIsRefusedNamingTheField_soNothingIsStoredCut() async {
         let error = #expect(throws: PostsError.invalid("title", .forbiddenCharacter(0))) {
             try PostRules.validated(Post(title: "before\u{0}after", content: ""))
         }
@@ -55,21 +55,21 @@ struct PostRulesTests {
         }
     }
 
-    @Test func test_datesAreKeptToTheMillisecond_andOutsideTheRangeRefused() throws {
+    @Test func test_datesAreKeptToTheMillisecond_andOutsideTheRangeRefused() async throws {
         let post = Post(title: "t", content: "", createDate: Date(timeIntervalSince1970: 1.234_567))
         #expect(PostDate.milliseconds(try PostRules.validated(post).createDate) == 1_235)
         let early = Post(title: "t", content: "", createDate: Date(timeIntervalSince1970: -62_135_596_800.001))
         #expect(throws: PostsError.invalid("createDate", .dateOutOfRange("0000-12-31T23:59:59.999Z"))) { try PostRules.validated(early) }
     }
 
-    @Test func test_pageSizesOutsideTheRangeAreRefused_andNoneMeansTheDefault() throws {
+    @Test func test_pageSizesOutsideTheRangeAreRefused_andNoneMeansTheDefault() async throws {
         #expect(try PostRules.validatedLimit(nil) == PostRules.defaultPageSize)
         #expect(try PostRules.validatedLimit(500) == 500)
         #expect(throws: PostsError.invalid("limit", .outOfRange(min: 1, max: 500, actual: "0"))) { try PostRules.validatedLimit(0) }
         #expect(throws: PostsError.self) { try PostRules.validatedLimit(501) }
     }
 
-    @Test func test_aUIDMustBeAUUID_andTheErrorQuotesWhatWasGiven() throws {
+    @Test func test_aUIDMustBeAUUID_andTheErrorQuotesWhatWasGiven() async throws {
         let uid = UUID()
         #expect(try PostRules.uid(uid.uuidString) == uid)
         #expect(try PostRules.uid(uid.uuidString.lowercased()) == uid)
@@ -77,7 +77,7 @@ struct PostRulesTests {
         #expect(error?.description.contains("'42'") == true)
     }
 
-    @Test func test_anUpdateDateDefaultsToTheCreateDate() {
+    @Test func test_anUpdateDateDefaultsToTheCreateDate() async {
         let date = Date(timeIntervalSince1970: 10)
         #expect(Post(title: "t", content: "", createDate: date).updateDate == date)
     }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("UUID text")
 struct UUIDTextTests {
-    @Test func test_aUUIDReadsBackAsItself_inEitherCase_asFoundationReadsIt() {
+    @Test func test_aUUIDReadsBackAsItself_inEitherCase_asFoundationReadsIt() async {
         for _ in 0..<200 {
             let uid = UUID()
             #expect(UUID(text: uid.uuidString) == uid)
@@ -15,7 +15,7 @@ struct UUIDTextTests {
         #expect(UUID(text: text.dropFirst().dropLast()) == UUID(uuidString: String(text.dropFirst().dropLast())), "a substring")
     }
 
-    @Test func test_aUUIDIsWrittenAsFoundationWritesIt() {
+    @Test func test_aUUIDIsWrittenAsFoundationWritesIt() async {
         let edges = [
             UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
             UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
@@ -31,7 +31,7 @@ struct UUIDTextTests {
         "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93F-C0C247A3E6E5F", "É621E1F8-C36C-495A-93FC-0C247A3E6E5",
         " E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
     ])
-    func test_anythingElseIsNotAUUID_forFoundationEither(_ text: String) {
+    func test_anythingElseIsNotAUUID_forFoundationEither(_ text: String) async {
         #expect(UUID(text: text) == nil)
         #expect(UUID(uuidString: text) == nil)
     }

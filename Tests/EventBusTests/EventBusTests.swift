@@ -33,12 +33,11 @@ struct EventBusTests {
     }
 
     /// Publishes until the subscriber has something (subscriptions travel asynchronously).
-    private func firstDelivery(_ subscriber: Socket, publish: () throws -> Void) throws -> [Frame]? {
-        var poller = Poller()
-        poller.addReadable(subscriber)
+    /// Looks without holding a thread: the bus runs beside the test.
+    private func firstDelivery(_ subscriber: Socket, publish: () throws -> Void) async throws -> [Frame]? {
         for _ in 0..<100 {
             try publish()
-            if try poller.poll(timeout: .milliseconds(20)) > 0 { return try subscriber.receive() }
+            if let message = try await firstValue(within: .milliseconds(20), { try subscriber.receive(wait: false) }) { return message }
         }
         return nil
     }
@@ -50,15 +49,13 @@ struct EventBusTests {
             let posts = try Socket(context, .subscribe)
             try posts.set(.subscribe, Array("posts.".utf8))
             try posts.connect(subscribeAt)
-            let delivered = try firstDelivery(posts) {
+            let delivered = try await firstDelivery(posts) {
                 try publisher.send(["search.changed", "{}"])
                 try publisher.send(["posts.changed", #"{"service":"posts","head":1}"#])
             }
             #expect(delivered == ["posts.changed", #"{"service":"posts","head":1}"#])
-            var poller = Poller()
-            poller.addReadable(posts)
-            while try poller.poll(timeout: .milliseconds(50)) > 0 {
-                #expect(try posts.receive()?.first == "posts.changed", "only the subscribed topic arrives")
+            while let message = try await firstValue(within: .milliseconds(50), { try posts.receive(wait: false) }) {
+                #expect(message.first == "posts.changed", "only the subscribed topic arrives")
             }
         }
     }
@@ -72,7 +69,7 @@ struct EventBusTests {
             try subscriber.connect(subscribeAt)
             let notice = ChangeNotice(service: "posts", head: 7)
             let body = Array(try JSONEncoder().encode(notice))
-            let delivered = try firstDelivery(subscriber) { publisher.publish(topic: notice.topic, body: body) }
+            let delivered = try await firstDelivery(subscriber) { publisher.publish(topic: notice.topic, body: body) }
             #expect(delivered?.first == "posts.changed")
             #expect(try JSONDecoder().decode(ChangeNotice.self, from: Data(delivered?.last?.bytes ?? [])) == notice)
         }
@@ -92,12 +89,11 @@ struct EventBusTests {
             try reader.connect(subscribeAt)
             let body = Frame([UInt8](repeating: 7, count: 1024))
             var received = 0
-            var poller = Poller()
-            poller.addReadable(reader)
             let deadline = ContinuousClock.now + .seconds(20)
             while bus.messagesDropped == 0 || received < 100, ContinuousClock.now < deadline {
                 for _ in 0..<50 { try publisher.send(["posts.changed", body]) }
-                while try poller.poll(timeout: .milliseconds(1)) > 0, try reader.receive() != nil { received += 1 }
+                while try reader.receive(wait: false) != nil { received += 1 }
+                try await Task.sleep(for: .milliseconds(1))
             }
             #expect(bus.messagesDropped > 0, "the stuck subscriber's deliveries are dropped once 1 MiB waits for it")
             #expect(received >= 100, "the subscriber that reads gets its events: \(received)")

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import Wire
@@ -44,7 +45,7 @@ struct BadInputTests {
         peers.removeAll()
 
         // Not ZMTP at all: refused with a ZMTP ERROR, and logged.
-        try writeGarbage(
+        try await writeGarbage(
             Array("GET / HTTP/1.1\r\n\r\n".utf8) + (0..<512).map { UInt8($0 % 256) },
             toUnixSocket: "\(harness.directory)/gateway.ipc")
         #expect(try await client.echo()["service"] == "echo", "after raw garbage bytes")
@@ -68,18 +69,18 @@ struct BadInputTests {
 
         let unknownCommand = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         try unknownCommand.send(["", "MDPW01", Frame(byte: 0x42)])
-        #expect(try unknownCommand.receive() == disconnect)
+        #expect(try await unknownCommand.receive() == disconnect)
 
         let twiceReady = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         try twiceReady.send(["", "MDPW01", Frame(byte: 1), "echo"])
         try twiceReady.send(["", "MDPW01", Frame(byte: 1), "echo"])
-        var answer = try twiceReady.receive()
-        while answer == ["", "MDPW01", Frame(byte: 4)] { answer = try twiceReady.receive() }
+        var answer = try await twiceReady.receive()
+        while answer == ["", "MDPW01", Frame(byte: 4)] { answer = try await twiceReady.receive() }
         #expect(answer == disconnect)
 
         let strayReply = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         try strayReply.send(["", "MDPW01", Frame(byte: 3), "someone", "", "reply nobody asked for"])
-        #expect(try strayReply.receive() == disconnect)
+        #expect(try await strayReply.receive() == disconnect)
 
         #expect(try await client.echo()["service"] == "echo")
         #expect(try await client.workers(of: "echo") == 1)
@@ -89,12 +90,12 @@ struct BadInputTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let process = try harness.start("bad", "gateway", ["--heartbeat-interval", "soon"])
-        let status = process.wait(within: .seconds(10))
+        let status = await process.exit(within: .seconds(10))
         #expect(status != nil && status != 0)
         #expect(harness.log("bad").contains("'soon' is not a duration"))
 
         let badEndpoint = try harness.start("bad-endpoint", "gateway", ["--bind", "htp://x"])
-        let badStatus = badEndpoint.wait(within: .seconds(10))
+        let badStatus = await badEndpoint.exit(within: .seconds(10))
         #expect(badStatus != nil && badStatus != 0)
         #expect(harness.log("bad-endpoint").contains("'htp://x'"))
     }
@@ -103,7 +104,7 @@ struct BadInputTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let process = try harness.start("help", "gateway", ["--help"])
-        #expect(process.wait(within: .seconds(10)) == 0)
+        #expect(await process.exit(within: .seconds(10)) == 0)
         let help = harness.log("help")
         for variable in [
             "POSTS_GATEWAY_BIND", "POSTS_HEARTBEAT_INTERVAL", "POSTS_HEARTBEAT_LIVENESS", "POSTS_QUEUE_WAIT",

@@ -14,7 +14,7 @@ struct CLIThroughRestartTests {
         try await harness.startGateway(heartbeat, context: context)
         try await harness.startPostsService("posts-service", sessions: 2, ["--heartbeat-interval", "1s"], context: context)
         #expect(try await harness.posts(["create", "--title", "Before the restart", "--content", "x"]).status == 0)
-        harness.kill("gateway")
+        await harness.kill("gateway")
         try await harness.startGateway(heartbeat, name: "gateway-2", context: context)
         // At once: posts-service has not registered with the new gateway yet.
         let list = try await harness.posts(["list", "--timeout", "10"])
@@ -41,13 +41,13 @@ struct CLIThroughRestartTests {
         let copy = try Spawned(
             "/bin/cp", [ProcessHarness.binaries.appendingPathComponent("posts").path, posts],
             environment: harness.environment, output: "/dev/null", errors: "/dev/null")
-        defer { copy.killAndReap() }  // a no-op once it has exited; never left behind
-        #expect(copy.wait(within: .seconds(30)) == 0)
+        defer { copy.killInBackground() }  // a no-op once it has exited; never left behind
+        #expect(await copy.exit(within: .seconds(30)) == 0)
         let cli = try Spawned(
             "/usr/sbin/runuser", ["-u", "nobody", "--", posts, "list", "--timeout", "3"],
             environment: harness.environment, output: log, errors: log)
-        defer { cli.killAndReap() }
-        let status = cli.wait(within: .seconds(20))
+        defer { cli.killInBackground() }
+        let status = await cli.exit(within: .seconds(20))
         let output = harness.log("nobody")
         #expect(status == 6, "a permission problem has its own exit code: \(output)")
         #expect(output.contains("permission denied") && output.contains(harness.gatewayEndpoint), "\(output)")

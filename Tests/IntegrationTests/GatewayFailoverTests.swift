@@ -1,3 +1,4 @@
+import TestSupport
 import Domain
 import Foundation
 import NetworkPlatform
@@ -30,7 +31,7 @@ struct GatewayFailoverTests {
         let posts = provider.makePostsUseCase()
         let before = try await posts.save(.stub(title: "before the kill"))
 
-        harness.kill("gateway-a")
+        await harness.kill("gateway-a")
         let killed = ContinuousClock.now
         let after = try await posts.save(.stub(title: "zebrafish after the kill"))
         print("failover after kill -9 of the gateway in use: \(killed.duration(to: .now)) to the next successful reply")
@@ -80,7 +81,7 @@ struct GatewayFailoverTests {
         defer { harness.shutdown() }
         let context = try Context()
         let gateways = try await Self.start(harness, context: context)
-        harness.kill("gateway-a")
+        await harness.kill("gateway-a")
         try await gateways.start("a", context: context)
         let a = try GatewayClient(endpoint: gateways.endpoint("a"), context: context, timeout: .seconds(1), retries: 0)
         let servedAgain = await eventually {
@@ -112,7 +113,7 @@ struct GatewayFailoverTests {
         #expect(listed.map { $0["up"] } == [true, true])
         #expect(listed.map { $0["inUse"] } == [true, false])
 
-        harness.kill("gateway-b")
+        await harness.kill("gateway-b")
         let oneDown = try await status()
         #expect(oneDown.status == 0, "\(oneDown.stderr)")
         #expect(oneDown.json?["gateways"]?.arrayValue?.map { $0["up"] } == [true, false], "\(oneDown.stdout)")

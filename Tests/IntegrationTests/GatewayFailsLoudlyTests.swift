@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import ZeroMQ
@@ -22,7 +23,7 @@ struct GatewayFailsLoudlyTests {
         defer { holder.close() }
         // --insecure: this is about binding, not keys (tcp:// without one is refused otherwise).
         let gateway = try harness.start("gateway", "gateway", [flag, endpoint, "--insecure"])
-        let status = gateway.wait(within: .seconds(10))
+        let status = await gateway.exit(within: .seconds(10))
         #expect(status != nil && status != 0, "it exits rather than hang")
         let log = harness.log("gateway")
         #expect(log.contains(endpoint) && log.contains("in use"), "\(log)")
@@ -32,7 +33,7 @@ struct GatewayFailsLoudlyTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let gateway = try harness.start("gateway", "gateway", ["--bind", "tcp://192.0.2.1:47999", "--insecure"])  // not an address of this host
-        let status = gateway.wait(within: .seconds(10))
+        let status = await gateway.exit(within: .seconds(10))
         #expect(status != nil && status != 0)
         #expect(harness.log("gateway").contains("bind tcp://192.0.2.1:47999"), "\(harness.log("gateway"))")
     }
@@ -47,7 +48,7 @@ struct SecondGatewayTests {
         try await harness.startGateway(context: context)
         try await harness.startEcho("worker", context: context)
         let second = try harness.start("gateway-2", "gateway")
-        let status = second.wait(within: .seconds(10))
+        let status = await second.exit(within: .seconds(10))
         #expect(status != nil && status != 0, "it refuses to start")
         #expect(harness.log("gateway-2").contains("already served by a running gateway"), "\(harness.log("gateway-2"))")
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(2), retries: 0)
@@ -59,7 +60,7 @@ struct SecondGatewayTests {
         defer { harness.shutdown() }
         let context = try Context()
         try await harness.startGateway(context: context)
-        harness.kill("gateway")  // SIGKILL: its socket files stay
+        await harness.kill("gateway")  // SIGKILL: its socket files stay
         #expect(FileManager.default.fileExists(atPath: String(harness.gatewayEndpoint.dropFirst("ipc://".count))))
         try await harness.startGateway(name: "gateway-2", context: context)
         try await harness.startEcho("worker", context: context)

@@ -21,14 +21,14 @@ struct GatewayFloodTests {
     /// A peer that sends `bytes` again and again, up to 400 MB, never
     /// reading: how much the gateway took, whether it stopped reading (no
     /// progress for 2 s), and its largest resident memory meanwhile.
-    private func flood(_ bytes: [UInt8], as identity: String, at endpoint: String, gateway pid: pid_t) throws
+    private func flood(_ bytes: [UInt8], as identity: String, at endpoint: String, gateway pid: pid_t) async throws
         -> (written: Int, stalled: Bool, largest: Int)
     {
         let peer = try StreamPeer(endpoint: endpoint)
         try peer.open(identity: identity)
         var largest = 0
         var writes = 0
-        let (written, stalled) = peer.push(bytes, upTo: 400 << 20, stallAfter: .seconds(2)) {
+        let (written, stalled) = await peer.push(bytes, upTo: 400 << 20, stallAfter: .seconds(2)) {
             writes += 1
             if writes % 64 == 0 { largest = max(largest, ProcStat.residentBytes(pid) ?? 0) }
         }
@@ -44,7 +44,7 @@ struct GatewayFloodTests {
         defer { harness.shutdown() }
         let context = try Context()
         let pid = try await gateway(harness, context: context)
-        let (written, stalled, largest) = try flood(Self.requests, as: "flood", at: harness.gatewayEndpoint, gateway: pid)
+        let (written, stalled, largest) = try await flood(Self.requests, as: "flood", at: harness.gatewayEndpoint, gateway: pid)
         #expect(stalled, "the gateway stopped reading the client (\(written) bytes taken)")
         #expect(written < 100 << 20, "held back long before a million requests: \(written) bytes taken")
         #expect(largest <= Self.memoryLimit, "gateway resident memory \(largest) bytes")
@@ -59,7 +59,7 @@ struct GatewayFloodTests {
         let context = try Context()
         let pid = try await gateway(harness, context: context)
         let pings = StreamPeer.command("PING", [0, 100] + Array("context-16-bytes".utf8)).repeated(10_000)
-        let (written, stalled, largest) = try flood(pings, as: "pinger", at: harness.gatewayEndpoint, gateway: pid)
+        let (written, stalled, largest) = try await flood(pings, as: "pinger", at: harness.gatewayEndpoint, gateway: pid)
         #expect(stalled, "the gateway stopped reading the pinger (\(written) bytes taken)")
         #expect(largest <= Self.memoryLimit, "gateway resident memory \(largest) bytes")
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(5), retries: 0)
@@ -120,8 +120,12 @@ struct GatewayFloodTests {
         let stop = Flag()
         let flooding = Thread {
             while !stop.isSet {
-                _ = flood.push(Self.requests, upTo: Self.requests.count, stallAfter: .milliseconds(20))
+                // A new batch once the last is written; a gateway that holds
+                // the flood back leaves it waiting here.
+                guard let left = flood.flush() else { break }
+                if left == 0 { flood.queue(Self.requests) }
                 while let count = flood.read(), count > 0 {}
+                usleep(1000)
             }
         }
         flooding.start()

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Majordomo
 import Testing
@@ -22,11 +23,11 @@ struct GatewayInputBoundsTests {
         ZMTPBytesForTests.appendHeader(to: &frame, size: 1 << 20, more: true)
         frame += [UInt8](repeating: 5, count: 1 << 20)
         var largest = 0
-        let (written, _) = peer.push(frame, upTo: 64 * frame.count, stallAfter: .seconds(3)) {
+        let (written, _) = await peer.push(frame, upTo: 64 * frame.count, stallAfter: .seconds(3)) {
             largest = max(largest, ProcStat.residentBytes(pid) ?? 0)
         }
         #expect(written < 8 * frame.count, "the connection closed past 4 MiB + 64 KiB, not after \(written) bytes")
-        #expect(peer.closedByPeer(within: .seconds(3)))
+        #expect(await peer.closedByPeer(within: .seconds(3)))
         #expect(largest <= 64 << 20, "gateway resident memory \(largest) bytes")
         #expect(await eventually { harness.log("gateway").contains("message over the size limit") }, "\(harness.log("gateway"))")
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(3), retries: 0)
@@ -43,9 +44,9 @@ struct GatewayInputBoundsTests {
         var half: [UInt8] = []
         ZMTPBytesForTests.appendHeader(to: &half, size: 1000, more: false)
         half += [UInt8](repeating: 1, count: 10)
-        #expect(peer.push(half, upTo: half.count, stallAfter: .seconds(1)).written == half.count)
-        #expect(!peer.closedByPeer(within: .milliseconds(300)), "not at once")
-        #expect(peer.closedByPeer(within: .seconds(4)), "closed once the message timeout passed")
+        #expect(await peer.push(half, upTo: half.count, stallAfter: .seconds(1)).written == half.count)
+        #expect(await !peer.closedByPeer(within: .milliseconds(300)), "not at once")
+        #expect(await peer.closedByPeer(within: .seconds(4)), "closed once the message timeout passed")
         #expect(await eventually { harness.log("gateway").contains("message left unfinished") }, "\(harness.log("gateway"))")
     }
 
@@ -60,8 +61,8 @@ struct GatewayInputBoundsTests {
         // The same two frames, the last one's MORE set: the message goes on.
         var open = first
         open[first.count - 2 - MDP.clientHeader.count] |= 0x01
-        #expect(peer.push(open, upTo: open.count, stallAfter: .seconds(1)).written == open.count)
-        #expect(peer.closedByPeer(within: .seconds(4)))
+        #expect(await peer.push(open, upTo: open.count, stallAfter: .seconds(1)).written == open.count)
+        #expect(await peer.closedByPeer(within: .seconds(4)))
         #expect(await eventually { harness.log("gateway").contains("message left unfinished") }, "\(harness.log("gateway"))")
     }
 
@@ -78,7 +79,7 @@ struct GatewayInputBoundsTests {
         let worker = try StreamPeer(endpoint: harness.gatewayEndpoint)
         try worker.open(identity: "sink-worker")
         let ready = StreamPeer.message(["", MDP.workerHeader, MDP.Command.ready.frame, "sink"])
-        #expect(worker.push(ready, upTo: ready.count, stallAfter: .seconds(1)).written == ready.count)
+        #expect(await worker.push(ready, upTo: ready.count, stallAfter: .seconds(1)).written == ready.count)
         let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .milliseconds(500), retries: 0)
         #expect(await eventually { ((try? await probe.workers(of: "sink")) ?? 0) == 1 })
         let client = try Socket(context, .dealer)
@@ -90,7 +91,7 @@ struct GatewayInputBoundsTests {
         #expect(await eventually { ((try? await probe.status().services.first { $0.name == "sink" }?.queued) ?? 0) >= 118 })
         let before = try #require(ProcStat.residentBytes(pid))
         let replies = StreamPeer.message(["", MDP.workerHeader, MDP.Command.reply.frame, "guessed", "", "r"]).repeated(100)
-        let (_, stalled) = worker.push(replies, upTo: 64 << 20, stallAfter: .seconds(2))
+        let (_, stalled) = await worker.push(replies, upTo: 64 << 20, stallAfter: .seconds(2))
         let after = try #require(ProcStat.residentBytes(pid))
         #expect(stalled, "the gateway stopped reading the worker")
         #expect(after - before < 12 << 20, "grew from \(before) to \(after) bytes; 120 requests of 256 KiB are 30 MB")

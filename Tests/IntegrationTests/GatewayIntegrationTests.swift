@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import Wire
@@ -57,7 +58,7 @@ struct GatewayIntegrationTests {
         let busy = await eventually { (try? await client.status().processes.first?.busy) == 1 }
         #expect(busy)
         let survivor = try await harness.startEcho("survivor", heartbeat, context: context)
-        harness.kill("doomed")
+        await harness.kill("doomed")
 
         #expect(try await answer.value.pid == survivor)
         // The gateway finds the dead worker on its next heartbeat (unreachable)
@@ -75,7 +76,7 @@ struct GatewayIntegrationTests {
         let settings = ["--heartbeat-interval", "1s"]
         try await harness.startGateway(settings, context: context)
         try await harness.startEcho("worker", settings, context: context)
-        harness.kill("gateway")
+        await harness.kill("gateway")
 
         try await harness.startGateway(settings, name: "gateway-2", context: context)
         let restarted = ContinuousClock.now
@@ -99,7 +100,7 @@ struct GatewayIntegrationTests {
         try await harness.startEcho("worker", context: context)
         var unanswered: [Int] = []
         for round in 1...20 {
-            harness.kill(round == 1 ? "gateway" : "gateway-\(round - 1)")
+            await harness.kill(round == 1 ? "gateway" : "gateway-\(round - 1)")
             try harness.start("gateway-\(round)", "gateway", [])
             let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .milliseconds(200), retries: 0)
             if await !eventually(within: .seconds(5), { (try? await probe.mmiService("echo")) != nil }) { unanswered.append(round) }
@@ -135,7 +136,7 @@ struct GatewayIntegrationTests {
         var busy: Set<JSONRPCID> = []
         var served: Set<JSONRPCID> = []
         for _ in 0..<8 {
-            let (id, outcome) = try peer.response()  // every request gets an answer
+            let (id, outcome) = try await peer.response()  // every request gets an answer
             switch outcome {
             case .success: served.insert(id)
             case .failure(let error):
@@ -164,10 +165,10 @@ struct GatewayIntegrationTests {
         // Signalled here, not from a task a busy machine may start late (CI
         // once started it after the in-progress request was answered).
         gateway.signal(SIGTERM)
-        let stopping = Task.detached { gateway.wait(within: .seconds(10)) }
+        let stopping = Task { await gateway.exit(within: .seconds(10)) }
         var outcomes: [JSONRPCID: Result<JSONValue, JSONRPCError>] = [:]
         for _ in 0..<2 {
-            let (id, outcome) = try peer.response()
+            let (id, outcome) = try await peer.response()
             outcomes[id] = outcome
         }
         #expect(await stopping.value == 0)
@@ -191,7 +192,7 @@ struct GatewayIntegrationTests {
         // Connected and greeted first: a request that reaches the gateway is
         // then bytes waiting in its socket, unread while it is stopped.
         for peer in peers { try peer.request("echo", id: .string("hello")) }
-        for peer in peers { _ = try peer.response() }
+        for peer in peers { _ = try await peer.response() }
         // Stopped, then told to stop: the requests arrive after the SIGTERM
         // was sent and before the gateway could see it.
         gateway.signal(SIGSTOP)
@@ -204,12 +205,12 @@ struct GatewayIntegrationTests {
         var answered = 0
         for peer in peers {
             for _ in 0..<20 {
-                guard (try? peer.response(within: .seconds(5))) != nil else { break }
+                guard (try? await peer.response(within: .seconds(5))) != nil else { break }
                 answered += 1
             }
         }
         #expect(answered == 60, "requests that reached the gateway as it stopped went unanswered")
-        #expect(harness.terminate("gateway") == 0)
+        #expect(await harness.terminate("gateway") == 0)
     }
 
     @Test func test_onSIGTERM_theGatewayDisconnectsWorkers_removesItsSocket_andExitsZero() async throws {
@@ -220,7 +221,7 @@ struct GatewayIntegrationTests {
         try await harness.startEcho("worker", context: context)
         #expect(FileManager.default.fileExists(atPath: "\(harness.directory)/gateway.ipc"))
 
-        #expect(harness.terminate("gateway") == 0)
+        #expect(await harness.terminate("gateway") == 0)
         #expect(!FileManager.default.fileExists(atPath: "\(harness.directory)/gateway.ipc"))
         #expect(await eventually { harness.log("worker").contains("broker sent DISCONNECT") })
     }

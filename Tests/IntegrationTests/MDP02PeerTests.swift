@@ -25,8 +25,8 @@ struct MDP02PeerTests {
         let python = try Spawned(
             "/usr/bin/env", ["python3", "-c", Self.client, harness.gatewayEndpoint], environment: harness.environment,
             output: log, errors: log)
-        defer { python.killAndReap() }  // a no-op once it has exited; never left behind
-        let status = python.wait(within: .seconds(20))
+        defer { python.killInBackground() }  // a no-op once it has exited; never left behind
+        let status = await python.exit(within: .seconds(20))
         let output = harness.log("majortomo")
         #expect(status == 0, "\(output)")
         #expect(output.contains("7/MDP 0.1") && output.contains("-32600") && output.contains(#""id": 7"#), "\(output)")

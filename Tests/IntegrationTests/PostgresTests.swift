@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import PostgresPlatform
 import Synchronization
@@ -80,7 +81,7 @@ struct PostgresTests {
         #expect(
             await eventually(within: .seconds(20)) { (try? await client.workers(of: "posts")) == 4 },
             "\((1...4).map { harness.log("posts-\($0)") }.joined(separator: "\n"))")
-        for index in 1...4 { #expect(harness.process("posts-\(index)")?.wait(within: .zero) == nil, "posts-\(index) still runs") }
+        for index in 1...4 { #expect(harness.process("posts-\(index)")?.terminationStatus == nil, "posts-\(index) still runs") }
         #expect(try await harness.posts(["create", "--title", "one schema"]).status == 0)
         #expect(try await harness.posts(["list"]).stdout.contains("one schema"))
     }
@@ -136,7 +137,8 @@ struct PostgresTests {
         let back = await eventually(within: .seconds(20)) { (try? await harness.posts(["list"]).stdout.contains("Before the outage")) == true }
         #expect(back, "no restart of posts-service needed: \(harness.log("posts-service"))")
         #expect(try await harness.posts(["create", "--title", "After the outage"]).status == 0)
-        #expect(harness.process("posts-service") != nil && harness.terminate("posts-service") == 0)
+        #expect(harness.process("posts-service") != nil)
+        #expect(await harness.terminate("posts-service") == 0)
     }
 }
 
@@ -153,20 +155,20 @@ struct PostgresTLSTests {
         #expect(url.tls == .verifyFull)
         try await harness.startPostsService(sessions: 1, database: ["--database-url", url.withPassword], context: context)
         #expect(try await harness.posts(["create", "--title", "over TLS"]).status == 0)
-        #expect(harness.terminate("posts-service") == 0)
+        #expect(await harness.terminate("posts-service") == 0)
 
         // Another CA's file: the server's certificate is not trusted, and posts-service says so.
         let strangerCA = try await PostgresCluster.makeCertificates(in: try Self.directory(harness, "other-ca"), for: "127.0.0.1")
         let untrusted = url.withPassword.replacingOccurrences(of: url.rootCertificate ?? "", with: strangerCA)
         let refused = try harness.start("untrusted", "posts-service", ["--database-url", untrusted])
-        #expect(refused.wait(within: .seconds(30)) == 1)
+        #expect(await refused.exit(within: .seconds(30)) == 1)
         #expect(
             harness.log("untrusted").contains("PostgreSQL") && harness.log("untrusted").lowercased().contains("certificate"),
             "\(harness.log("untrusted"))")
 
         // No TLS to another host: refused before anything is sent, unless --insecure.
         let plaintext = try harness.start("plaintext", "posts-service", ["--database-url", "postgres://posts@192.0.2.7/posts"])
-        #expect(plaintext.wait(within: .seconds(10)) == 64)
+        #expect(await plaintext.exit(within: .seconds(10)) == 64)
         #expect(
             harness.log("plaintext").contains("sslmode=verify-full") && harness.log("plaintext").contains("--insecure"), "\(harness.log("plaintext"))"
         )

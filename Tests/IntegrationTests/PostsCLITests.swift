@@ -105,25 +105,26 @@ struct PostsCLITests {
         try await harness.startPostsSystem(context: context)
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
 
-        func send(_ body: String) throws -> JSONRPCError? {
+        func send(_ body: String) async throws -> JSONRPCError? {
             try peer.send(["", "MDPC01", "posts", Frame(body)])
-            guard case .failure(let error) = try peer.response().outcome else { return nil }
+            guard case .failure(let error) = try await peer.response().outcome else { return nil }
             return error
         }
         let unknown = UUID().uuidString
         let tooMany = (0...1000).map { _ in #"{"uid":"\#(UUID().uuidString)","title":"t","content":""}"# }.joined(separator: ",")
-        #expect(try send("{not json")?.code == .parseError)
-        #expect(try send(#"{"jsonrpc":"2.0","id":1,"method":"posts.nope"}"#)?.code == .methodNotFound)
-        let missing = try send(#"{"jsonrpc":"2.0","id":2,"method":"posts.save","params":{"post":{"uid":"\#(unknown)","content":"x"}}}"#)
+        #expect(try await send("{not json")?.code == .parseError)
+        #expect(try await send(#"{"jsonrpc":"2.0","id":1,"method":"posts.nope"}"#)?.code == .methodNotFound)
+        let missing = try await send(#"{"jsonrpc":"2.0","id":2,"method":"posts.save","params":{"post":{"uid":"\#(unknown)","content":"x"}}}"#)
         #expect(missing?.code == .invalidParams && missing?.data?["field"] == "params.post.title")
-        let emptyTitle = try send(#"{"jsonrpc":"2.0","id":3,"method":"posts.save","params":{"post":{"uid":"\#(unknown)","title":" ","content":""}}}"#)
+        let emptyTitle = try await send(
+            #"{"jsonrpc":"2.0","id":3,"method":"posts.save","params":{"post":{"uid":"\#(unknown)","title":" ","content":""}}}"#)
         #expect(emptyTitle?.code == .invalidParams && emptyTitle?.data?["field"] == "params.post.title", "named where it is in the request")
-        #expect(try send(#"{"jsonrpc":"2.0","id":4,"method":"posts.get","params":{"uid":"nope"}}"#)?.data?["field"] == "params.uid")
-        #expect(try send(#"{"jsonrpc":"2.0","id":5,"method":"posts.get","params":{"uid":"\#(unknown)"}}"#)?.code == .notFound)
-        let overBatch = try send(#"{"jsonrpc":"2.0","id":6,"method":"posts.saveMany","params":{"posts":[\#(tooMany)]}}"#)
+        #expect(try await send(#"{"jsonrpc":"2.0","id":4,"method":"posts.get","params":{"uid":"nope"}}"#)?.data?["field"] == "params.uid")
+        #expect(try await send(#"{"jsonrpc":"2.0","id":5,"method":"posts.get","params":{"uid":"\#(unknown)"}}"#)?.code == .notFound)
+        let overBatch = try await send(#"{"jsonrpc":"2.0","id":6,"method":"posts.saveMany","params":{"posts":[\#(tooMany)]}}"#)
         #expect(overBatch?.code == .invalidParams && overBatch?.data?["field"] == "params.posts" && overBatch?.data?["max"] == 1000)
-        #expect(try send(#"{"jsonrpc":"2.0","id":7,"method":"posts.health"}"#) == nil)
-        let secondBad = try send(
+        #expect(try await send(#"{"jsonrpc":"2.0","id":7,"method":"posts.health"}"#) == nil)
+        let secondBad = try await send(
             #"{"jsonrpc":"2.0","id":8,"method":"posts.saveMany","params":{"posts":[{"uid":"\#(UUID().uuidString)","title":"ok","content":""},"#
                 + #"{"uid":"\#(unknown)","title":"","content":""}]}}"#
         )

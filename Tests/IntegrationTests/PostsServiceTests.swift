@@ -1,3 +1,4 @@
+import TestSupport
 import EventBus
 import Foundation
 import Synchronization
@@ -50,20 +51,18 @@ struct PostsServiceTests {
         try subscriber.connect("ipc://\(harness.directory)/events-subscribe.ipc")
         try await Task.sleep(for: .milliseconds(200))  // let the subscription reach the publisher
 
-        func nextNotice() throws -> ChangeNotice? {
-            var poller = Poller()
-            poller.addReadable(subscriber)
-            guard try poller.poll(timeout: .seconds(5)) > 0, let message = try subscriber.receive() else { return nil }
+        func nextNotice() async throws -> ChangeNotice? {
+            guard let message = try await firstValue(within: .seconds(5), { try subscriber.receive(wait: false) }) else { return nil }
             return try JSONDecoder().decode(ChangeNotice.self, from: Data(message.last?.bytes ?? []))
         }
         let created = try await harness.posts(["create", "--title", "Announced"])
-        #expect(try nextNotice() == ChangeNotice(service: "posts", head: 1))
+        #expect(try await nextNotice() == ChangeNotice(service: "posts", head: 1))
         _ = try await harness.posts(["list"])
         #expect(try await harness.posts(["delete", created.trimmed]).status == 0)
-        #expect(try nextNotice() == ChangeNotice(service: "posts", head: 2), "a read publishes nothing; the delete does")
+        #expect(try await nextNotice() == ChangeNotice(service: "posts", head: 2), "a read publishes nothing; the delete does")
         #expect(try await harness.posts(["delete", created.trimmed]).status == 3)
         _ = try await harness.posts(["create", "--title", "Next"])
-        #expect(try nextNotice() == ChangeNotice(service: "posts", head: 3), "a delete that found nothing publishes nothing")
+        #expect(try await nextNotice() == ChangeNotice(service: "posts", head: 3), "a delete that found nothing publishes nothing")
     }
 
     @Test func test_aSaveOverAStaleRead_isAConflict_andTheCLIEditSaysSo() async throws {
@@ -128,7 +127,7 @@ struct PostsServiceTests {
             }
         }
         #expect(await eventually { acknowledged.withLock { $0.count } >= 100 })
-        harness.kill("posts-service")
+        await harness.kill("posts-service")
         // Once the gateway has let the dead sessions go, the replacement's are the only ones counted.
         let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(1))
         #expect(await eventually { (try? await probe.workers(of: "posts")) == 0 })

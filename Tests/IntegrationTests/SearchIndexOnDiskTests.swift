@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import Wire
@@ -49,7 +50,7 @@ struct SearchIndexOnDiskTests {
         let directory = try #require(indexDirectory(in: harness.log("search-1")), "\(harness.log("search-1"))")
         #expect(directory == harness.directory + "/search/1", "the first free slot of the data directory")
         #expect(try mode(directory) == 0o700 && mode(directory + "/index.sqlite") == 0o600, "owner-only")
-        #expect(harness.terminate("search-1") == 0)
+        #expect(await harness.terminate("search-1") == 0)
         // Stopped, it saved its ranking postings beside the index, owner-only.
         #expect(harness.log("search-1").contains("ranking postings saved"), "\(harness.log("search-1"))")
         #expect(try mode(directory + "/ranking.postings") == 0o600)
@@ -68,7 +69,7 @@ struct SearchIndexOnDiskTests {
         #expect(loaded.contains("documents=0 "), "\(loaded)")
 
         // Killed, it saved nothing after the 3 changes: the next start takes up the file saved before, and reads those 3.
-        harness.kill("search-2")
+        await harness.kill("search-2")
         // Gone from the gateway first (its heartbeats stop), so that the next one's sessions are counted as its own.
         #expect(await eventually(within: .seconds(20)) { (try? await client.workers(of: "search")) == 0 })
         _ = try await harness.startSearchService("search-3", context: context)

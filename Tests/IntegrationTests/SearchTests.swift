@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -88,7 +89,7 @@ struct SearchTests {
             }
         }
         try await Task.sleep(for: .milliseconds(100))
-        harness.kill("search-2")
+        await harness.kill("search-2")
         await stream.value
         #expect(failures.load(ordering: .relaxed) == 0, "no query failed while a worker died")
 
@@ -103,7 +104,7 @@ struct SearchTests {
         try await harness.startGateway(["--heartbeat-interval", "250ms"], context: context)
         try await harness.startPostsService(sessions: 2, ["--heartbeat-interval", "250ms"], context: context)
         let worker = try await harness.startSearchService("search-1", ["--heartbeat-interval", "250ms"], context: context)
-        harness.kill("gateway")
+        await harness.kill("gateway")
         // While the gateway is down, the write below cannot be announced or pulled.
         try await harness.startGateway(["--heartbeat-interval", "250ms"], name: "gateway-2", context: context)
         let probe = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(1))
@@ -128,7 +129,7 @@ struct SearchTests {
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)
         #expect(try await everyWorkerFinds(client, "old", 3, workers: [worker]))
 
-        #expect(harness.terminate("posts-service") == 0)
+        #expect(await harness.terminate("posts-service") == 0)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: harness.databasePath + suffix) }
         // The new database gets past the old head (3) before the worker hears of it.
         let lines = (1...5).map { #"{"title":"Fresh start \#($0)","content":""}"# }.joined(separator: "\n")

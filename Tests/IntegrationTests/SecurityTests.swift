@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Majordomo
 import ServiceSupport
@@ -44,10 +45,10 @@ struct SecurityTests {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
         let gateway = try harness.start("gateway", "gateway", ["--bind", "tcp://127.0.0.1:\(try freeTCPPort())"])
-        #expect(gateway.wait(within: .seconds(10)) == 64)
+        #expect(await gateway.exit(within: .seconds(10)) == 64)
         #expect(harness.log("gateway").contains("posts keys generate") && harness.log("gateway").contains("--insecure"), "\(harness.log("gateway"))")
         let worker = try harness.start("posts", "posts-service", ["--gateway", "tcp://127.0.0.1:1", "--database", harness.databasePath])
-        #expect(worker.wait(within: .seconds(10)) == 64)
+        #expect(await worker.exit(within: .seconds(10)) == 64)
         #expect(harness.log("posts").contains("POSTS_CURVE_KEY"), "\(harness.log("posts"))")
         let cli = try await harness.posts(["list", "--gateway", "tcp://127.0.0.1:1"])
         #expect(cli.status == 64 && cli.stderr.contains("POSTS_GATEWAY_KEY"), "\(cli.stderr)")
@@ -107,7 +108,7 @@ struct SecurityTests {
             await eventually { harness.log("posts-stranger").contains("the gateway will not take this worker") },
             "\(harness.log("posts-stranger"))")
         #expect(harness.log("posts-stranger").contains("allow-list"))
-        #expect(harness.terminate("posts-stranger") == 0)
+        #expect(await harness.terminate("posts-stranger") == 0)
 
         #expect(try await posts(["list"], as: "newcomer").status == 6)
         try keys.admit("newcomer")
@@ -123,7 +124,7 @@ struct SecurityTests {
         #expect(python.status == 0 && python.trimmed == "Over CURVE", "\(python.stdout)\(python.stderr)")
         let refused = try await harness.run("/usr/bin/env", ["python3", example, endpoint, keys.publicFile("gateway"), keys.secret("stranger")])
         #expect(refused.status == 1 && refused.stderr.contains("allow-list"), "\(refused.stderr)")
-        #expect(harness.terminate("gateway") == 0, "SIGHUP is not a stop, and SIGTERM still is")
+        #expect(await harness.terminate("gateway") == 0, "SIGHUP is not a stop, and SIGTERM still is")
     }
 }
 
@@ -195,7 +196,7 @@ struct GatewayBoundsTests {
         try await harness.startGateway(context: context)
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         try peer.send(["", MDP.workerHeader, MDP.Command.ready.frame, "echo\n2026-01-01T00:00:00Z critical gateway: forged \u{1B}[2J"])
-        #expect(try peer.receive() == MDP.disconnect)
+        #expect(try await peer.receive() == MDP.disconnect)
         #expect(await eventually { harness.log("gateway").contains("protocol violation") })
         let lines = harness.log("gateway").components(separatedBy: "\n")
         #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00Z") || $0.contains("\u{1B}") }, "\(lines)")

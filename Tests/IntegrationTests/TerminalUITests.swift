@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import Wire
@@ -16,9 +17,10 @@ struct TerminalUITests {
         /// Runs a tmux command and returns what it printed (through a file:
         /// the server tmux starts would hold a pipe open).
         func run(_ arguments: [String]) async throws -> CommandResult {
-            try await offThread { try runBlocking(arguments) }
+            try await onOwnThread { try runBlocking(arguments) }
         }
 
+        @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
         private func runBlocking(_ arguments: [String]) throws -> CommandResult {
             guard let path = Self.path else { throw HarnessError("tmux is not installed; deploy/setup installs it") }
             let output = "\(harness.directory)/tmux.out"
@@ -31,8 +33,9 @@ struct TerminalUITests {
             return CommandResult(status: status, stdout: (try? String(contentsOfFile: output, encoding: .utf8)) ?? "", stderr: "")
         }
 
-        /// Stops the server and the interface in it; waits on this thread,
-        /// as a `defer` must.
+        /// Stops the server and the interface in it, on the calling thread
+        /// (the harness's, as it shuts down).
+        @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
         func killServer() { _ = try? runBlocking(["kill-server"]) }
 
         func keys(_ keys: String...) async throws { _ = try await run(["send-keys", "-t", "ui"] + keys) }
@@ -55,7 +58,7 @@ struct TerminalUITests {
         try await harness.startPostsSystem(context: context)
         _ = try await harness.startSearchService("search-1", context: context)
         let tmux = Tmux(harness: harness)
-        defer { tmux.killServer() }
+        harness.atShutdown { tmux.killServer() }
         // `posts` with no arguments, on a terminal, opens the interface.
         let posts = ProcessHarness.binaries.appendingPathComponent("posts").path
         let exit = "\(harness.directory)/ui.exit"

@@ -8,7 +8,7 @@ import Testing
 /// tell apart.
 @Suite("Which document holds each post")
 struct DocumentIDsTests {
-    @Test func test_everyRecordedPostIsFound_andNoOther_throughGrowthAndRemovals() {
+    @Test func test_everyRecordedPostIsFound_andNoOther_throughGrowthAndRemovals() async {
         var ids = DocumentIDs()
         var truth: [UUID: Int64] = [:]
         var holders: [Int64: UUID] = [:]
@@ -47,7 +47,7 @@ struct DocumentIDsTests {
         #expect(asked < 10, "documents asked to confirm a uid never recorded: \(asked) of 1,000")
     }
 
-    @Test func test_uidsWhoseBitsCoincide_areToldApartByTheirDocuments() throws {
+    @Test func test_uidsWhoseBitsCoincide_areToldApartByTheirDocuments() async throws {
         var byKey: [UInt64: UUID] = [:]
         var pair: (UUID, UUID)?
         while pair == nil {
@@ -67,7 +67,7 @@ struct DocumentIDsTests {
         #expect(ids.rowid(of: second) { holders[$0] == second } == 9)
     }
 
-    @Test func test_aRowidPastTheBound_isRefusedBeforeItIsWritten() {
+    @Test func test_aRowidPastTheBound_isRefusedBeforeItIsWritten() async {
         #expect(throws: DocumentIDs.Failure.self) { try DocumentIDs.admit(rowid: DocumentIDs.maxRowid + 1, count: 0) }
         #expect(throws: DocumentIDs.Failure.self) { try DocumentIDs.admit(rowid: 1, count: DocumentIDs.maxSlots / 2) }
         #expect(throws: Never.self) { try DocumentIDs.admit(rowid: DocumentIDs.maxRowid, count: 0) }

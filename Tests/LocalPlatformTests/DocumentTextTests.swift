@@ -26,7 +26,7 @@ struct DocumentTextTests {
         return special + (0..<count).map { _ in (sentence(Int.random(in: 1...8)), sentence(Int.random(in: 0...80))) }
     }
 
-    @Test func test_everyTextIsReadBackExactly_plainOrCompressed() throws {
+    @Test func test_everyTextIsReadBackExactly_plainOrCompressed() async throws {
         let texts = Self.texts(count: 3_000)
         let dictionary = try #require(DocumentText.train(on: texts.map { DocumentText.text(title: $0.title, content: $0.content) }))
         for text in [DocumentText(), DocumentText(dictionary: dictionary)] {
@@ -37,7 +37,7 @@ struct DocumentTextTests {
         }
     }
 
-    @Test func test_withItsDictionary_textTakesLessThanHalfItsBytes() throws {
+    @Test func test_withItsDictionary_textTakesLessThanHalfItsBytes() async throws {
         let texts = Self.texts(count: 3_000)
         let samples = texts.map { DocumentText.text(title: $0.title, content: $0.content) }
         let dictionary = try #require(DocumentText.train(on: samples))
@@ -50,11 +50,11 @@ struct DocumentTextTests {
         #expect(text.encode(title: "", content: "").count == 2)
     }
 
-    @Test func test_aFewShortTexts_trainNoDictionary_andStayPlain() {
+    @Test func test_aFewShortTexts_trainNoDictionary_andStayPlain() async {
         #expect(DocumentText.train(on: [Data("a".utf8), Data("b".utf8)]) == nil)
     }
 
-    @Test func test_aDamagedBlob_isAnErrorNamingWhy() throws {
+    @Test func test_aDamagedBlob_isAnErrorNamingWhy() async throws {
         let texts = Self.texts(count: 1_000)
         let dictionary = try #require(DocumentText.train(on: texts.map { DocumentText.text(title: $0.title, content: $0.content) }))
         let text = DocumentText(dictionary: dictionary)

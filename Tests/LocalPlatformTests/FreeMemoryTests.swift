@@ -12,7 +12,7 @@ struct FreeMemoryTests {
         return Double(line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) / 1024
     }
 
-    @Test func test_memoryFreedAmidMemoryStillHeld_isGivenBack() throws {
+    @Test func test_memoryFreedAmidMemoryStillHeld_isGivenBack() async throws {
         // Other tests of this process trim too (`ImpactRanker` does): one
         // that trims between the frees and the first reading below leaves
         // nothing to give back, so the scene is set again.

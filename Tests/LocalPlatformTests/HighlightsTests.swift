@@ -5,7 +5,7 @@ import Testing
 struct HighlightsTests {
     private let open = "\u{E000}", close = "\u{E001}"
 
-    @Test func test_spacesAndControlsOfAnyKindBecomeOneSpace_andRangesCountScalars() {
+    @Test func test_spacesAndControlsOfAnyKindBecomeOneSpace_andRangesCountScalars() async {
         let marked = "\u{00A0}\té\u{0085}\u{0080}\(open)naïve\(close)\u{2028}\u{7F} x\(open)y\(close)\n"
         let (text, ranges) = Highlights.split(marked)
         #expect(text == "é naïve xy")
@@ -13,7 +13,7 @@ struct HighlightsTests {
         #expect(ranges.map { String(String.UnicodeScalarView(scalars[$0])) } == ["naïve", "y"])
     }
 
-    @Test func test_anEmptyHighlightIsDropped_andAnUnclosedOneIgnored() {
+    @Test func test_anEmptyHighlightIsDropped_andAnUnclosedOneIgnored() async {
         #expect(Highlights.split("a\(open)\(close)b \(open)c").1.isEmpty)
         #expect(Highlights.split("a\(open)\(close)b \(open)c").0 == "ab c")
     }

@@ -64,7 +64,7 @@ struct ImpactPhraseTests {
     }
 
     @Test("every phrase's page is FTS5's, at 10 and at 60 a page, with its scores and its exact count")
-    func test_whenQueriedWithAPhrase_thenThePageIsExhaustiveBM25s() throws {
+    func test_whenQueriedWithAPhrase_thenThePageIsExhaustiveBM25s() async throws {
         let built = try ZipfCorpus.build(count: 6_000, seed: 7)
         try #require(built.commonWords.count >= 6 && built.rareWords.count >= 10)
         let phrases = try phrases(built)
@@ -79,7 +79,7 @@ struct ImpactPhraseTests {
     }
 
     @Test("a common phrase's page is found checking fewer documents than hold its words; past the bound of checks the count is a lower bound")
-    func test_whenAPhraseIsCommon_thenFewDocumentsAreChecked_andTheCountIsALowerBound() throws {
+    func test_whenAPhraseIsCommon_thenFewDocumentsAreChecked_andTheCountIsALowerBound() async throws {
         let built = try ZipfCorpus.build(count: 6_000, seed: 11)
         let phrase = "\(built.commonWords[0]) \(built.commonWords[1])"
         let expected = try reference(built, phrase, keep: 10)
@@ -93,16 +93,16 @@ struct ImpactPhraseTests {
     }
 
     @Test("a text's tokens that may be the phrase's are found as unicode61 and porter find them, in ASCII and beyond")
-    func test_thePhrasesTokens_areFoundAsTheTokenizerFindsThem() throws {
+    func test_thePhrasesTokens_areFoundAsTheTokenizerFindsThem() async throws {
         let built = try ZipfCorpus.build(count: 500, seed: 5)
-        var seed: UInt64 = 42
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
         let pieces =
             built.commonWords.prefix(8).map { $0 } + ["TALKING", "Ka", "x", "42", "ka9", "é", "Zébra", "--", ", ", "  ", "_", "'s", "\n", "ﬁle"]
-        try built.database.read { db in
+        try await built.database.read { db in
+            var seed: UInt64 = 42
+            func next(_ bound: Int) -> Int {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int((seed >> 33) % UInt64(bound))
+            }
             let tokenizer = try ImpactTokenizer(db)
             let stems = try built.commonWords.prefix(3).map { try #require(built.index.vocabulary.stem(ofWord: $0)) }
             for round in 0..<300 {
@@ -118,7 +118,7 @@ struct ImpactPhraseTests {
     }
 
     @Test("a phrase with a word no document holds finds nothing, and says so exactly")
-    func test_whenAWordIsUnknown_thenNothingIsFound() throws {
+    func test_whenAWordIsUnknown_thenNothingIsFound() async throws {
         let built = try ZipfCorpus.build(count: 500, seed: 3)
         let found = try ranked(built, "\(built.commonWords[0]) zzzunknown", keep: 10)
         #expect(found.rowids.isEmpty && found.total == 0 && found.totalIsExact)

@@ -27,7 +27,7 @@ struct ImpactPhrasesTests {
     }
 
     @Test("a phrase beside words, beside a phrase, twice over: every page is FTS5's, with its scores and its count")
-    func test_whenAPhraseIsBesideOtherTerms_thenThePageIsExhaustiveBM25s() throws {
+    func test_whenAPhraseIsBesideOtherTerms_thenThePageIsExhaustiveBM25s() async throws {
         let built = try ZipfCorpus.build(count: 6_000, seed: 13)
         let common = Array(built.commonWords.prefix(6))
         let rare = Array(built.rareWords.prefix(4))
@@ -54,7 +54,7 @@ struct ImpactPhrasesTests {
     }
 
     @Test("a phrase with a word no document holds, or beside one, finds nothing, exactly")
-    func test_whenAWordIsUnknown_thenNothingIsFound() throws {
+    func test_whenAWordIsUnknown_thenNothingIsFound() async throws {
         let built = try ZipfCorpus.build(count: 500, seed: 3)
         let (first, second) = (built.commonWords[0], built.commonWords[1])
         for query in ["\"\(first) zzzunknown\" \(second)", "\"\(first) \(second)\" zzzunknown"] {

@@ -5,7 +5,7 @@ import Testing
 /// The ranking postings loaded beside a table that changes meanwhile.
 @Suite("Impact ranker loading")
 struct ImpactRankerTests {
-    @Test func test_whenTheTableIsEmptiedWhileLoading_thenRankingGoesOnWithWhatCameAfter() throws {
+    @Test func test_whenTheTableIsEmptiedWhileLoading_thenRankingGoesOnWithWhatCameAfter() async throws {
         let ranker = try ImpactRanker()
         try ranker.load([(1, "alpha", "first")], through: 1, complete: false)
         #expect(try ranker.rank("alpha", keep: 10) == nil, "not loaded yet: FTS5 ranks")
@@ -18,7 +18,7 @@ struct ImpactRankerTests {
         #expect(try ranker.rank("alpha", keep: 10)?.rowids == [])
     }
 
-    @Test func test_aDocumentAddedWhileLoading_isLoadedOnce_andOneRemovedIsGone() throws {
+    @Test func test_aDocumentAddedWhileLoading_isLoadedOnce_andOneRemovedIsGone() async throws {
         let ranker = try ImpactRanker()
         try ranker.load([(1, "alpha", "one")], through: 1, complete: false)
         try ranker.apply(removed: [(1, "alpha", "one")], added: [(2, "alpha", "two")])  // 2 is past what is loaded: left to the loading

@@ -36,7 +36,7 @@ struct ImpactSearchTests {
     }
 
     @Test("every common, rare, pair and triple query's first page is FTS5's, at 10 and at 60 a page")
-    func test_whenQueriedWithWholeWords_thenThePageIsExhaustiveBM25s() throws {
+    func test_whenQueriedWithWholeWords_thenThePageIsExhaustiveBM25s() async throws {
         let built = try ZipfCorpus.build(count: 6_000, seed: 7)
         try #require(built.commonWords.count >= 5 && built.rareWords.count >= 20)
         let common = built.commonWords
@@ -50,7 +50,7 @@ struct ImpactSearchTests {
     }
 
     @Test("once most documents are removed, each term's postings are rebuilt, and pages are still FTS5's")
-    func test_whenMostDocumentsAreRemoved_thenPostingsShrinkAndPagesStillAgree() throws {
+    func test_whenMostDocumentsAreRemoved_thenPostingsShrinkAndPagesStillAgree() async throws {
         let built = try ZipfCorpus.build(count: 3_000, seed: 19, removes: { $0 % 4 != 0 }, changes: { _ in false })
         for tier in built.index.postings.flatMap(\.tiers) {
             #expect(tier.rowids.count <= 2 * tier.documents + TermPostings.blockSize)
@@ -62,7 +62,7 @@ struct ImpactSearchTests {
     }
 
     @Test("a common word's page is found without scoring every match, and says its count is exact")
-    func test_whenOneCommonWord_thenPostingsAreSkippedAndTheCountIsStillExact() throws {
+    func test_whenOneCommonWord_thenPostingsAreSkippedAndTheCountIsStillExact() async throws {
         let built = try ZipfCorpus.build(count: 3_000, seed: 11)
         let word = try #require(built.commonWords.first)
         let found = try impact(built, [word], keep: 10)
@@ -72,7 +72,7 @@ struct ImpactSearchTests {
     }
 
     @Test("a page found within the counting bound is kept: the matches past it are skipped, not scored")
-    func test_whenThePageIsFoundBeforeTheCountingBound_thenTheRestIsSkipped() {
+    func test_whenThePageIsFoundBeforeTheCountingBound_thenTheRestIsSkipped() async {
         var index = ImpactIndex()
         let word = index.add(word: "alpha", stem: "alpha")
         let filler = index.add(word: "lorem", stem: "lorem")
@@ -95,7 +95,7 @@ struct ImpactSearchTests {
     }
 
     @Test("a page held by a rare completion's posts, far apart, is found without scoring every match of the common words beside it")
-    func test_whenARareCompletionHoldsThePage_thenItsPostsAreScoredFirstAndTheRestSkipped() {
+    func test_whenARareCompletionHoldsThePage_thenItsPostsAreScoredFirstAndTheRestSkipped() async {
         var index = ImpactIndex()
         let common = index.add(word: "common", stem: "common")
         let often = index.add(word: "gc", stem: "gc")
@@ -112,7 +112,7 @@ struct ImpactSearchTests {
     }
 
     @Test("posts scored ahead lose a tie to an earlier post with the same score, as in FTS5's order")
-    func test_whenPostsScoredAheadTieWithEarlierOnes_thenTheEarlierAreOnThePage() {
+    func test_whenPostsScoredAheadTieWithEarlierOnes_thenTheEarlierAreOnThePage() async {
         var index = ImpactIndex()
         let filler = index.add(word: "filler", stem: "filler")
         let late = index.add(word: "late", stem: "late")
@@ -130,7 +130,7 @@ struct ImpactSearchTests {
     }
 
     @Test("two common words: the page is FTS5's; past the counting bound the count is at least what was counted")
-    func test_whenTwoCommonWordsPastTheCountingBound_thenTheCountIsALowerBound() throws {
+    func test_whenTwoCommonWordsPastTheCountingBound_thenTheCountIsALowerBound() async throws {
         let built = try ZipfCorpus.build(count: 6_000, seed: 13)
         let words = Array(built.commonWords.prefix(2))
         let (expected, total) = try reference(built, words, keep: 10)
@@ -142,9 +142,9 @@ struct ImpactSearchTests {
     }
 
     @Test("an unfinished word stands for its 8 most common completions, including words its stem does not start")
-    func test_whenTheLastWordIsUnfinished_thenItCompletesToTheMostCommonWords() throws {
+    func test_whenTheLastWordIsUnfinished_thenItCompletesToTheMostCommonWords() async throws {
         let built = try ZipfCorpus.build(count: 2_000, seed: 17)
-        try built.database.read { db in
+        try await built.database.read { db in
             let tokenizer = try ImpactTokenizer(db)
             let letter = try ImpactQuery.completions(of: "k", in: built.index, tokenizer: tokenizer)
             #expect(letter.count == SearchRules.prefixCompletions)

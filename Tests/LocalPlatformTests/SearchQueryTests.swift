@@ -16,12 +16,12 @@ struct SearchQueryTests {
         ("naïve café 42", #""naïve" AND "café" AND "42" *"#),
         ("swift Ⓐ", #""swift" *"#),  // a symbol, not a letter: FTS5 separates on it too
     ])
-    func test_whatAPersonTypesBecomesQuotedTerms(_ text: String, _ expression: String) {
+    func test_whatAPersonTypesBecomesQuotedTerms(_ text: String, _ expression: String) async {
         #expect(SearchQuery.expression(for: SearchQuery.terms(in: text)) == expression)
     }
 
     @Test(arguments: ["", "   ", "***", #""""#, "--", "()"])
-    func test_textWithNoWordsSearchesForNothing(_ text: String) {
+    func test_textWithNoWordsSearchesForNothing(_ text: String) async {
         #expect(SearchQuery.terms(in: text).isEmpty)
     }
 }

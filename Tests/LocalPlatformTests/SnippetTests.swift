@@ -11,7 +11,7 @@ struct SnippetTests {
         PhraseInstance(phrase: phrase, column: column, tokens: token..<(token + tokens))
     }
 
-    @Test func test_theWindowHoldsTheMostDifferentPhrases_withWhatItHoldsInItsMiddle() {
+    @Test func test_theWindowHoldsTheMostDifferentPhrases_withWhatItHoldsInItsMiddle() async {
         // One phrase alone at 2; both phrases at 40 and 45.
         let window = Snippet.window([at(0, 1, 2), at(0, 1, 40), at(1, 1, 45)])
         #expect(window?.column == 1)
@@ -19,12 +19,12 @@ struct SnippetTests {
         #expect(window?.start == 35)
     }
 
-    @Test func test_moreMatchesWin_whenThePhrasesAreAsMany() {
+    @Test func test_moreMatchesWin_whenThePhrasesAreAsMany() async {
         let window = Snippet.window([at(0, 1, 3), at(0, 1, 30), at(0, 1, 33), at(0, 1, 36)])
         #expect(window?.start == 30 - (16 - 7) / 2)
     }
 
-    @Test func test_theContentWinsATieWithTheTitle_theBetterTitleWins_andNoMatchesMeanNoWindow() {
+    @Test func test_theContentWinsATieWithTheTitle_theBetterTitleWins_andNoMatchesMeanNoWindow() async {
         #expect(Snippet.window([at(0, 1, 0), at(0, 0, 0)])?.column == 1, "the title is shown beside the snippet anyway")
         #expect(Snippet.window([at(0, 1, 0), at(0, 0, 0), at(1, 0, 1)])?.column == 0, "more different phrases in the title")
         #expect(Snippet.window([]) == nil)
@@ -50,7 +50,7 @@ struct SnippetTests {
         return (snippet, ranges.map { String(String.UnicodeScalarView(scalars[$0])) })
     }
 
-    @Test func test_textLeftOutOnEitherSideIsAnEllipsis_andPhrasesAreMarkedWhole() {
+    @Test func test_textLeftOutOnEitherSideIsAnEllipsis_andPhrasesAreMarkedWhole() async {
         let (text, offsets) = words(40)
         // The tokenizer was asked for 26 tokens and stopped: there is more.
         let (snippet, marks) = marked(
@@ -60,7 +60,7 @@ struct SnippetTests {
         #expect(marks == ["w12 w13", "w20"], "a phrase is one highlight; a match outside the window none")
     }
 
-    @Test func test_aWindowPastTheEndMovesBack_andTheWholeTextNeedsNoEllipsis() {
+    @Test func test_aWindowPastTheEndMovesBack_andTheWholeTextNeedsNoEllipsis() async {
         let (text, offsets) = words(20)
         let (end, _) = marked(text, offsets, complete: true, start: 12, [at(0, 1, 19)])
         #expect(end == "…" + (4..<20).map { "w\($0)" }.joined(separator: " "))

@@ -4,7 +4,7 @@ import Testing
 /// What one term's postings hold in memory as documents come.
 @Suite("Term postings memory")
 struct TermPostingsTests {
-    @Test func test_postingsThatGrowAsPostsCome_holdAtMostAnEighthMoreThanTheyUse() {
+    @Test func test_postingsThatGrowAsPostsCome_holdAtMostAnEighthMoreThanTheyUse() async {
         var postings = TermPostings()
         var worst = 0.0
         var at = (count: 0, rowids: 0, frequencies: 0)

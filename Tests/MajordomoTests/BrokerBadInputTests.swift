@@ -10,7 +10,7 @@ struct BrokerBadInputTests {
         ("unknown header", ["", "HTTP/1.1", "GET /"]),
         ("client header only", ["", "MDPC01"]),
     ])
-    func test_whenAClientMessageIsMalformed_thenItIsDroppedAndCounted(_ name: String, _ frames: [Frame]) {
+    func test_whenAClientMessageIsMalformed_thenItIsDroppedAndCounted(_ name: String, _ frames: [Frame]) async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         #expect(broker.receive(from: "c1", frames).isEmpty, "\(name)")
@@ -27,32 +27,32 @@ struct BrokerBadInputTests {
         ("REPLY without client", ["", "MDPW01", MDP.Command.reply.frame]),
         ("worker header only", ["", "MDPW01"]),
     ])
-    func test_whenAWorkerMessageViolatesTheProtocol_thenTheWorkerIsDisconnected(_ name: String, _ frames: [Frame]) {
+    func test_whenAWorkerMessageViolatesTheProtocol_thenTheWorkerIsDisconnected(_ name: String, _ frames: [Frame]) async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         #expect(broker.receive(from: "w1", frames) == [disconnectMessage(to: "w1")], "\(name)")
         #expect(broker.core.workers["w1"] == nil)
     }
 
-    @Test func test_whenAWorkerSendsASecondReady_thenItIsDisconnected() {
+    @Test func test_whenAWorkerSendsASecondReady_thenItIsDisconnected() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         #expect(broker.ready("w1", service: "other") == [disconnectMessage(to: "w1")])
         #expect(broker.core.services["echo"]?.workers == 0)
     }
 
-    @Test func test_whenAWorkerRepliesWithoutARequest_thenItIsDisconnected() {
+    @Test func test_whenAWorkerRepliesWithoutARequest_thenItIsDisconnected() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         #expect(broker.reply(from: "w1", to: "c1") == [disconnectMessage(to: "w1")])
     }
 
-    @Test func test_whenAWorkerRegistersForAReservedService_thenItIsDisconnected() {
+    @Test func test_whenAWorkerRegistersForAReservedService_thenItIsDisconnected() async {
         var broker = Harness()
         #expect(broker.ready("w1", service: "mmi.service") == [disconnectMessage(to: "w1")])
     }
 
-    @Test func test_whenAMessageHasTooManyFrames_thenItIsDropped() {
+    @Test func test_whenAMessageHasTooManyFrames_thenItIsDropped() async {
         var broker = Harness { $0.maxFrames = 8 }
         broker.ready("w1", service: "echo")
         let frames = MDP.clientRequest(service: "echo", body: Array(repeating: "x", count: 10))
@@ -62,19 +62,19 @@ struct BrokerBadInputTests {
 
 @Suite("8/MMI")
 struct MMITests {
-    @Test func test_whenAskedAboutAServiceWithWorkers_thenAnswers200_elseAnswers404() {
+    @Test func test_whenAskedAboutAServiceWithWorkers_thenAnswers200_elseAnswers404() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         #expect(broker.request(from: "c", service: "mmi.service", "echo") == [clientReply(to: "c", service: "mmi.service", "200")])
         #expect(broker.request(from: "c", service: "mmi.service", "nosuch") == [clientReply(to: "c", service: "mmi.service", "404")])
     }
 
-    @Test func test_whenAskedForAnUnknownInternalService_thenAnswers501() {
+    @Test func test_whenAskedForAnUnknownInternalService_thenAnswers501() async {
         var broker = Harness()
         #expect(broker.request(from: "c", service: "mmi.nosuch") == [clientReply(to: "c", service: "mmi.nosuch", "501")])
     }
 
-    @Test func test_whenAskedForAnIntrospectionService_thenTheProviderAnswersFromASnapshot() {
+    @Test func test_whenAskedForAnIntrospectionService_thenTheProviderAnswersFromASnapshot() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.ready("w2", service: "echo")

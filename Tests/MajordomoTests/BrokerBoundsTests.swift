@@ -17,28 +17,28 @@ struct BrokerBoundsTests {
     ]
 
     @Test(arguments: badNames)
-    func test_aReadyWithANameOutsideThePrintableSet_getsDisconnect(_ what: String, _ name: Frame) {
+    func test_aReadyWithANameOutsideThePrintableSet_getsDisconnect(_ what: String, _ name: Frame) async {
         var broker = Harness()
         #expect(broker.receive(from: "w1", MDP.ready(service: name)) == [disconnectMessage(to: "w1")], "\(what)")
         #expect(broker.core.workers.isEmpty && broker.core.services.isEmpty)
     }
 
     @Test(arguments: badNames)
-    func test_aRequestForANameOutsideThePrintableSet_isAnswered_notDropped(_ what: String, _ name: Frame) {
+    func test_aRequestForANameOutsideThePrintableSet_isAnswered_notDropped(_ what: String, _ name: Frame) async {
         var broker = Harness()
         let sent = broker.receive(from: "c1", MDP.clientRequest(service: name, body: ["x"]))
         #expect(sent.count == 1 && sent.first?.first == "c1" && sent.first?.last == "bad name", "\(what): \(sent)")
         #expect(broker.core.services.isEmpty)
     }
 
-    @Test func test_theLongestAndEveryAllowedCharacter_areAccepted() {
+    @Test func test_theLongestAndEveryAllowedCharacter_areAccepted() async {
         var broker = Harness()
         let name = String(repeating: "Az09.-_", count: 18).prefix(128)
         #expect(broker.ready("w1", service: String(name)).isEmpty)
         #expect(broker.core.services[String(name)]?.workers == 1)
     }
 
-    @Test func test_aServiceWithNoWorkerAndNothingWaiting_isForgottenAfterTheQueueWait() {
+    @Test func test_aServiceWithNoWorkerAndNothingWaiting_isForgottenAfterTheQueueWait() async {
         var broker = Harness()  // queue wait 2 s, heartbeat 1 s
         broker.ready("w1", service: "throwaway")
         broker.receive(from: "w1", MDP.disconnect)
@@ -50,7 +50,7 @@ struct BrokerBoundsTests {
         #expect(broker.core.services["throwaway"] == nil)
     }
 
-    @Test func test_aServiceThatGetsAWorkerAgain_isKept() {
+    @Test func test_aServiceThatGetsAWorkerAgain_isKept() async {
         var broker = Harness()
         broker.ready("w1", service: "posts")
         broker.receive(from: "w1", MDP.disconnect)
@@ -63,7 +63,7 @@ struct BrokerBoundsTests {
         #expect(broker.core.services["posts"] != nil, "its queue wait starts again when it is empty again")
     }
 
-    @Test func test_pastTheServiceLimit_aReadyForANewServiceIsRefused_andARequestForOneAnswered() {
+    @Test func test_pastTheServiceLimit_aReadyForANewServiceIsRefused_andARequestForOneAnswered() async {
         var broker = Harness { $0.serviceLimit = 3 }
         for index in 0..<3 { broker.ready(Frame("w\(index)"), service: "s\(index)") }
         #expect(broker.ready("w9", service: "one-too-many") == [disconnectMessage(to: "w9")])
@@ -75,7 +75,7 @@ struct BrokerBoundsTests {
         #expect(broker.core.services["s1"]?.workers == 2)
     }
 
-    @Test func test_throwawayNames_leaveNothingBehind() {
+    @Test func test_throwawayNames_leaveNothingBehind() async {
         var broker = Harness()
         for index in 0..<500 {
             broker.ready(Frame("w\(index)"), service: "name-\(index)")
@@ -90,7 +90,7 @@ struct BrokerBoundsTests {
 
 @Suite("Log limiter")
 struct LogLimiterTests {
-    @Test func test_aFloodIsOneLineASecond_withTheCountLeftOut() {
+    @Test func test_aFloodIsOneLineASecond_withTheCountLeftOut() async {
         let limiter = LogLimiter(interval: .seconds(1))
         let start = ContinuousClock.now
         #expect(limiter.admit("malformed", now: start) == (true, 0))
@@ -102,7 +102,7 @@ struct LogLimiterTests {
         #expect(next.log && next.suppressed == 99)
     }
 
-    @Test func test_aFloodThatStops_isStillSummedUp() {
+    @Test func test_aFloodThatStops_isStillSummedUp() async {
         let limiter = LogLimiter(interval: .seconds(1))
         let start = ContinuousClock.now
         _ = limiter.admit("malformed", now: start)
@@ -113,7 +113,7 @@ struct LogLimiterTests {
         #expect(limiter.overdue(now: start + .seconds(3)).isEmpty, "summed up once")
     }
 
-    @Test func test_aFloodStillGoingOn_isNotSummedUpEarly_soNoCountIsSplitOff() {
+    @Test func test_aFloodStillGoingOn_isNotSummedUpEarly_soNoCountIsSplitOff() async {
         let limiter = LogLimiter(interval: .seconds(1))
         let start = ContinuousClock.now
         _ = limiter.admit("malformed", now: start)

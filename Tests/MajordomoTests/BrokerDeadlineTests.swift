@@ -7,14 +7,14 @@ import ZeroMQ
 /// request is never handed to a worker.
 @Suite("Broker deadlines")
 struct BrokerDeadlineTests {
-    @Test func test_aRequestWhoseBudgetIsSpent_isAnsweredAtOnce_andNeverQueued() {
+    @Test func test_aRequestWhoseBudgetIsSpent_isAnsweredAtOnce_andNeverQueued() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         #expect(broker.request(from: "c", service: "echo", "budget:0") == [clientReply(to: "c", service: "echo", "timeout:queue")])
         #expect(broker.core.outstanding["c"] == nil)
     }
 
-    @Test func test_aWorkerIsHandedWhatIsLeftOfTheBudget() {
+    @Test func test_aWorkerIsHandedWhatIsLeftOfTheBudget() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo", "budget:5000")
@@ -27,7 +27,7 @@ struct BrokerDeadlineTests {
             ])
     }
 
-    @Test func test_queuedRequestsWhoseClientsGaveUp_areAnsweredTimeout_andNeverReachAWorker() {
+    @Test func test_queuedRequestsWhoseClientsGaveUp_areAnsweredTimeout_andNeverReachAWorker() async {
         var broker = Harness()
         broker.ready("slow", service: "echo")
         broker.request(from: "c0", service: "echo", "first")
@@ -38,7 +38,7 @@ struct BrokerDeadlineTests {
         #expect(broker.core.outstanding.isEmpty)
     }
 
-    @Test func test_aBudgetThatRunsOutWithAWorker_answersTheClient_andTheLateReplyIsDropped() {
+    @Test func test_aBudgetThatRunsOutWithAWorker_answersTheClient_andTheLateReplyIsDropped() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo", "budget:500")
@@ -52,7 +52,7 @@ struct BrokerDeadlineTests {
         #expect(broker.core.totals.timedOutWithWorker == 1)
     }
 
-    @Test func test_aRequestWhoseWorkerDiesAfterItsClientWasAnswered_isNotHandedOn() {
+    @Test func test_aRequestWhoseWorkerDiesAfterItsClientWasAnswered_isNotHandedOn() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo", "budget:500")
@@ -62,7 +62,7 @@ struct BrokerDeadlineTests {
         #expect(broker.core.totals.requeued == 0)
     }
 
-    @Test func test_withoutABudget_theQueueWaitStillApplies() {
+    @Test func test_withoutABudget_theQueueWaitStillApplies() async {
         var broker = Harness()
         broker.request(from: "c", service: "echo")
         #expect(broker.advance(.seconds(2)) == [clientReply(to: "c", service: "echo", "unavailable")])

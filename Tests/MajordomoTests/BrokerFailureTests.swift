@@ -4,7 +4,7 @@ import ZeroMQ
 
 @Suite("Broker when workers fail or it stops")
 struct BrokerFailureTests {
-    @Test func test_whenTwoWorkersExpireTogether_thenTheRequestSkipsTheDeadOne_andIsRequeuedOnce() {
+    @Test func test_whenTwoWorkersExpireTogether_thenTheRequestSkipsTheDeadOne_andIsRequeuedOnce() async {
         var broker = Harness()
         broker.ready("busy", service: "echo")
         broker.request(from: "c", service: "echo")
@@ -17,7 +17,7 @@ struct BrokerFailureTests {
         #expect(broker.core.totals.requeued == 1)
     }
 
-    @Test func test_whenARequestOutlivesMaxAttemptsWorkers_thenTheClientIsToldItFailed() {
+    @Test func test_whenARequestOutlivesMaxAttemptsWorkers_thenTheClientIsToldItFailed() async {
         var broker = Harness { $0.maxAttempts = 2 }
         broker.ready("w1", service: "echo")
         broker.request(from: "c", service: "echo")
@@ -27,7 +27,7 @@ struct BrokerFailureTests {
         #expect(broker.core.outstanding["c"] == nil)
     }
 
-    @Test func test_whenAWorkerCannotBeReached_thenItsRequestGoesToAnotherWorkerAtOnce() {
+    @Test func test_whenAWorkerCannotBeReached_thenItsRequestGoesToAnotherWorkerAtOnce() async {
         var broker = Harness()
         broker.ready("gone", service: "echo")
         broker.ready("w2", service: "echo")
@@ -37,7 +37,7 @@ struct BrokerFailureTests {
         #expect(broker.core.workers["gone"] == nil)
     }
 
-    @Test func test_whenOneSessionOfAProcessIsFoundDead_itsOtherSessionsAreHandedNothing_untilHeardFromAgain() {
+    @Test func test_whenOneSessionOfAProcessIsFoundDead_itsOtherSessionsAreHandedNothing_untilHeardFromAgain() async {
         var broker = Harness()
         broker.ready("41.a1.1", service: "echo")
         broker.request(from: "c", service: "echo")
@@ -54,7 +54,7 @@ struct BrokerFailureTests {
         #expect(broker.core.workers.count == 3, "sessions found dead alone are forgotten")
     }
 
-    @Test func test_whenASessionExpires_theRequestItHeldSkipsTheOtherSessionsOfItsProcess() {
+    @Test func test_whenASessionExpires_theRequestItHeldSkipsTheOtherSessionsOfItsProcess() async {
         var broker = Harness()
         broker.ready("41.a1.1", service: "echo")
         broker.request(from: "c", service: "echo")
@@ -66,7 +66,7 @@ struct BrokerFailureTests {
         #expect(!sent.contains(requestMessage(to: "41.a1.2", from: "c")))
     }
 
-    @Test func test_aRequestFailsOnlyOnceMaxAttemptsProcesses_notSessions_haveDiedHoldingIt() {
+    @Test func test_aRequestFailsOnlyOnceMaxAttemptsProcesses_notSessions_haveDiedHoldingIt() async {
         var broker = Harness { $0.maxAttempts = 2 }
         broker.ready("41.a1.1", service: "echo")
         broker.request(from: "c", service: "echo")
@@ -79,14 +79,14 @@ struct BrokerFailureTests {
         #expect(broker.receive(from: "57.b2.1", MDP.disconnect) == [clientReply(to: "c", service: "echo", "failed")])
     }
 
-    @Test func test_whenAClientCannotBeReached_thenNothingChangesForWorkers() {
+    @Test func test_whenAClientCannotBeReached_thenNothingChangesForWorkers() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.core.peerUnreachable("some-client", now: broker.now)
         #expect(broker.core.workers.count == 1)
     }
 
-    @Test func test_whenDraining_thenWaitingAndNewRequestsAreRefused_butRepliesInProgressArrive() {
+    @Test func test_whenDraining_thenWaitingAndNewRequestsAreRefused_butRepliesInProgressArrive() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo", "in progress")
@@ -99,7 +99,7 @@ struct BrokerFailureTests {
         #expect(broker.core.isDrained)
     }
 
-    @Test func test_whenTheGraceEndsWithARequestStillWithAWorker_thenItsClientIsToldItWasInterrupted_notThatItWasNotTaken() {
+    @Test func test_whenTheGraceEndsWithARequestStillWithAWorker_thenItsClientIsToldItWasInterrupted_notThatItWasNotTaken() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.ready("w2", service: "echo")
@@ -112,7 +112,7 @@ struct BrokerFailureTests {
         #expect(Set(sent.filter { $0.count == 4 }) == [disconnectMessage(to: "w1"), disconnectMessage(to: "w2")])
     }
 
-    @Test func test_whenAServiceLosesItsWorkers_thenItsCountersAreKeptForIntrospection() {
+    @Test func test_whenAServiceLosesItsWorkers_thenItsCountersAreKeptForIntrospection() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c", service: "echo")
@@ -124,7 +124,7 @@ struct BrokerFailureTests {
         #expect(echo?.replies == 1)
     }
 
-    @Test func test_refusedRequestsAreCountedAsRequestsOfTheirService() {
+    @Test func test_refusedRequestsAreCountedAsRequestsOfTheirService() async {
         var broker = Harness { $0.clientLimit = 1 }
         broker.ready("w1", service: "echo")
         broker.request(from: "c", service: "echo")
@@ -134,7 +134,7 @@ struct BrokerFailureTests {
         #expect(echo?.refused == 1)
     }
 
-    @Test func test_ticksAreNeverCloserThanTheGranularity() {
+    @Test func test_ticksAreNeverCloserThanTheGranularity() async {
         var broker = Harness { $0.queueWait = .milliseconds(1) }
         broker.request(from: "c", service: "nosuch")
         broker.advance(.milliseconds(2))

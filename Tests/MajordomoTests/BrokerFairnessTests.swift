@@ -8,7 +8,7 @@ import ZeroMQ
 /// whole queues.
 @Suite("Broker fairness across clients")
 struct BrokerFairnessTests {
-    @Test func test_aClientWithOneRequest_isServedNext_behindAThousandOfAnothers() {
+    @Test func test_aClientWithOneRequest_isServedNext_behindAThousandOfAnothers() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         for number in 0..<1000 { broker.request(from: "flood", service: "echo", Frame("f\(number)")) }
@@ -19,7 +19,7 @@ struct BrokerFairnessTests {
         #expect(broker.reply(from: "w1", to: "honest").first == requestMessage(to: "w1", from: "flood", "f2"))
     }
 
-    @Test func test_threeClients_takeTurns_eachInItsOwnOrder() {
+    @Test func test_threeClients_takeTurns_eachInItsOwnOrder() async {
         var broker = Harness()
         for client in ["a", "b", "c"] {
             for number in 0..<3 { broker.request(from: Frame(client), service: "echo", Frame("\(client)\(number)")) }
@@ -36,7 +36,7 @@ struct BrokerFairnessTests {
         #expect(served == ["a0", "b0", "c0", "a1", "b1", "c1", "a2", "b2", "c2"])
     }
 
-    @Test func test_aClientThatComesLater_waitsOneTurn_notBehindEveryoneElsesBacklog() {
+    @Test func test_aClientThatComesLater_waitsOneTurn_notBehindEveryoneElsesBacklog() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         for number in 0..<5 { broker.request(from: "a", service: "echo", Frame("a\(number)")) }  // a0 with w1
@@ -46,7 +46,7 @@ struct BrokerFairnessTests {
         #expect(broker.reply(from: "w1", to: "a").first == requestMessage(to: "w1", from: "late", "l0"), "not behind a3 and a4")
     }
 
-    @Test func test_aNewcomer_waitsBehindOneRequestOfEachClient_evenMidRound() {
+    @Test func test_aNewcomer_waitsBehindOneRequestOfEachClient_evenMidRound() async {
         var broker = Harness()
         for number in 0..<3 {
             broker.request(from: "a", service: "echo", Frame("a\(number)"))
@@ -62,7 +62,7 @@ struct BrokerFairnessTests {
         #expect(served == ["b0", "c0", "a1"], "behind b0 only, not b0 and b1")
     }
 
-    @Test func test_aRequestWhoseWorkerDied_goesFirst() {
+    @Test func test_aRequestWhoseWorkerDied_goesFirst() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "a", service: "echo", "a0")  // with w1
@@ -73,7 +73,7 @@ struct BrokerFairnessTests {
         #expect(sent.first == requestMessage(to: "w2", from: "a", "a0"))
     }
 
-    @Test func test_expiredRequests_leaveTheTurnsOfThoseLeft() {
+    @Test func test_expiredRequests_leaveTheTurnsOfThoseLeft() async {
         var broker = Harness()  // queue wait 2 s
         for number in 0..<3 { broker.request(from: "old", service: "echo", Frame("o\(number)")) }
         broker.advance(.milliseconds(1500))

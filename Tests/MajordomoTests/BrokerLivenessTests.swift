@@ -4,7 +4,7 @@ import ZeroMQ
 
 @Suite("Broker heartbeats and expiry")
 struct BrokerLivenessTests {
-    @Test func test_everyHeartbeatInterval_thenIdleAndBusyWorkersBothGetAHeartbeat() {
+    @Test func test_everyHeartbeatInterval_thenIdleAndBusyWorkersBothGetAHeartbeat() async {
         var broker = Harness()
         broker.ready("idle", service: "echo")
         broker.ready("busy", service: "slow")
@@ -14,7 +14,7 @@ struct BrokerLivenessTests {
         #expect(sent.allSatisfy { Array($0.dropFirst()) == MDP.heartbeat })
     }
 
-    @Test func test_whenAWorkerStaysSilentPastItsLiveness_thenItIsExpired() {
+    @Test func test_whenAWorkerStaysSilentPastItsLiveness_thenItIsExpired() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.advance(.milliseconds(2900))
@@ -24,7 +24,7 @@ struct BrokerLivenessTests {
         #expect(broker.core.snapshot(now: broker.now).totals.workersExpired == 1)
     }
 
-    @Test func test_whenAWorkerKeepsSendingHeartbeats_thenItIsNeverExpired() {
+    @Test func test_whenAWorkerKeepsSendingHeartbeats_thenItIsNeverExpired() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         for _ in 0..<10 {
@@ -34,7 +34,7 @@ struct BrokerLivenessTests {
         #expect(broker.core.workers["w1"] != nil)
     }
 
-    @Test func test_whenABusyWorkerIsExpired_thenItsRequestGoesToAnotherWorker() {
+    @Test func test_whenABusyWorkerIsExpired_thenItsRequestGoesToAnotherWorker() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo", "job")
@@ -46,7 +46,7 @@ struct BrokerLivenessTests {
         #expect(broker.reply(from: "w2", to: "c1", "done") == [clientReply(to: "c1", service: "echo", "done")])
     }
 
-    @Test func test_whenAWorkerSaysDisconnect_thenItsRequestGoesToAnotherWorker() {
+    @Test func test_whenAWorkerSaysDisconnect_thenItsRequestGoesToAnotherWorker() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo")
@@ -54,12 +54,12 @@ struct BrokerLivenessTests {
         #expect(broker.receive(from: "w1", MDP.disconnect) == [requestMessage(to: "w2", from: "c1")])
     }
 
-    @Test func test_whenAnUnknownWorkerSendsAHeartbeat_thenItIsToldToDisconnect_soItRegistersAgain() {
+    @Test func test_whenAnUnknownWorkerSendsAHeartbeat_thenItIsToldToDisconnect_soItRegistersAgain() async {
         var broker = Harness()
         #expect(broker.receive(from: "old", MDP.heartbeat) == [disconnectMessage(to: "old")])
     }
 
-    @Test func test_whenTheBrokerStops_thenEveryWorkerIsToldToDisconnect() {
+    @Test func test_whenTheBrokerStops_thenEveryWorkerIsToldToDisconnect() async {
         var broker = Harness()
         broker.ready("w1", service: "a")
         broker.ready("w2", service: "b")
@@ -67,7 +67,7 @@ struct BrokerLivenessTests {
         #expect(Set(broker.core.takeOutbox()) == [disconnectMessage(to: "w1"), disconnectMessage(to: "w2")])
     }
 
-    @Test func test_whenAServiceHasNoWorkersAndNoRequests_thenItIsForgotten() {
+    @Test func test_whenAServiceHasNoWorkersAndNoRequests_thenItIsForgotten() async {
         var broker = Harness { $0.queueWait = .milliseconds(100) }
         broker.request(from: "c", service: "typo")
         broker.advance(.milliseconds(200))

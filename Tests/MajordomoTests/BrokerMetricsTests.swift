@@ -5,7 +5,7 @@ import ZeroMQ
 /// The gateway's metric labels: a client cannot multiply the series.
 @Suite("Broker metrics")
 struct BrokerMetricsTests {
-    @Test func test_pastTheLimitOfNamedServices_moreServicesCountAsOther() {
+    @Test func test_pastTheLimitOfNamedServices_moreServicesCountAsOther() async {
         let metrics = BrokerMetrics()
         let named = (0..<BrokerMetrics.namedServices).map { metrics.service(named: "service-\($0)") }
         #expect(named.allSatisfy { $0 !== metrics.unnamed })
@@ -13,7 +13,7 @@ struct BrokerMetricsTests {
         #expect(metrics.service(named: "one-too-many") === metrics.unnamed)
     }
 
-    @Test func test_aServiceIsALabelOnlyOnceAWorkerRegisteredForIt() {
+    @Test func test_aServiceIsALabelOnlyOnceAWorkerRegisteredForIt() async {
         var broker = Harness()
         broker.request(from: "c", service: "made-up")
         #expect(broker.core.services["made-up"]?.metrics === broker.core.metrics.unnamed)

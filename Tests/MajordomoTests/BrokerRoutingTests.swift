@@ -4,14 +4,14 @@ import ZeroMQ
 
 @Suite("Broker routing")
 struct BrokerRoutingTests {
-    @Test func test_whenAWorkerIsReady_thenARequestGoesToIt_andTheReplyReachesTheClient() {
+    @Test func test_whenAWorkerIsReady_thenARequestGoesToIt_andTheReplyReachesTheClient() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         #expect(broker.request(from: "c1", service: "echo") == [requestMessage(to: "w1", from: "c1")])
         #expect(broker.reply(from: "w1", to: "c1") == [clientReply(to: "c1", service: "echo", "answer")])
     }
 
-    @Test func test_whenRequestsNameDifferentServices_thenEachGoesToAWorkerOfThatService() {
+    @Test func test_whenRequestsNameDifferentServices_thenEachGoesToAWorkerOfThatService() async {
         var broker = Harness()
         broker.ready("w-echo", service: "echo")
         broker.ready("w-upper", service: "upper")
@@ -19,7 +19,7 @@ struct BrokerRoutingTests {
         #expect(broker.request(from: "c1", service: "echo") == [requestMessage(to: "w-echo", from: "c1")])
     }
 
-    @Test func test_whenSeveralWorkersAreIdle_thenTheLeastRecentlyUsedTakesTheNextRequest() {
+    @Test func test_whenSeveralWorkersAreIdle_thenTheLeastRecentlyUsedTakesTheNextRequest() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.ready("w2", service: "echo")
@@ -30,13 +30,13 @@ struct BrokerRoutingTests {
         #expect(broker.request(from: "c", service: "echo") == [requestMessage(to: "w1", from: "c")])
     }
 
-    @Test func test_whenNoWorkerIsReady_thenTheRequestWaits_andGoesToTheFirstWorkerThatArrives() {
+    @Test func test_whenNoWorkerIsReady_thenTheRequestWaits_andGoesToTheFirstWorkerThatArrives() async {
         var broker = Harness()
         #expect(broker.request(from: "c1", service: "echo").isEmpty)
         #expect(broker.ready("w1", service: "echo") == [requestMessage(to: "w1", from: "c1")])
     }
 
-    @Test func test_whenNoWorkerArrivesWithinTheQueueWait_thenTheClientIsToldServiceUnavailable() {
+    @Test func test_whenNoWorkerArrivesWithinTheQueueWait_thenTheClientIsToldServiceUnavailable() async {
         var broker = Harness { $0.queueWait = .milliseconds(500) }
         broker.request(from: "c1", service: "nosuch")
         #expect(broker.advance(.milliseconds(400)).isEmpty)
@@ -44,7 +44,7 @@ struct BrokerRoutingTests {
         #expect(broker.core.outstanding["c1"] == nil)
     }
 
-    @Test func test_whenAClientPassesItsOutstandingLimit_thenItIsToldBusy_andNothingIsDropped() {
+    @Test func test_whenAClientPassesItsOutstandingLimit_thenItIsToldBusy_andNothingIsDropped() async {
         var broker = Harness { $0.clientLimit = 2 }
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo", "1")
@@ -55,13 +55,13 @@ struct BrokerRoutingTests {
         #expect(broker.core.services["echo"]?.queue.count == 2)
     }
 
-    @Test func test_whenAServiceQueueIsFull_thenNewRequestsAreToldBusy() {
+    @Test func test_whenAServiceQueueIsFull_thenNewRequestsAreToldBusy() async {
         var broker = Harness { $0.queueLimit = 1 }
         broker.request(from: "c1", service: "echo")
         #expect(broker.request(from: "c2", service: "echo") == [clientReply(to: "c2", service: "echo", "busy:queue")])
     }
 
-    @Test func test_whenAReplyCompletesARequest_thenTheClientMaySendAgainUnderItsLimit() {
+    @Test func test_whenAReplyCompletesARequest_thenTheClientMaySendAgainUnderItsLimit() async {
         var broker = Harness { $0.clientLimit = 1 }
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo")
@@ -69,7 +69,7 @@ struct BrokerRoutingTests {
         #expect(broker.request(from: "c1", service: "echo") == [requestMessage(to: "w1", from: "c1")])
     }
 
-    @Test func test_whenTheBrokerServesRequests_thenTheSnapshotCountsThemWithLatencies() {
+    @Test func test_whenTheBrokerServesRequests_thenTheSnapshotCountsThemWithLatencies() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")
         broker.request(from: "c1", service: "echo")

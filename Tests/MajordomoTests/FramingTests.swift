@@ -4,18 +4,18 @@ import ZeroMQ
 
 @Suite("7/MDP framing")
 struct FramingTests {
-    @Test func test_clientRequestFrames_followTheSpecification() {
+    @Test func test_clientRequestFrames_followTheSpecification() async {
         #expect(MDP.clientRequest(service: "echo", body: ["a", "b"]) == ["", "MDPC01", "echo", "a", "b"])
     }
 
-    @Test func test_workerCommandFrames_followTheSpecification() {
+    @Test func test_workerCommandFrames_followTheSpecification() async {
         #expect(MDP.ready(service: "echo") == ["", "MDPW01", Frame(byte: 1), "echo"])
         #expect(MDP.reply(client: "c", body: ["x"]) == ["", "MDPW01", Frame(byte: 3), "c", "", "x"])
         #expect(MDP.heartbeat == ["", "MDPW01", Frame(byte: 4)])
         #expect(MDP.disconnect == ["", "MDPW01", Frame(byte: 5)])
     }
 
-    @Test func test_parsingWhatAWorkerSends_givesTheCommand() {
+    @Test func test_parsingWhatAWorkerSends_givesTheCommand() async {
         func parse(_ frames: [Frame]) -> InboundMessage? { try? InboundMessage.parse(frames[...], maxFrames: 64).get() }
         #expect(parse(MDP.ready(service: "echo")) == .ready(service: "echo"))
         #expect(parse(MDP.reply(client: "c", body: ["x", "y"])) == .reply(client: "c", body: ["x", "y"]))
@@ -24,7 +24,7 @@ struct FramingTests {
         #expect(parse(MDP.clientRequest(service: "s", body: [])) == .clientRequest(service: "s", body: []))
     }
 
-    @Test func test_aWorkerOfSeveralBrokersNamesThemInAFrameMore_andOfOneSendsTheREADYTheSpecificationSays() {
+    @Test func test_aWorkerOfSeveralBrokersNamesThemInAFrameMore_andOfOneSendsTheREADYTheSpecificationSays() async {
         func parse(_ frames: [Frame]) -> InboundMessage? { try? InboundMessage.parse(frames[...], maxFrames: 64).get() }
         #expect(MDP.ready(service: "echo", brokers: ["tcp://a:5555"]) == MDP.ready(service: "echo"))
         let two = MDP.ready(service: "echo", brokers: ["tcp://a:5555", "ipc:///run/b/gateway.ipc"])
@@ -36,7 +36,7 @@ struct FramingTests {
         #expect(parse(MDP.ready(service: "echo", brokers: many)) == .ready(service: "echo", brokers: Array(many.prefix(16))))
     }
 
-    @Test func test_parsingWhatTheBrokerSendsAWorker_givesTheCommand() {
+    @Test func test_parsingWhatTheBrokerSendsAWorker_givesTheCommand() async {
         #expect(BrokerCommand(["", "MDPW01", Frame(byte: 2), "client", "", "body"]) == .request(client: "client", body: ["body"]))
         #expect(BrokerCommand(MDP.heartbeat) == .heartbeat)
         #expect(BrokerCommand(MDP.disconnect) == .disconnect)
@@ -44,7 +44,7 @@ struct FramingTests {
         #expect(BrokerCommand(["garbage"]) == .malformed("not an MDPW01 command"))
     }
 
-    @Test func test_latencyPercentiles_useNearestRank() throws {
+    @Test func test_latencyPercentiles_useNearestRank() async throws {
         let summary = try #require(LatencySummary(nanoseconds: (1...100).map { Int64($0) * 1_000_000 }))
         #expect(summary.p50 == .milliseconds(50))
         #expect(summary.p90 == .milliseconds(90))

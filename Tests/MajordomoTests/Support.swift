@@ -96,7 +96,7 @@ func disconnectMessage(to peer: Frame) -> [Frame] { [peer] + MDP.disconnect }
 func readable(_ poller: inout Poller, within limit: Duration) async throws -> Bool {
     let deadline = ContinuousClock.now + limit
     repeat {
-        if try poller.poll(timeout: .zero) > 0 { return true }
+        if try poller.pollNow() > 0 { return true }
         try await Task.sleep(for: .milliseconds(2))
     } while ContinuousClock.now < deadline
     return false

@@ -21,7 +21,7 @@ final class TemporaryDirectory {
 
 @Suite("Key files")
 struct KeyFilesTests {
-    @Test func test_generate_writesASecretOnlyTheOwnerReads_andAPublicKeyPyzmqCanLoad() throws {
+    @Test func test_generate_writesASecretOnlyTheOwnerReads_andAPublicKeyPyzmqCanLoad() async throws {
         let directory = try TemporaryDirectory()
         let oldMask = umask(0)  // the most permissive umask: modes must not follow it
         defer { umask(oldMask) }
@@ -36,7 +36,7 @@ struct KeyFilesTests {
         #expect(text.contains("curve\n    public-key = \"\(written.publicKey)\"") && !text.contains("secret-key"))
     }
 
-    @Test func test_generate_neverOverwritesAKey() throws {
+    @Test func test_generate_neverOverwritesAKey() async throws {
         let directory = try TemporaryDirectory()
         let first = try KeyFiles.generate(name: "gw", directory: directory.path)
         #expect(throws: ConfigurationError.self) { try KeyFiles.generate(name: "gw", directory: directory.path) }
@@ -44,12 +44,12 @@ struct KeyFilesTests {
     }
 
     @Test(arguments: ["", ".hidden", "a/b", "new\nline", "sp ace", String(repeating: "k", count: 65)])
-    func test_aKeyNameOutsideTheSafeSet_isRefused(_ name: String) throws {
+    func test_aKeyNameOutsideTheSafeSet_isRefused(_ name: String) async throws {
         let directory = try TemporaryDirectory()
         #expect(throws: ConfigurationError.self) { try KeyFiles.generate(name: name, directory: directory.path) }
     }
 
-    @Test func test_aSecretKeyOthersMayRead_isRefused_namingTheFix() throws {
+    @Test func test_aSecretKeyOthersMayRead_isRefused_namingTheFix() async throws {
         let directory = try TemporaryDirectory()
         let written = try KeyFiles.generate(name: "svc", directory: directory.path)
         chmod(written.secretPath, 0o644)
@@ -57,7 +57,7 @@ struct KeyFilesTests {
         #expect(error?.description.contains("chmod 600") == true)
     }
 
-    @Test func test_whatHoldsNoKey_isRefused() throws {
+    @Test func test_whatHoldsNoKey_isRefused() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/junk.key"
         try "not a key\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -68,7 +68,7 @@ struct KeyFilesTests {
 
 @Suite("Allow-list")
 struct AllowListTests {
-    @Test func test_readsEveryKeyFile_skipsWhatHoldsNone_andRereadsOnReload() throws {
+    @Test func test_readsEveryKeyFile_skipsWhatHoldsNone_andRereadsOnReload() async throws {
         let keys = try TemporaryDirectory(), allow = try TemporaryDirectory()
         let a = try KeyFiles.generate(name: "a", directory: keys.path)
         let b = try KeyFiles.generate(name: "b", directory: keys.path)
@@ -84,7 +84,7 @@ struct AllowListTests {
         #expect(reading.problems.count == 1 && reading.problems[0].contains("junk.key"))
     }
 
-    @Test func test_aMissingDirectory_isAnError_andAFailedReloadKeepsTheKeys() throws {
+    @Test func test_aMissingDirectory_isAnError_andAFailedReloadKeepsTheKeys() async throws {
         let missing = #expect(throws: ConfigurationError.self) { try AllowList(directory: "/nonexistent/allow") }
         #expect(missing?.description.hasPrefix("cannot read the allow-list directory /nonexistent/allow: No such file or directory; make it") == true)
         let keys = try TemporaryDirectory()
@@ -103,14 +103,14 @@ struct SecuritySettingsTests {
     let tcp = ["tcp://10.0.0.1:5555", "tcp://10.0.0.1:5557"]
     let ipc = ["ipc:///tmp/p/gateway.ipc", "ipc:///tmp/p/events-subscribe.ipc"]
 
-    @Test func test_ipcNeedsNoKey() throws {
+    @Test func test_ipcNeedsNoKey() async throws {
         let resolved = try SecuritySettings.client(
             Settings(environment: [:]), curveKey: nil, gatewayKey: nil, insecure: false,
             curveOnIPC: false, endpoints: ipc)
         #expect(resolved.security == .none && resolved.warning == nil)
     }
 
-    @Test func test_tcpWithoutKeys_isRefused_sayingHowToMakeThem_unlessInsecure() throws {
+    @Test func test_tcpWithoutKeys_isRefused_sayingHowToMakeThem_unlessInsecure() async throws {
         for endpoints in [tcp, ["ipc:///tmp/a.ipc", "tcp://h:1"]] {
             let error = #expect(throws: ConfigurationError.self) {
                 try SecuritySettings.client(
@@ -131,7 +131,7 @@ struct SecuritySettingsTests {
         #expect(gateway.warning?.contains("plaintext") == true)
     }
 
-    @Test func test_curveOnIPC_makesIPCNeedKeysToo() throws {
+    @Test func test_curveOnIPC_makesIPCNeedKeysToo() async throws {
         #expect(throws: ConfigurationError.self) {
             try SecuritySettings.client(
                 Settings(environment: ["POSTS_CURVE_IPC": "1"]), curveKey: nil, gatewayKey: nil,
@@ -139,7 +139,7 @@ struct SecuritySettingsTests {
         }
     }
 
-    @Test func test_keysFromVariablesOrFlags() throws {
+    @Test func test_keysFromVariablesOrFlags() async throws {
         let directory = try TemporaryDirectory()
         let gateway = try KeyFiles.generate(name: "gateway", directory: directory.path)
         let client = try KeyFiles.generate(name: "client", directory: directory.path)
@@ -158,7 +158,7 @@ struct SecuritySettingsTests {
         #expect(served.security.keys?.publicKey == gateway.publicKey && served.allowDirectory == directory.path)
     }
 
-    @Test func test_halfASetOfKeys_isRefused_namingTheMissingOne() throws {
+    @Test func test_halfASetOfKeys_isRefused_namingTheMissingOne() async throws {
         let directory = try TemporaryDirectory()
         let client = try KeyFiles.generate(name: "client", directory: directory.path)
         let noServer = #expect(throws: ConfigurationError.self) {
@@ -179,7 +179,7 @@ struct SecuritySettingsTests {
     }
 
     @Test(arguments: ["maybe", "2"])
-    func test_aYesNoVariableThatIsNeither_isRefused(_ value: String) {
+    func test_aYesNoVariableThatIsNeither_isRefused(_ value: String) async {
         #expect(throws: ConfigurationError.self) { try Settings(environment: ["POSTS_INSECURE": value]).flag(env: "POSTS_INSECURE") }
     }
 }
@@ -198,12 +198,12 @@ struct EscapedTests {
         ("back\\slash", "back\\\\slash"),
         ("émoji ✓ 日本", "émoji ✓ 日本"),
     ])
-    func test_oneLine_showsEveryControlCharacterAsText(_ input: String, _ expected: String) {
+    func test_oneLine_showsEveryControlCharacterAsText(_ input: String, _ expected: String) async {
         #expect(Escaped.line(input) == expected)
         #expect(!Escaped.line(input).unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }
 
-    @Test func test_aBlockKeepsItsLinesAndTabs_butNoOtherControl() {
+    @Test func test_aBlockKeepsItsLinesAndTabs_butNoOtherControl() async {
         #expect(Escaped.text("para 1\n\tpara 2\u{1B}]0;title\u{07}") == "para 1\n\tpara 2\\u{1B}]0;title\\u{7}")
         #expect(Escaped.text("C:\\path") == "C:\\path", "a block's backslashes are the author's")
     }

@@ -8,16 +8,16 @@ struct SettingsTests {
         ("2500ms", Duration.milliseconds(2500)), ("2.5s", .milliseconds(2500)), ("1m", .seconds(60)),
         ("250", .milliseconds(250)), (" 3S ", .seconds(3)),
     ])
-    func test_durationsReadInTheirUnits(_ text: String, _ expected: Duration) {
+    func test_durationsReadInTheirUnits(_ text: String, _ expected: Duration) async {
         #expect(Settings.parseDuration(text) == expected)
     }
 
     @Test(arguments: ["soon", "", "-1s", "1e400s", "1e10s", "5h", "nan"])
-    func test_whatIsNotADurationIsRefused(_ text: String) {
+    func test_whatIsNotADurationIsRefused(_ text: String) async {
         #expect(Settings.parseDuration(text) == nil)
     }
 
-    @Test func test_aFlagWinsOverItsVariable_whichWinsOverTheDefault() throws {
+    @Test func test_aFlagWinsOverItsVariable_whichWinsOverTheDefault() async throws {
         let settings = Settings(environment: ["POSTS_QUEUE_WAIT": "3s", "POSTS_QUEUE_LIMIT": "7"])
         #expect(try settings.duration("1s", env: "POSTS_QUEUE_WAIT", default: .seconds(5)) == .seconds(1))
         #expect(try settings.duration(nil, env: "POSTS_QUEUE_WAIT", default: .seconds(5)) == .seconds(3))
@@ -25,7 +25,7 @@ struct SettingsTests {
         #expect(try settings.integer(nil, env: "POSTS_QUEUE_LIMIT", default: 1) == 7)
     }
 
-    @Test func test_aBadValueIsRefusedWithAMessageNamingIt() {
+    @Test func test_aBadValueIsRefusedWithAMessageNamingIt() async {
         let settings = Settings(environment: ["POSTS_QUEUE_LIMIT": "many", "POSTS_QUEUE_WAIT": "2d"])
         #expect(throws: ConfigurationError.self) { try settings.integer(nil, env: "POSTS_QUEUE_LIMIT", default: 1) }
         let error = #expect(throws: ConfigurationError.self) { try settings.duration(nil, env: "POSTS_QUEUE_WAIT", default: .seconds(1)) }
@@ -35,7 +35,7 @@ struct SettingsTests {
         #expect(throws: ConfigurationError.self) { try settings.logLevel("loud") }
     }
 
-    @Test func test_workerThreadsDefaultToNone_comeFromTheFlagOrVariable_andZeroIsRefusedByName() throws {
+    @Test func test_workerThreadsDefaultToNone_comeFromTheFlagOrVariable_andZeroIsRefusedByName() async throws {
         #expect(try Settings(environment: [:]).workerConfiguration(sessions: 16, defaultSessions: 1, heartbeatInterval: nil).threads == nil)
         let settings = Settings(environment: ["POSTS_WORKER_THREADS": "3"])
         #expect(try settings.workerConfiguration(sessions: 16, defaultSessions: 1, heartbeatInterval: nil).threads == 3)
@@ -49,7 +49,7 @@ struct SettingsTests {
 
 @Suite("Runtime directory and endpoints")
 struct RuntimeDirectoryTests {
-    @Test func test_theDefaultEndpointLivesInThePrivateRuntimeDirectory() throws {
+    @Test func test_theDefaultEndpointLivesInThePrivateRuntimeDirectory() async throws {
         #expect(Endpoints.gateways(environment: ["POSTS_RUNTIME_DIR": "/run/x"]) == ["ipc:///run/x/gateway.ipc"])
         #expect(Endpoints.gateways(environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == ["ipc:///run/user/1/posts/gateway.ipc"])
         #expect(Endpoints.gateways(environment: [:]) == ["ipc:///tmp/posts-\(getuid())/gateway.ipc"])
@@ -61,7 +61,7 @@ struct RuntimeDirectoryTests {
         }
     }
 
-    @Test func test_aMissingRuntimeDirectoryIsCreatedPrivate_andALooseOneIsTightened() throws {
+    @Test func test_aMissingRuntimeDirectoryIsCreatedPrivate_andALooseOneIsTightened() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: base) }
         let runtime = base + "/posts"
@@ -72,7 +72,7 @@ struct RuntimeDirectoryTests {
         #expect(try permissions(runtime) == 0o700)
     }
 
-    @Test func test_anExistingDirectoryTheUserNamedIsLeftAsItIs() throws {
+    @Test func test_anExistingDirectoryTheUserNamedIsLeftAsItIs() async throws {
         let other = FileManager.default.temporaryDirectory.appendingPathComponent("own-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         defer { try? FileManager.default.removeItem(atPath: other) }
@@ -80,7 +80,7 @@ struct RuntimeDirectoryTests {
         #expect(try permissions(other) == 0o755)
     }
 
-    @Test func test_aDirectoryThatCannotBeMade_isRefusedNamingItAndWhy() throws {
+    @Test func test_aDirectoryThatCannotBeMade_isRefusedNamingItAndWhy() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("file-\(UUID().uuidString.prefix(8))").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -92,7 +92,7 @@ struct RuntimeDirectoryTests {
         #expect(stray?.description == "\(file) exists and is not a directory")
     }
 
-    @Test func test_endpointsOfTheWrongFormAreRefusedByName() {
+    @Test func test_endpointsOfTheWrongFormAreRefusedByName() async {
         #expect(throws: ConfigurationError.self) { try Endpoints.validate("htp://x") }
         #expect(throws: ConfigurationError.self) { try Endpoints.validate("tcp://") }
         #expect(throws: ConfigurationError.self) { try Endpoints.validate("ipc:///" + String(repeating: "d", count: 120)) }

@@ -27,7 +27,7 @@ struct BadRequestTests {
         #expect(!Self.swiftNames.contains { message.contains($0) }, "\(message)", sourceLocation: sourceLocation)
     }
 
-    @Test func test_aLimitOf1point5_isAWrongTypeNamingParamsLimit() throws {
+    @Test func test_aLimitOf1point5_isAWrongTypeNamingParamsLimit() async throws {
         let error = try paramsError(request(#"{"limit":1.5}"#), as: ListParams.self)
         #expect(error.code == .invalidParams)
         #expect(error.message == "params.limit must be an integer (got 1.5)")
@@ -35,7 +35,7 @@ struct BadRequestTests {
         expectNoSwiftNames(error.message)
     }
 
-    @Test func test_anAfterOf1e20_isOutOfRange_asWritten() throws {
+    @Test func test_anAfterOf1e20_isOutOfRange_asWritten() async throws {
         let error = try paramsError(request(#"{"after":1e20}"#), as: ChangesParams.self)
         #expect(error.code == .invalidParams)
         #expect(error.message == "params.after must be an integer from -9223372036854775808 to 9223372036854775807 (got 1e20)")
@@ -50,24 +50,24 @@ struct BadRequestTests {
         (#"{"cursor":{}}"#, "params.cursor must be a string (got an object)"),
         ("[]", "params must be an object (got an array)"),
     ])
-    func test_aValueOfTheWrongKind_isNamedInJSONsWords(_ params: String, _ message: String) throws {
+    func test_aValueOfTheWrongKind_isNamedInJSONsWords(_ params: String, _ message: String) async throws {
         let error = try paramsError(request(params), as: ListParams.self)
         #expect(error.code == .invalidParams && error.message == message)
         expectNoSwiftNames(error.message)
     }
 
     @Test(arguments: ["20", "20.0", "2e1", "2.0E+1"])
-    func test_aLimitWithoutAFraction_isAnInteger_howeverWritten(_ limit: String) throws {
+    func test_aLimitWithoutAFraction_isAnInteger_howeverWritten(_ limit: String) async throws {
         let request = try JSONRPC.decodeRequest(Data(request(#"{"limit":\#(limit)}"#).utf8)).get()
         #expect(try request.params(ListParams.self).limit == 20)
     }
 
-    @Test func test_anAfterPast2to53_arrivesExact() throws {
+    @Test func test_anAfterPast2to53_arrivesExact() async throws {
         let request = try JSONRPC.decodeRequest(Data(request(#"{"after":9007199254740993}"#).utf8)).get()
         #expect(try request.params(ChangesParams.self).after == 9_007_199_254_740_993)
     }
 
-    @Test func test_aLoneSurrogateInParamsPostTitle_isAnInvalidField_answeredUnderTheRequestsId() throws {
+    @Test func test_aLoneSurrogateInParamsPostTitle_isAnInvalidField_answeredUnderTheRequestsId() async throws {
         let failure = try #require(refusal(request(id: "42", #"{"post":{"uid":"u","title":"bad \ud800 text","content":""}}"#)))
         #expect(failure.id == .number(42))
         #expect(failure.error.code == .invalidParams)
@@ -77,7 +77,7 @@ struct BadRequestTests {
         expectNoSwiftNames(failure.error.message)
     }
 
-    @Test func test_bytesThatAreNotUTF8InAParam_areAnInvalidFieldNamingIt() throws {
+    @Test func test_bytesThatAreNotUTF8InAParam_areAnInvalidFieldNamingIt() async throws {
         var data = Data(request(#"{"posts":[{},{"title":"a"#).utf8)
         data.append(contentsOf: [0xFF, 0xFE])
         data.append(contentsOf: Array(#""}]}}"#.utf8))
@@ -88,7 +88,7 @@ struct BadRequestTests {
     /// Overlong forms, encoded surrogates, past U+10FFFF, cut short, a lone
     /// continuation byte: each is refused, wherever it stands in the text.
     @Test(arguments: [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]] as [[UInt8]])
-    func test_everyKindOfBytesThatAreNotUTF8_isRefused(_ bad: [UInt8]) throws {
+    func test_everyKindOfBytesThatAreNotUTF8_isRefused(_ bad: [UInt8]) async throws {
         for (before, after) in [("", ""), ("ab", ""), ("", "cd"), ("é", "😀")] {
             var data = Data(request(#"{"post":{"uid":"u","content":"","title":"\#(before)"#).utf8)
             data.append(contentsOf: bad)
@@ -98,14 +98,14 @@ struct BadRequestTests {
         }
     }
 
-    @Test func test_textThatIsUTF8_isReadAsItIs_evenU_FFFDItself() throws {
+    @Test func test_textThatIsUTF8_isReadAsItIs_evenU_FFFDItself() async throws {
         for text in ["plain", "é", "😀 ✓ \u{FFFD}", "\u{10FFFF}", "\u{7F}"] {
             let request = try JSONRPC.decodeRequest(Data(request(#"{"uid":"\#(text)"}"#).utf8)).get()
             #expect(try request.params(UIDParams.self).uid == text)
         }
     }
 
-    @Test func test_aLoneSurrogateOutsideParams_isAnInvalidRequest() throws {
+    @Test func test_aLoneSurrogateOutsideParams_isAnInvalidRequest() async throws {
         let inMethod = try #require(refusal(#"{"jsonrpc":"2.0","id":"a","method":"m\udfff"}"#))
         #expect(inMethod.error.code == .invalidRequest && inMethod.id == .string("a"))
         #expect(inMethod.error.message.contains("method must be Unicode text"))
@@ -113,14 +113,14 @@ struct BadRequestTests {
         #expect(inID.error.code == .invalidRequest && inID.id == .null, "an id that is not text is not answered under")
     }
 
-    @Test func test_aNumberTooLargeToRead_isAnInvalidFieldNamingIt() throws {
+    @Test func test_aNumberTooLargeToRead_isAnInvalidFieldNamingIt() async throws {
         let failure = try #require(refusal(request(#"{"limit":1e400}"#)))
         #expect(failure.error.code == .invalidParams && failure.error.data?["field"] == "params.limit")
         #expect(failure.error.message == "params.limit is a number too large to read (got 1e400)")
     }
 
     @Test(arguments: [("1.5", "1.5"), ("true", "true"), ("{}", "an object"), ("[]", "an array"), ("1e20", "1e20")])
-    func test_anIdThatIsNotAStringAnIntegerOrNull_isAnInvalidRequest_answeredToNull(_ id: String, _ shown: String) throws {
+    func test_anIdThatIsNotAStringAnIntegerOrNull_isAnInvalidRequest_answeredToNull(_ id: String, _ shown: String) async throws {
         let failure = try #require(refusal(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#))
         #expect(failure.id == .null && failure.error.code == .invalidRequest)
         #expect(failure.error.message.contains("id must be a string, an integer or null (got \(shown))"), "\(failure.error.message)")
@@ -128,15 +128,15 @@ struct BadRequestTests {
     }
 
     @Test(arguments: [(#""x""#, JSONRPCID.string("x")), ("7", .number(7)), ("-7", .number(-7)), ("7.0", .number(7)), ("null", .null)])
-    func test_stringIntegerAndNullIdsAreAccepted(_ id: String, _ expected: JSONRPCID) throws {
+    func test_stringIntegerAndNullIdsAreAccepted(_ id: String, _ expected: JSONRPCID) async throws {
         #expect(try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#.utf8)).get().id == expected)
     }
 
-    @Test func test_aRequestWithoutAnId_isServedAndAnsweredToNull() throws {
+    @Test func test_aRequestWithoutAnId_isServedAndAnsweredToNull() async throws {
         #expect(try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","method":"m"}"#.utf8)).get().id == .null)
     }
 
-    @Test func test_paramsNullOrAbsentWhereAnObjectIsNeeded_saySo() throws {
+    @Test func test_paramsNullOrAbsentWhereAnObjectIsNeeded_saySo() async throws {
         for json in [request("null"), #"{"jsonrpc":"2.0","id":1,"method":"m"}"#] {
             let error = try paramsError(json, as: SaveParams.self)
             #expect(error.code == .invalidParams && error.message == "params must be an object (got null)")
@@ -153,13 +153,13 @@ struct BadRequestTests {
         (#"{"post":{"uid":5,"title":"t","content":""}}"#, "params.post.uid must be a string (got 5)"),
         (#"{"post":{"uid":"u","title":"t","content":"","createDate":false}}"#, "params.post.createDate must be a string (got false)"),
     ])
-    func test_aMissingOrWrongFieldOfASave_isNamedWhereItIs(_ params: String, _ message: String) throws {
+    func test_aMissingOrWrongFieldOfASave_isNamedWhereItIs(_ params: String, _ message: String) async throws {
         let error = try paramsError(request(params), as: SaveParams.self)
         #expect(error.code == .invalidParams && error.message == message)
         expectNoSwiftNames(error.message)
     }
 
-    @Test func test_aMissingFieldInABatch_isNamedWithItsIndex() throws {
+    @Test func test_aMissingFieldInABatch_isNamedWithItsIndex() async throws {
         let post = #"{"uid":"u","title":"t","content":""}"#
         let error = try paramsError(request(#"{"posts":[\#(post),\#(post),\#(post),{"title":"t","content":""}]}"#), as: SaveManyParams.self)
         #expect(error.message == "params.posts[3].uid is required")
@@ -168,7 +168,7 @@ struct BadRequestTests {
     }
 
     @Test(arguments: [#""params":5"#, #""params":"x""#, #""params":true"#])
-    func test_paramsThatAreNotStructured_areAnInvalidRequest(_ member: String) throws {
+    func test_paramsThatAreNotStructured_areAnInvalidRequest(_ member: String) async throws {
         let failure = try #require(refusal(#"{"jsonrpc":"2.0","id":1,"method":"m",\#(member)}"#))
         #expect(failure.error.code == .invalidRequest && failure.error.message.contains("params must be an object or an array"))
         #expect(failure.id == .number(1))
@@ -181,14 +181,14 @@ struct BadRequestTests {
         (#"{"jsonrpc":"2.0","id":1,"method":""}"#, "method must be a non-empty string (got an empty string)"),
         (#"{"jsonrpc":"2.0","id":1,"method":7}"#, "method must be a non-empty string (got 7)"),
     ])
-    func test_anEnvelopeThatIsNotJSONRPC2_saysWhichMemberIsWrong_underItsId(_ json: String, _ detail: String) throws {
+    func test_anEnvelopeThatIsNotJSONRPC2_saysWhichMemberIsWrong_underItsId(_ json: String, _ detail: String) async throws {
         let failure = try #require(refusal(json))
         #expect(failure.error.code == .invalidRequest && failure.id == .number(1))
         #expect(failure.error.message == "not a JSON-RPC 2.0 request: \(detail)")
     }
 
     @Test(arguments: [("[1]", "an array"), (#""posts.get""#, "a string"), ("5", "5"), ("null", "null")])
-    func test_aRequestThatIsNotAnObject_isAnInvalidRequest_answeredToNull(_ body: String, _ shown: String) throws {
+    func test_aRequestThatIsNotAnObject_isAnInvalidRequest_answeredToNull(_ body: String, _ shown: String) async throws {
         let failure = try #require(refusal(body))
         #expect(failure.error.code == .invalidRequest && failure.id == .null)
         #expect(failure.error.message == "not a JSON-RPC 2.0 request: the request must be an object (got \(shown))")
@@ -196,7 +196,7 @@ struct BadRequestTests {
 
     /// A member named twice counts once, as written last (as a JSON
     /// object read into a dictionary would have it).
-    @Test func test_aMemberNamedTwice_isReadAsWrittenLast_andOthersAreIgnored() throws {
+    @Test func test_aMemberNamedTwice_isReadAsWrittenLast_andOthersAreIgnored() async throws {
         let request = try JSONRPC.decodeRequest(
             Data(#"{"jsonrpc":"1.0","id":1,"method":"a","x":[{}],"params":{"q":1},"jsonrpc":"2.0","id":"b","method":"m","params":[2]}"#.utf8)
         ).get()
@@ -206,13 +206,13 @@ struct BadRequestTests {
     }
 
     @Test(arguments: ["{not json", "", #"{"jsonrpc":"2.0","id":1,"method":"m"} x"#])
-    func test_aBodyThatIsNotJSON_isAParseError_answeredToNull(_ body: String) throws {
+    func test_aBodyThatIsNotJSON_isAParseError_answeredToNull(_ body: String) async throws {
         let failure = try #require(refusal(body))
         #expect(failure.error.code == .parseError && failure.id == .null)
         #expect(failure.error.message.contains("at byte"))
     }
 
-    @Test func test_aBodyNestedTooDeep_isAParseError_notACrash() throws {
+    @Test func test_aBodyNestedTooDeep_isAParseError_notACrash() async throws {
         let failure = try #require(refusal(String(repeating: "[", count: 100_000)))
         #expect(failure.error.code == .parseError && failure.error.message.contains("nested more than 256 deep"))
     }

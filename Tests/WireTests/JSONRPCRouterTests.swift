@@ -36,7 +36,7 @@ struct JSONRPCRouterTests {
         try JSONRPC.encodeRequest(id: .number(1), method: method.name, params: params, meta: meta)
     }
 
-    @Test func test_metaIsWrittenAsTheLastMemberOfParams_evenOfEmptyParams() throws {
+    @Test func test_metaIsWrittenAsTheLastMemberOfParams_evenOfEmptyParams() async throws {
         let meta = RequestMeta(traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", timeoutMs: 2500)
         let withParams = String(decoding: try request(Self.echo, Echo(text: "hi"), meta: meta), as: UTF8.self)
         #expect(
@@ -105,7 +105,7 @@ struct JSONRPCRouterTests {
         #expect(stats.methods.first { $0.method == "test.echo" }.map { $0.requests == 1 && $0.errors == 0 && $0.p50Ms != nil } == true)
     }
 
-    @Test func test_aSearchHitCrossesTheWireAsItsDTO_andComesBackTheSame() throws {
+    @Test func test_aSearchHitCrossesTheWireAsItsDTO_andComesBackTheSame() async throws {
         let hit = SearchHit(uid: UUID(), title: "t", snippet: "…zebra…", highlights: [1..<6, 7..<7], score: 2.5)
         let results = SearchResults(hits: [hit], total: 1, totalIsExact: false, sequence: 9)
         let data = try JSONRPC.encodeResult(id: .number(1), SearchResultDTO(domain: results, pid: 3))
@@ -121,7 +121,7 @@ struct JSONRPCRouterTests {
 /// What a call made on behalf of a request may spend (`GatewayConnection.call` sends it as its budget).
 @Suite("Deadlines passed on")
 struct RPCDeadlineTests {
-    @Test func test_aCallForARequestSendsNoMoreThanTheRequestHasLeft_andNoneOnceItIsSpent() {
+    @Test func test_aCallForARequestSendsNoMoreThanTheRequestHasLeft_andNoneOnceItIsSpent() async {
         #expect(RPCDeadline.remaining(within: .seconds(10)) == .seconds(10), "outside a request: the caller's own timeout")
         let left = RPCDeadline.$current.withValue(ContinuousClock.now + .milliseconds(300)) { RPCDeadline.remaining(within: .seconds(10)) }
         #expect(left > .zero && left <= .milliseconds(300))

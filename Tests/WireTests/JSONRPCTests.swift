@@ -7,7 +7,7 @@ import Wire
 struct JSONRPCTests {
     struct Params: Codable, Equatable { var title: String; var count: Int }
 
-    @Test func test_aRequestRoundTrips_withItsIdMethodAndParams() throws {
+    @Test func test_aRequestRoundTrips_withItsIdMethodAndParams() async throws {
         let data = try JSONRPC.encodeRequest(id: .string("7f3c"), method: "posts.save", params: Params(title: "t", count: 2))
         let request = try JSONRPC.decodeRequest(data).get()
         #expect(request.id == .string("7f3c"))
@@ -15,24 +15,24 @@ struct JSONRPCTests {
         #expect(try request.params(Params.self) == Params(title: "t", count: 2))
     }
 
-    @Test func test_paramsOrAFallback_whenThereAreNone() throws {
+    @Test func test_paramsOrAFallback_whenThereAreNone() async throws {
         let none = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":null}"#.utf8)).get()
         #expect(try none.params(ListParams.self, or: ListParams(limit: 3)).limit == 3)
         let some = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"limit":5}}"#.utf8)).get()
         #expect(try some.params(ListParams.self, or: ListParams(limit: 3)).limit == 5)
     }
 
-    @Test func test_anyParamsCanBeTakenAsTheyAre() throws {
+    @Test func test_anyParamsCanBeTakenAsTheyAre() async throws {
         let request = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1,{"a":2.5}]}"#.utf8)).get()
         #expect(try request.params(JSONValue?.self) == [1, ["a": 2.5]])
     }
 
-    @Test func test_theLastPageSaysNextCursorNull_ratherThanLeavingItOut() throws {
+    @Test func test_theLastPageSaysNextCursorNull_ratherThanLeavingItOut() async throws {
         let text = String(decoding: try JSONRPC.encodeResult(id: .number(1), PageResult(posts: [], nextCursor: nil)), as: UTF8.self)
         #expect(text.contains(#""nextCursor":null"#))
     }
 
-    @Test func test_anErrorReplyDecodesAsTheErrorItCarries() throws {
+    @Test func test_anErrorReplyDecodesAsTheErrorItCarries() async throws {
         let sent = JSONRPCError(.notFound, "no post with uid X", data: ["uid": "X"])
         let data = JSONRPC.encodeError(id: .number(3), sent)
         let received = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(data, as: Params.self) }
@@ -40,18 +40,18 @@ struct JSONRPCTests {
         #expect(JSONRPC.id(in: data) == .number(3))
     }
 
-    @Test func test_aResultReplyDecodesAsTheResult() throws {
+    @Test func test_aResultReplyDecodesAsTheResult() async throws {
         let data = try JSONRPC.encodeResult(id: .string("a"), Params(title: "x", count: 1))
         #expect(try JSONRPC.decodeResponse(data, as: Params.self) == Params(title: "x", count: 1))
         #expect(JSONRPC.id(in: data)?.correlationKey == "\"a\"")
     }
 
-    @Test func test_aNullResultIsAResult() throws {
+    @Test func test_aNullResultIsAResult() async throws {
         let data = Data(#"{"jsonrpc":"2.0","id":1,"result":null}"#.utf8)
         #expect(try JSONRPC.decodeResponse(data, as: JSONValue.self) == .null)
     }
 
-    @Test func test_aReplyOfTheWrongShape_isAnInternalErrorNamingWhereItDiffers() throws {
+    @Test func test_aReplyOfTheWrongShape_isAnInternalErrorNamingWhereItDiffers() async throws {
         let data = Data(#"{"jsonrpc":"2.0","id":1,"result":{"title":"x","count":"one"}}"#.utf8)
         let error = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(data, as: Params.self) }
         #expect(error.code == .internalError && error.message.contains("result.count must be an integer (got a string)"))
@@ -59,7 +59,7 @@ struct JSONRPCTests {
         #expect(garbage.code == .internalError)
     }
 
-    @Test func test_theIdIsFoundWithoutReadingTheRestAsValues() {
+    @Test func test_theIdIsFoundWithoutReadingTheRestAsValues() async {
         let big = String(repeating: #"{"t":"\u00e9 x","n":[1,2.5,true,null]},"#, count: 1000)
         #expect(JSONRPC.id(in: Data(#"{"result":[\#(big){}],"id":"late"}"#.utf8)) == .string("late"))
         #expect(JSONRPC.id(in: Data(#"{"params":{"id":5},"id":6}"#.utf8)) == .number(6), "only the top level's id")
@@ -72,12 +72,12 @@ struct JSONRPCTests {
         #expect(JSONRPC.id(in: Data()) == nil)
     }
 
-    @Test func test_correlationKeysOfStringAndNumberIdsNeverCollide() {
+    @Test func test_correlationKeysOfStringAndNumberIdsNeverCollide() async {
         #expect(JSONRPCID.string("7").correlationKey != JSONRPCID.number(7).correlationKey)
         #expect(JSONRPCID.null.correlationKey == nil)
     }
 
-    @Test func test_errorCodesHaveTheirSpecifiedValues() {
+    @Test func test_errorCodesHaveTheirSpecifiedValues() async {
         #expect(
             [JSONRPCErrorCode.parseError, .invalidRequest, .methodNotFound, .invalidParams, .internalError].map(\.rawValue)
                 == [-32700, -32600, -32601, -32602, -32603])
@@ -85,7 +85,7 @@ struct JSONRPCTests {
         #expect(application.map(\.rawValue) == [-32001, -32002, -32003, -32004, -32005, -32006])
     }
 
-    @Test func test_invalidParamsInWords_roundTripsAsAMalformedField() {
+    @Test func test_invalidParamsInWords_roundTripsAsAMalformedField() async {
         let error = JSONRPCError.invalidParams(field: "params.q", "must not be blank")
         #expect(error.message == "params.q must not be blank")
         #expect(PostsError(error) == .invalid("q", .malformed("must not be blank")))
@@ -131,7 +131,7 @@ struct RespondTests {
         #expect(error?.message == "params.after is required")
     }
 
-    @Test func test_theOutageAReplyReports_isReadFromItsErrorAlone() {
+    @Test func test_theOutageAReplyReports_isReadFromItsErrorAlone() async {
         let interrupted = JSONRPC.encodeError(id: .number(1), JSONRPCError(PostsError.unavailable(.interrupted(service: "posts"))))
         #expect(JSONRPC.outage(in: interrupted) == .interrupted(service: "posts"))
         let timeout = JSONRPC.encodeError(id: .number(2), JSONRPCError(PostsError.timeout(seconds: 1)))

@@ -39,7 +39,7 @@ struct JSONWriterTests {
         }
     }
 
-    @Test func test_whatTheServicesWrite_readsBackAsJSONEncodersOutput() throws {
+    @Test func test_whatTheServicesWrite_readsBackAsJSONEncodersOutput() async throws {
         let hit = SearchHit(
             uid: UUID(), title: "Tabs\tand \"quotes\"", snippet: "…a \\ b\u{1}c é 🎉…", highlights: [1..<2, 5..<9], score: 4.539412345)
         let results = SearchResults(hits: [hit, hit], total: 12_345, totalIsExact: true, sequence: 1 << 60)
@@ -65,7 +65,7 @@ struct JSONWriterTests {
         try expectSame([UUID(), UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255))], "uuids")
     }
 
-    @Test func test_everyReplyIsWrittenByteForByteAsItsEnvelopeTypeWritesIt() throws {
+    @Test func test_everyReplyIsWrittenByteForByteAsItsEnvelopeTypeWritesIt() async throws {
         let post = PostDTO(uid: "u", title: "t \"1\"", content: "line\nline", createDate: "2026-11-23T00:00:00.000Z")
         let error = JSONRPCError(.invalidParams, "bad", data: .object(["field": .string("q")]))
         for id in [JSONRPCID.number(7), .number(-1), .string("x\"y"), .null] {
@@ -88,7 +88,7 @@ struct JSONWriterTests {
     /// A post has a path of its own in the writer: byte for byte what its
     /// synthesized conformance writes (keys in order, a date it does not
     /// have left out), and what JSONEncoder writes, read back.
-    @Test func test_aPostIsWrittenByteForByteAsItsConformanceWritesIt() throws {
+    @Test func test_aPostIsWrittenByteForByteAsItsConformanceWritesIt() async throws {
         let posts = [
             PostDTO(
                 uid: "C0FFEE00-0000-4000-8000-000000000001", title: "t \"1\" / 2", content: "line\nline\r\n\ttab \\ \u{1} é 🎉",
@@ -113,7 +113,7 @@ struct JSONWriterTests {
     /// Strings are looked at eight bytes at a time: a character to escape
     /// at any place in or across those words, beside text that is not
     /// ASCII, is escaped as when written alone.
-    @Test func test_everyCharacterToEscape_isEscapedWhereverItStands() throws {
+    @Test func test_everyCharacterToEscape_isEscapedWhereverItStands() async throws {
         let escaped: [Character: String] = ["\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\u{1}": #"\u0001"#, "\u{1F}": #"\u001f"#]
         for (special, escape) in escaped {
             for filler in ["a", "é", "🎉"] {
@@ -131,7 +131,7 @@ struct JSONWriterTests {
         #expect(try JSONWriter.encode([clean]).utf8Text == "[\"\(clean)\"]")
     }
 
-    @Test func test_stringsAreEscaped_andNumbersWrittenShortest() throws {
+    @Test func test_stringsAreEscaped_andNumbersWrittenShortest() async throws {
         let text = try JSONWriter.encode(["q\"\\\n\r\t\u{8}\u{C}\u{1}\u{1F}/é"]).utf8Text
         #expect(text == #"["q\"\\\n\r\t\b\f\u0001\u001f/é"]"#)
         let edges = try JSONWriter.encode(["", "\"", "ab\u{1}", "\u{1}ab", "a\"b\"c", "plain"]).utf8Text

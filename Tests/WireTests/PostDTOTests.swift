@@ -5,7 +5,7 @@ import Wire
 
 @Suite("Posts on the wire")
 struct PostDTOTests {
-    @Test func test_aPostRoundTripsThroughItsDTO_keepingBothDatesExactToTheMillisecond() throws {
+    @Test func test_aPostRoundTripsThroughItsDTO_keepingBothDatesExactToTheMillisecond() async throws {
         let created = try PostDate.parse("9999-12-31T23:59:59.999Z", field: "d")
         let post = Post(
             uid: UUID(), title: "t", content: "c", createDate: created, updateDate: try PostDate.parse("0001-01-01T00:00:00.001Z", field: "d"))
@@ -16,7 +16,7 @@ struct PostDTOTests {
         #expect(PostDate.milliseconds(back.createDate) == PostDate.latest)
     }
 
-    @Test func test_aBadUIDOrDateNamesTheField() {
+    @Test func test_aBadUIDOrDateNamesTheField() async {
         #expect(throws: PostsError.invalid("post.uid", .notUUID("x"))) { try PostDTO(uid: "x", title: "t", content: "").toDomain() }
         #expect(throws: PostsError.invalid("post.createDate", .notDate("yesterday"))) {
             try PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "yesterday").toDomain()
@@ -31,7 +31,7 @@ struct PostDTOTests {
         }
     }
 
-    @Test func test_aDateOutsideTheRangeInParams_isInvalidParamsNamingTheField() throws {
+    @Test func test_aDateOutsideTheRangeInParams_isInvalidParamsNamingTheField() async throws {
         let body =
             #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"post":{"uid":"\#(UUID().uuidString)","title":"t","content":"","#
             + #""createDate":"0000-12-31T23:59:59.999Z"}}}"#
@@ -41,7 +41,7 @@ struct PostDTOTests {
         #expect(error.flatMap { JSONRPCError($0).data?["reason"] } == "dateOutOfRange")
     }
 
-    @Test func test_aPageNamesTheEntryWhoseDateIsWrong() {
+    @Test func test_aPageNamesTheEntryWhoseDateIsWrong() async {
         let good = PostDTO(uid: UUID().uuidString, title: "t", content: "", createDate: "2026-11-22T12:00:00.000Z")
         var bad = good
         bad.createDate = "yesterday"
@@ -50,7 +50,7 @@ struct PostDTOTests {
         }
     }
 
-    @Test func test_wireDateIsPostDate() throws {
+    @Test func test_wireDateIsPostDate() async throws {
         let date = try WireDate.parse("2026-11-22T12:00:00.123+02:00", field: "d")
         #expect(WireDate.format(date) == "2026-11-22T10:00:00.123Z" && PostDate.format(date) == WireDate.format(date))
     }

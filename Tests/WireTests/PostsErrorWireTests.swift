@@ -70,7 +70,7 @@ struct PostsErrorWireTests {
         }
     }
 
-    @Test func test_theSamplesCoverEveryCaseAndEveryReason() {
+    @Test func test_theSamplesCoverEveryCaseAndEveryReason() async {
         let all: Set = [
             "missing", "empty", "tooLong", "outOfRange", "wrongType", "notUUID", "notDate", "dateOutOfRange",
             "forbiddenCharacter", "notText", "unknownCursor", "unreadable", "malformed", "notFound", "conflict",
@@ -81,7 +81,7 @@ struct PostsErrorWireTests {
     }
 
     @Test(arguments: errors)
-    func test_anErrorCrossesTheWireAsBytes_andTheClientRebuildsExactlyTheSameCase(_ error: PostsError) throws {
+    func test_anErrorCrossesTheWireAsBytes_andTheClientRebuildsExactlyTheSameCase(_ error: PostsError) async throws {
         let reply = JSONRPC.encodeError(id: .number(1), JSONRPCError(error))
         let received = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(reply, as: JSONValue.self) }
         #expect(received == JSONRPCError(error))
@@ -89,7 +89,7 @@ struct PostsErrorWireTests {
     }
 
     @Test(arguments: errors)
-    func test_theCaseIsRebuiltFromDataAlone_neverFromTheMessage(_ error: PostsError) {
+    func test_theCaseIsRebuiltFromDataAlone_neverFromTheMessage(_ error: PostsError) async {
         var sent = JSONRPCError(error)
         guard sent.data != nil else { return }
         sent.message = "words of the sender's own"
@@ -127,14 +127,14 @@ struct PostsErrorWireTests {
     ]
 
     @Test(arguments: shapes)
-    func test_theDataIsTheDocumentedShape(_ error: PostsError, _ code: JSONRPCErrorCode, _ data: JSONValue?) {
+    func test_theDataIsTheDocumentedShape(_ error: PostsError, _ code: JSONRPCErrorCode, _ data: JSONValue?) async {
         let wire = JSONRPCError(error)
         #expect(wire.code == code)
         #expect(wire.data == data)
         if case .invalid(let invalid) = error { #expect(wire.message == "params.\(invalid)") } else { #expect(wire.message == error.description) }
     }
 
-    @Test func test_theGatewaysOwnWords_keepTheDocumentedData() {
+    @Test func test_theGatewaysOwnWords_keepTheDocumentedData() async {
         let refusal = JSONRPCError(
             .unavailable(.noWorker(service: "posts")), message: "service 'posts' is unavailable: no worker took the request within 5000 ms")
         #expect(refusal.code == .serviceUnavailable && refusal.data == ["reason": "noWorker", "service": "posts"])
@@ -148,11 +148,11 @@ struct PostsErrorWireTests {
         JSONRPCError(.invalidParams, "their worker is down", data: ["field": "params.x", "reason": "tooLong"]),
         JSONRPCError(.methodNotFound, "their worker is down", data: ["method": "x"]),
     ])
-    func test_anErrorWithoutTheDocumentedData_isKeptAsItsMessage_withItsCode(_ foreign: JSONRPCError) {
+    func test_anErrorWithoutTheDocumentedData_isKeptAsItsMessage_withItsCode(_ foreign: JSONRPCError) async {
         #expect(PostsError(foreign) == .failed("their worker is down [\(foreign.code)]"))
     }
 
-    @Test func test_anInternalErrorIsItsMessage() {
+    @Test func test_anInternalErrorIsItsMessage() async {
         #expect(PostsError(JSONRPCError(.internalError, "disk full")) == .failed("disk full"))
     }
 }

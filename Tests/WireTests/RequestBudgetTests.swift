@@ -10,7 +10,7 @@ struct RequestBudgetTests {
         Array(json.utf8).withUnsafeBytes { RequestBudget.find(in: $0) }
     }
 
-    @Test func test_theBudgetIsFoundUnderParamsMeta_andRewrittenInPlace() throws {
+    @Test func test_theBudgetIsFoundUnderParamsMeta_andRewrittenInPlace() async throws {
         let json = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"traceparent":"t","timeoutMs": 2500 }}}"#
         let budget = try #require(find(json))
         #expect(budget.milliseconds == 2500)
@@ -18,7 +18,7 @@ struct RequestBudgetTests {
         #expect(String(decoding: rewritten, as: UTF8.self) == json.replacingOccurrences(of: "2500", with: "7"))
     }
 
-    @Test func test_aTimeoutMsAnywhereElse_isNotABudget() {
+    @Test func test_aTimeoutMsAnywhereElse_isNotABudget() async {
         #expect(find(#"{"timeoutMs":5,"params":{}}"#) == nil)
         #expect(find(#"{"params":{"timeoutMs":5}}"#) == nil)
         #expect(find(#"{"params":{"post":{"_meta":{"timeoutMs":5}}}}"#) == nil)

@@ -15,7 +15,7 @@ struct TraceContextSlotTests {
         }
     }
 
-    @Test func test_aCallersTraceparentIsReplacedInPlace_andItsStateKept() throws {
+    @Test func test_aCallersTraceparentIsReplacedInPlace_andItsStateKept() async throws {
         let caller = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
         let json = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x","_meta":{"traceparent":"\#(caller)","tracestate":"a=1"}}}"#
         let slot = try #require(Array(json.utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) })
@@ -45,14 +45,14 @@ struct TraceContextSlotTests {
             #"{"params":{"_meta":{"traceparent":"TP"}},"jsonrpc":"2.0","id":1,"method":"m"}"#
         ),
     ])
-    func test_aRequestWithoutOne_getsOneInserted_andStaysAValidRequest(_ example: (String, String)) throws {
+    func test_aRequestWithoutOne_getsOneInserted_andStaysAValidRequest(_ example: (String, String)) async throws {
         let result = try written(example.0)
         #expect(result == example.1.replacingOccurrences(of: "TP", with: Self.gatewaySpan))
         let request = try JSONRPC.decodeRequest(Data(result.utf8)).get()
         #expect(try request.meta().traceparent == Self.gatewaySpan)
     }
 
-    @Test func test_positionalParamsAndNonJSON_carryNoContext() {
+    @Test func test_positionalParamsAndNonJSON_carryNoContext() async {
         #expect(Array(#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}"#.utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) } == nil)
         #expect(Array("raw bytes".utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) } == nil)
     }

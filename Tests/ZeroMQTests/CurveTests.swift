@@ -46,56 +46,55 @@ struct CurveTests {
         return (dealer, seen)
     }
 
-    func waitFor(_ seen: Recorded<HandshakeEvent>, _ predicate: ([HandshakeEvent]) -> Bool) -> [HandshakeEvent] {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline, !predicate(seen.all) { Thread.sleep(forTimeInterval: 0.01) }
+    func waitFor(_ seen: Recorded<HandshakeEvent>, _ predicate: ([HandshakeEvent]) -> Bool) async -> [HandshakeEvent] {
+        _ = await eventually(within: .seconds(5), every: .milliseconds(10)) { predicate(seen.all) }
         return seen.all
     }
 
-    @Test func test_aKeyOnTheList_isAdmitted_andItsMessagesArrive() throws {
+    @Test func test_aKeyOnTheList_isAdmitted_andItsMessagesArrive() async throws {
         try #require(Curve.isAvailable)
         let client = try Curve.generateKeyPair()
         let server = try Server(allowed: [client.publicKey])
         let (dealer, seen) = try connect(to: server, Security(keys: client, serverKey: server.keys.publicKey))
         defer { dealer.close() }
-        #expect(try receive(server.router)?.last == "hello")
-        #expect(waitFor(seen) { $0.contains(.succeeded) } == [.succeeded])
+        #expect(try await receive(server.router)?.last == "hello")
+        #expect(await waitFor(seen) { $0.contains(.succeeded) } == [.succeeded])
         let request = try #require(server.asked.all.first)
         #expect(request.mechanism == "CURVE" && request.publicKey == client.publicKey && request.address == "127.0.0.1")
     }
 
-    @Test func test_aKeyNotOnTheList_isRefused_theClientSeesWhy_andNothingArrives() throws {
+    @Test func test_aKeyNotOnTheList_isRefused_theClientSeesWhy_andNothingArrives() async throws {
         try #require(Curve.isAvailable)
         let server = try Server(allowed: [])
         let (dealer, seen) = try connect(to: server, Security(keys: try Curve.generateKeyPair(), serverKey: server.keys.publicKey))
         defer { dealer.close() }
-        #expect(waitFor(seen) { !$0.isEmpty }.first == .refused(status: 400))
-        #expect(try receive(server.router, within: .milliseconds(300)) == nil)
+        #expect(await waitFor(seen) { !$0.isEmpty }.first == .refused(status: 400))
+        #expect(try await receive(server.router, within: .milliseconds(300)) == nil)
     }
 
-    @Test func test_aClientWithNoKey_meetsAMechanismMismatch_andNothingArrives() throws {
+    @Test func test_aClientWithNoKey_meetsAMechanismMismatch_andNothingArrives() async throws {
         try #require(Curve.isAvailable)
         let server = try Server(allowed: [])
         let (dealer, seen) = try connect(to: server, .none)
         defer { dealer.close() }
         // Which end notices first is a race: the mismatch, or the server hanging up.
-        let first = waitFor(seen) { !$0.isEmpty }.first
+        let first = await waitFor(seen) { !$0.isEmpty }.first
         #expect(first == .mechanismMismatch || first == .closedDuringHandshake, "\(String(describing: first))")
-        #expect(try receive(server.router, within: .milliseconds(300)) == nil)
+        #expect(try await receive(server.router, within: .milliseconds(300)) == nil)
         #expect(server.asked.all.isEmpty, "the ZAP handler is never asked")
     }
 
-    @Test func test_aClientGivenTheWrongServerKey_seesTheConnectionClosedMidHandshake() throws {
+    @Test func test_aClientGivenTheWrongServerKey_seesTheConnectionClosedMidHandshake() async throws {
         try #require(Curve.isAvailable)
         let client = try Curve.generateKeyPair()
         let server = try Server(allowed: [client.publicKey])
         let (dealer, seen) = try connect(to: server, Security(keys: client, serverKey: try Curve.generateKeyPair().publicKey))
         defer { dealer.close() }
-        #expect(waitFor(seen) { !$0.isEmpty }.first == .closedDuringHandshake)
-        #expect(try receive(server.router, within: .milliseconds(300)) == nil)
+        #expect(await waitFor(seen) { !$0.isEmpty }.first == .closedDuringHandshake)
+        #expect(try await receive(server.router, within: .milliseconds(300)) == nil)
     }
 
-    @Test func test_ipcStaysPlaintext_unlessCurveOnIPCIsAsked() throws {
+    @Test func test_ipcStaysPlaintext_unlessCurveOnIPCIsAsked() async throws {
         let keys = try Curve.generateKeyPair()
         let security = Security(keys: keys, serverKey: keys.publicKey)
         #expect(security.usesCurve("tcp://10.0.0.1:5555"))
@@ -112,10 +111,10 @@ struct CurveTests {
         let plain = try Socket(try Context(), .dealer)
         try plain.connect("ipc://\(directory)/s.ipc")
         try plain.send(["plain"])
-        #expect(try receive(server)?.last == "plain")
+        #expect(try await receive(server)?.last == "plain")
     }
 
-    @Test func test_keysConvert_andBadTextIsNoKey() throws {
+    @Test func test_keysConvert_andBadTextIsNoKey() async throws {
         let keys = try Curve.generateKeyPair()
         #expect(Curve.publicKey(forSecret: keys.secretKey) == keys.publicKey)
         let bytes = try #require(Curve.decode(keys.publicKey))

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Frame")
 struct FrameTests {
-    @Test func test_aFrameKeepsItsBytes() {
+    @Test func test_aFrameKeepsItsBytes() async {
         let bytes: [UInt8] = [0, 1, 2, 255]
         #expect(Frame(bytes).bytes == bytes)
         #expect(Frame("héllo").string == "héllo")
@@ -15,7 +15,7 @@ struct FrameTests {
     /// The empty frame and one-byte frames are shared between messages, and
     /// so are a protocol's headers where it asks; each must still be exactly
     /// its own bytes.
-    @Test func test_framesThatAreShared_holdExactlyTheirBytes() throws {
+    @Test func test_framesThatAreShared_holdExactlyTheirBytes() async throws {
         for byte in UInt8.min...UInt8.max {
             #expect(Frame([byte]).bytes == [byte])
             #expect(Frame(byte: byte).singleByte == byte)
@@ -37,7 +37,7 @@ struct FrameTests {
         for _ in 0..<3 { #expect(try b.receive()?.map(\.bytes) == message.map(\.bytes)) }
     }
 
-    @Test func test_framesCompareAndHashByContent() throws {
+    @Test func test_framesCompareAndHashByContent() async throws {
         #expect(Frame("abc") == Frame(Array("abc".utf8)))
         #expect(Frame("abc") != Frame("abd"))
         #expect(Set<Frame>(["a", "a", "b"]).count == 2)
@@ -62,7 +62,7 @@ struct FrameTests {
         }
     }
 
-    @Test func test_invalidUTF8HasNoString_andPrintsAsHex() {
+    @Test func test_invalidUTF8HasNoString_andPrintsAsHex() async {
         let frame = Frame([0xFF, 0x00])
         #expect(frame.string == nil)
         // ASCII takes a path of its own; a frame that starts as ASCII is
@@ -75,7 +75,7 @@ struct FrameTests {
         #expect(Frame("MDPC01").description == "MDPC01")
     }
 
-    @Test func test_aLargeFrameSentTwiceArrivesWholeBothTimes() throws {
+    @Test func test_aLargeFrameSentTwiceArrivesWholeBothTimes() async throws {
         let context = try Context()
         let (a, b) = try pair(context, .pair, .pair)
         let payload = Frame((0..<100_000).map { UInt8($0 % 251) })

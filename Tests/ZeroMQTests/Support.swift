@@ -12,8 +12,16 @@ func pair(_ context: Context, _ bound: SocketType, _ connected: SocketType) thro
     return (a, b)
 }
 
-/// Receives with a deadline, so a broken test fails instead of hanging.
-func receive(_ socket: Socket, within timeout: Duration = .seconds(2)) throws -> [Frame]? {
+/// Receives with a deadline, so a broken test fails instead of hanging;
+/// looks without holding a thread meanwhile.
+func receive(_ socket: Socket, within timeout: Duration = .seconds(2)) async throws -> [Frame]? {
+    try await firstValue(within: timeout) { try socket.receive(wait: false) }
+}
+
+/// As `receive`, blocking this thread: for tests whose sockets live on a
+/// thread of their own (`onOwnThread`).
+@available(*, noasync, message: "blocks its thread: use receive(_:within:)")
+func receiveHere(_ socket: Socket, within timeout: Duration = .seconds(2)) throws -> [Frame]? {
     var poller = Poller()
     poller.addReadable(socket)
     guard try poller.poll(timeout: timeout) > 0 else { return nil }

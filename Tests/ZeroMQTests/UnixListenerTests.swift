@@ -8,7 +8,7 @@ import Glibc
 
 @Suite("Unix-domain listener")
 struct UnixListenerTests {
-    @Test func test_anAcceptedConnectionIsNonBlockingAndCloseOnExec_andNoneWaitingIsNone() throws {
+    @Test func test_anAcceptedConnectionIsNonBlockingAndCloseOnExec_andNoneWaitingIsNone() async throws {
         let directory = try makeTemporaryDirectory("unix")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let endpoint = "ipc://\(directory)/listener.ipc"

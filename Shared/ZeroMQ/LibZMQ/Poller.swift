@@ -31,6 +31,7 @@ public struct Poller {
     /// Blocks until something is readable or `timeout` passes (nil: no limit).
     /// Returns how many items are ready.
     @discardableResult
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     public mutating func poll(timeout: Duration?) throws -> Int {
         let milliseconds = timeout.map(Self.milliseconds(rounding:)) ?? -1
         for index in items.indices { items[index].revents = 0 }
@@ -51,6 +52,7 @@ public struct Poller {
     /// when the last call on the socket was a `receive(wait: false)` that
     /// found nothing. A send since then may have taken the wake-up of a
     /// message that arrived meanwhile, which would then wait unseen.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     public static func waitAfterDraining(_ socket: Socket, orFileDescriptor fileDescriptor: Int32, timeout: Duration?) throws -> Bool {
         let socketDescriptor = try socket.get(.fileDescriptor)
         let milliseconds = Int32(timeout.map(Self.milliseconds(rounding:)) ?? -1)
@@ -62,6 +64,19 @@ public struct Poller {
             }
             return items[1].revents & Int16(POLLIN) != 0
         }
+    }
+
+    /// Looks without waiting: how many items are ready now. Safe in async
+    /// code, where `poll(timeout:)` is not.
+    @discardableResult
+    public mutating func pollNow() throws -> Int {
+        for index in items.indices { items[index].revents = 0 }
+        let count = Int32(items.count)
+        let rc = items.withUnsafeMutableBufferPointer { buffer in
+            retryingOnInterrupt { zmq_poll(buffer.baseAddress, count, 0) }
+        }
+        if rc == -1 { throw ZMQError.last("poll") }
+        return Int(rc)
     }
 
     public func isReadable(_ index: Int) -> Bool {

@@ -50,6 +50,7 @@ public final class ZAPHandler: Sendable {
 
     public func waitUntilStopped() async { await finished.value }
 
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func serve(_ socket: Socket, decide: @Sendable (Request) -> Decision) {
         defer { socket.close(); finished.complete(()) }
         var poller = Poller()

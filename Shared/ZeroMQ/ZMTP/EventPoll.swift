@@ -54,6 +54,7 @@ final class EventPoll {
 
     /// Waits up to `timeout` (zero: only looks) and calls `body` for each
     /// descriptor that is ready.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func wait(timeout: Duration, _ body: (Ready) -> Void) throws {
         let milliseconds = Int32(Poller.milliseconds(rounding: timeout))
         var count: Int32

@@ -97,6 +97,7 @@ public final class StreamDealer {
     /// or `timeout` passes; returns whether `fileDescriptor` was readable.
     /// Reads what the peer sent (for `receive`), carries on the handshake,
     /// writes what did not fit before, and connects again when it is time.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     public func wait(orFileDescriptor fileDescriptor: Int32, timeout: Duration) throws -> Bool {
         let (descriptor, events, reconnectAt) = readiness()
         let blocking = reconnectAt.map { min(timeout, clock.now.duration(to: $0)) } ?? timeout

@@ -164,6 +164,7 @@ public final class StreamRouter {
     /// peer that sent something or has room for what waits for it, or a
     /// watched descriptor. Accepts, writes where there is room, and notes
     /// who sent something, for `receive` to read.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     public func wait(timeout: Duration) throws {
         defer { closeOverdue() }
         readyExternals.removeAll(keepingCapacity: true)
@@ -325,6 +326,7 @@ public final class StreamRouter {
 
     /// Writes what is still queued for up to `timeout`, then closes every
     /// connection and listener. Socket files are the binder's to remove.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     public func finish(within timeout: Duration) {
         flush()
         let clock = ContinuousClock()

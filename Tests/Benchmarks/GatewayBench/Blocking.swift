@@ -1,17 +1,18 @@
 import Foundation
+import Synchronization
 
-/// Runs async index calls from the benchmark's synchronous measuring loop.
-func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+/// Runs async calls from the benchmark's synchronous measuring loop, which
+/// runs on the main thread (main.swift), and returns what `body` returns.
+@available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+func blocking<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
     let done = DispatchSemaphore(value: 0)
-    let failure = LockedBox()
+    let outcome = Mutex<Result<Value, BenchError>?>(nil)
     Task.detached {
-        do { try await body() } catch { failure.error = "\(error)" }
+        let result: Result<Value, BenchError>
+        do { result = .success(try await body()) } catch { result = .failure(BenchError("\(error)")) }
+        outcome.withLock { $0 = result }
         done.signal()
     }
     done.wait()
-    if let error = failure.error { throw BenchError(error) }
-}
-
-private final class LockedBox: @unchecked Sendable {
-    var error: String?
+    return try outcome.withLock { $0! }.get()
 }

@@ -15,6 +15,7 @@ enum BrokerOnly {
         func introspection(service: String, request body: [Frame], snapshot: BrokerSnapshot) -> [Frame]? { nil }
     }
 
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     static func serve(_ endpoint: String) {
         // SIGTERM and SIGINT blocked in every thread (threads inherit the
         // mask), and taken here with sigwait: no handler, no Dispatch.

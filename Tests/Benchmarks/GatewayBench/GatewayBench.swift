@@ -6,7 +6,7 @@ import ZeroMQ
 /// `make bench`: throughput and latency through the real gateway, each beside
 /// a raw libzmq DEALER-ROUTER echo measured in the same run. (Started from
 /// main.swift.)
-struct GatewayBench: AsyncParsableCommand {
+struct GatewayBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway-bench",
         abstract: "Measures the gateway against a raw DEALER-ROUTER round trip; prints Markdown."
@@ -32,7 +32,7 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "Internal: serve a raw ROUTER echo on this endpoint.") var rawEchoServer: String?
     @Option(help: "With suite 'stores': a PostgreSQL database (postgres://…, empty) to set beside SQLite.") var databaseUrl: String?
 
-    func run() async throws {
+    func run() throws {
         if let endpoint = rawEchoServer { return try RawEchoServer.serve(endpoint) }
         if suite == "ranking" { return try ranking() }
         let lab = try Lab(binaries: binaries)
@@ -106,7 +106,9 @@ struct GatewayBench: AsyncParsableCommand {
         rates.append(
             (
                 "same, through the async MajordomoClient",
-                try await Probe.asyncThroughput(context, lab.gatewayEndpoint, body: body, requests: requests / 4, concurrency: window)
+                try { [endpoint = lab.gatewayEndpoint, requests, window] in
+                    try blocking { try await Probe.asyncThroughput(context, endpoint, body: body, requests: requests / 4, concurrency: window) }
+                }()
             ))
 
         print(
@@ -125,6 +127,7 @@ struct GatewayBench: AsyncParsableCommand {
     }
 
     /// The ranking suite: no processes, one corpus (read or generated).
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func ranking() throws {
         var corpus = corpusFile ?? ""
         var generated: String?

@@ -22,6 +22,7 @@ final class Lab {
 
     var gatewayEndpoint: String { "ipc://\(directory)/gateway.ipc" }
 
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func shutdown() {
         // Workers first, the gateway once they are gone: a worker's client
         // would log the gateway's going first as a failure.
@@ -110,6 +111,7 @@ final class Lab {
     }
 
     /// Runs a command to completion and returns how long it took.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func time(_ executable: String, _ arguments: [String]) throws -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
@@ -120,6 +122,7 @@ final class Lab {
     }
 
     /// Stops every echo worker and waits until the gateway has let them go.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     func stopEchoWorkers(context: Context) throws {
         let remaining = try registeredWorkers(context) - echoSessions
         for worker in workers { worker.terminate() }
@@ -130,6 +133,7 @@ final class Lab {
     }
 
     /// Worker sessions the gateway knows, read from mmi.workers.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func registeredWorkers(_ context: Context) throws -> Int {
         let socket = try Socket(context, .dealer)
         try socket.connect(gatewayEndpoint)
@@ -142,6 +146,7 @@ final class Lab {
         return processes.reduce(0) { $0 + ($1["sessions"] as? Int ?? 0) }
     }
 
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func waitFor(within limit: Duration = .seconds(10), _ condition: @escaping () -> Bool) throws {
         let deadline = ContinuousClock.now + limit
         while !condition() {

@@ -142,6 +142,7 @@ struct SearchSuite {
     /// Until `workers` workers hold every post and rank by their postings;
     /// answers how long that took.
     @discardableResult
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func waitCaughtUp(workers: Int) throws -> Duration {
         let start = ContinuousClock.now
         let deadline = start + .seconds(300)
@@ -160,6 +161,7 @@ struct SearchSuite {
     }
 
     /// Until the worker `pid` ranks by its postings; answers how long that took.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func waitRanked(pid: Int32) throws -> Duration {
         let start = ContinuousClock.now
         while true {

@@ -90,32 +90,32 @@ struct FailoverCheckerTests {
             "client", "failover-client", ["--history", history, "--clients", "4", "--timeout", "3", "--duration", "120", "--stop-file", stop],
             environment: host(key: "client"), wrapper: lab.wrapper("c"))
         var faults: [(name: String, at: Double)] = []
-        func fault(_ name: String, _ act: () throws -> Void) rethrows {
+        func fault(_ name: String, _ act: () async throws -> Void) async rethrows {
             faults.append((name, Date().timeIntervalSince1970 * 1000))
-            try act()
+            try await act()
         }
         try await Task.sleep(for: .seconds(4))
 
-        fault("kill -9 gateway g1") { harness.kill("gateway-g1") }
+        await fault("kill -9 gateway g1") { await harness.kill("gateway-g1") }
         try await Task.sleep(for: .seconds(1.5))
         try startGateway("g1")
         #expect(await ready("g1"), "g1 came back with every worker")
         try await Task.sleep(for: .seconds(2))
 
         let g2 = try #require(harness.process("gateway-g2"))
-        fault("SIGSTOP gateway g2") { g2.signal(SIGSTOP) }
+        await fault("SIGSTOP gateway g2") { g2.signal(SIGSTOP) }
         try await Task.sleep(for: .seconds(2.5))
         g2.signal(SIGCONT)
         #expect(await ready("g2"), "g2 serves again after SIGCONT")
         try await Task.sleep(for: .seconds(2))
 
-        try fault("cut the link of gateway host g1") { try lab.cut("g1") }
+        try await fault("cut the link of gateway host g1") { try await lab.cut("g1") }
         try await Task.sleep(for: .seconds(2.5))
-        try lab.heal("g1")
+        try await lab.heal("g1")
         #expect(await ready("g1"), "g1 serves again once its link is back")
         try await Task.sleep(for: .seconds(2))
 
-        fault("kill -9 posts host p1") { harness.kill("posts-p1") }
+        await fault("kill -9 posts host p1") { await harness.kill("posts-p1") }
         try await Task.sleep(for: .seconds(1.5))
         try startPosts("p1")
         let backOnG1 = await ready("g1")
@@ -124,7 +124,7 @@ struct FailoverCheckerTests {
         try await Task.sleep(for: .seconds(2))
 
         _ = FileManager.default.createFile(atPath: stop, contents: nil)
-        #expect(client.wait(within: .seconds(20)) == 0, "the clients stopped:\n\(harness.log("client"))")
+        #expect(await client.exit(within: .seconds(20)) == 0, "the clients stopped:\n\(harness.log("client"))")
 
         // After healing: the history against the store and the replicas.
         let recorded = try FailoverHistory(path: history)

@@ -22,33 +22,33 @@ struct FailoverHistoryTests {
         #""op":"edit","type":"\#(type)","title":"\#(title)","from":\#(from)"# + (to.map { #","to":\#($0)"# } ?? "")
     }
 
-    @Test func test_aChainOfEditsEndingInWhatIsStored_breaksNothing() throws {
+    @Test func test_aChainOfEditsEndingInWhatIsStored_breaksNothing() async throws {
         let history = try Self.history([
             Self.created, Self.edit("ok", from: 100, to: 200, title: "t1"), Self.edit("fail", from: 100, to: nil, title: "x"),
         ])
         #expect(history.violations(stored: [Self.uid: .init(title: "t1", updateMilliseconds: 200)]).isEmpty)
     }
 
-    @Test func test_twoEditsAppliedFromOneVersion_areCaught() throws {
+    @Test func test_twoEditsAppliedFromOneVersion_areCaught() async throws {
         let history = try Self.history([
             Self.created, Self.edit("ok", from: 100, to: 200, title: "t1"), Self.edit("ok", from: 100, to: 300, title: "t2"),
         ])
         #expect(history.violations(stored: [Self.uid: .init(title: "t2", updateMilliseconds: 300)]).contains { $0.contains("two edits") })
     }
 
-    @Test func test_anAcknowledgedEditLost_orAnAcknowledgedPostGone_isCaught() throws {
+    @Test func test_anAcknowledgedEditLost_orAnAcknowledgedPostGone_isCaught() async throws {
         let history = try Self.history([Self.created, Self.edit("ok", from: 100, to: 200, title: "t1")])
         #expect(history.violations(stored: [Self.uid: .init(title: "t0", updateMilliseconds: 100)]).contains { $0.contains("last acknowledged") })
         #expect(history.violations(stored: [:]).contains { $0.contains("gone") })
     }
 
-    @Test func test_anEditOfUnknownOutcome_mayExplainTheFinalState_butNothingElseMay() throws {
+    @Test func test_anEditOfUnknownOutcome_mayExplainTheFinalState_butNothingElseMay() async throws {
         let history = try Self.history([Self.created, Self.edit("info", from: 100, to: nil, title: "t1")])
         #expect(history.violations(stored: [Self.uid: .init(title: "t1", updateMilliseconds: 250)]).isEmpty)
         #expect(!history.violations(stored: [Self.uid: .init(title: "t9", updateMilliseconds: 250)]).isEmpty)
     }
 
-    @Test func test_aDeleteThatSaysNoSuchPost_ofAPostOnlyItDeleted_isCaught_asIsADeletedPostStillThere() throws {
+    @Test func test_aDeleteThatSaysNoSuchPost_ofAPostOnlyItDeleted_isCaught_asIsADeletedPostStillThere() async throws {
         let saidAbsent = try Self.history([Self.created, #""op":"delete","type":"ok","deleted":false"#])
         #expect(saidAbsent.violations(stored: [:]).contains { $0.contains("no such post") })
         let deleted = try Self.history([Self.created, #""op":"delete","type":"ok","deleted":true"#])
@@ -56,7 +56,7 @@ struct FailoverHistoryTests {
         #expect(deleted.violations(stored: [Self.uid: .init(title: "t0", updateMilliseconds: 100)]).contains { $0.contains("still there") })
     }
 
-    @Test func test_failoverTimesRunFromEachFaultToEachClientsNextSuccess() throws {
+    @Test func test_failoverTimesRunFromEachFaultToEachClientsNextSuccess() async throws {
         let history = try Self.history([Self.created])
         #expect(history.failoverTimes(after: [1.5]) == [0.5])
         #expect(FailoverHistory.percentiles([1, 2, 3, 100]) == (2, 100, 100))

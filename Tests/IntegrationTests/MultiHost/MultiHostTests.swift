@@ -130,7 +130,7 @@ struct MultiHostTests {
         #expect(newcomer.status == 0 && newcomer.stdout.contains(word), "\(newcomer.stderr)")
 
         // D's link is cut: C answers every search.
-        try lab.cut("d")
+        try await lab.cut("d")
         for attempt in 0..<6 {
             let answer = try await posts(["search", word, "--timeout", "10"])
             #expect(answer.status == 0 && answer.stdout.contains("Imported one"), "search \(attempt) with D cut: \(answer.stderr)")
@@ -148,7 +148,7 @@ struct MultiHostTests {
         let written = await eventually(within: .seconds(15)) { (try? await lastPacketTime(capture, tcpdump: tcpdump, harness)) ?? 0 > tourEnded }
         #expect(written, "the capture caught up with the tour")
         harness.process("tcpdump")?.signal(SIGINT)
-        _ = harness.process("tcpdump")?.wait(within: .seconds(5))
+        _ = await harness.process("tcpdump")?.exit(within: .seconds(5))
         let wire = try Data(contentsOf: URL(fileURLWithPath: capture))
         #expect(wire.count > 20_000, "the capture saw the traffic: \(wire.count) bytes")
         #expect(wire.range(of: Data("CURVE".utf8)) != nil, "ZMTP greetings name the mechanism in the clear")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// Hosts as Linux network namespaces: host "a" in the middle, linked to
 /// each other host by a veth pair of its own (a star, as every process
@@ -21,7 +22,7 @@ final class NetworkLab: @unchecked Sendable {
     static func open(hosts: [String]) async throws -> NetworkLab {
         await LabTurns.shared.take()
         do {
-            return try NetworkLab(hosts: hosts)
+            return try await onOwnThread { try NetworkLab(hosts: hosts) }
         } catch {
             await LabTurns.shared.give()
             throw error
@@ -33,6 +34,7 @@ final class NetworkLab: @unchecked Sendable {
     /// Root, and iproute2 present: what the namespace tests need.
     static var isAvailable: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: ip) }
 
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     init(hosts: [String]) throws {
         Self.removeStale()
         // At most 15 characters with a host name of two and "x"; a letter per
@@ -83,21 +85,30 @@ final class NetworkLab: @unchecked Sendable {
     func wrapper(_ host: String) -> [String] { [Self.ip, "netns", "exec", namespace(host)] }
 
     /// Takes `host`'s link down at the hub, as if its cable were pulled.
-    func cut(_ host: String) throws {
-        try Self.run(["-n", namespace(hosts[0]), "link", "set", link(host), "down"])
+    func cut(_ host: String) async throws {
+        let arguments = ["-n", namespace(hosts[0]), "link", "set", link(host), "down"]
+        try await onOwnThread { try Self.run(arguments) }
     }
 
     /// Puts `host`'s link back up at the hub.
-    func heal(_ host: String) throws {
-        try Self.run(["-n", namespace(hosts[0]), "link", "set", link(host), "up"])
+    func heal(_ host: String) async throws {
+        let arguments = ["-n", namespace(hosts[0]), "link", "set", link(host), "up"]
+        try await onOwnThread { try Self.run(arguments) }
     }
 
+    /// Deletes every namespace, on a thread of its own (it returns at once,
+    /// for a `defer`), and then gives the next lab its turn.
     func remove() {
-        for host in hosts { try? Self.run(["netns", "delete", namespace(host)]) }
-        if !turnGiven.exchange(true, ordering: .relaxed) { Task { await LabTurns.shared.give() } }
+        let namespaces = hosts.map(namespace)
+        let giveTurn = !turnGiven.exchange(true, ordering: .relaxed)
+        Thread {
+            for namespace in namespaces { try? Self.run(["netns", "delete", namespace]) }
+            if giveTurn { Task { await LabTurns.shared.give() } }
+        }.start()
     }
 
     /// Deletes namespaces whose test process is gone (named by its pid).
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     static func removeStale() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/var/run/netns") else { return }
         for name in names where name.hasPrefix(prefix) {
@@ -109,6 +120,7 @@ final class NetworkLab: @unchecked Sendable {
     }
 
     /// Runs `ip` to completion; throws with its output if it fails.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     static func run(_ arguments: [String]) throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID().uuidString.prefix(8)).out").path
         defer { try? FileManager.default.removeItem(atPath: output) }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// What a finished command printed, and how it exited.
@@ -14,11 +15,12 @@ extension ProcessHarness {
         _ executable: String, _ arguments: [String], input: String? = nil, limit: Duration = .seconds(30),
         without unset: [String] = [], environment extra: [String: String] = [:], wrapper: [String] = []
     ) async throws -> CommandResult {
-        try await offThread {
+        try await onOwnThread {
             try self.runBlocking(executable, arguments, input: input, limit: limit, without: unset, environment: extra, wrapper: wrapper)
         }
     }
 
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func runBlocking(
         _ executable: String, _ arguments: [String], input: String?, limit: Duration,
         without unset: [String], environment extra: [String: String], wrapper: [String]
@@ -46,14 +48,5 @@ extension ProcessHarness {
     /// (without the debug logging the harness asks of its services).
     func posts(_ arguments: [String], input: String? = nil) async throws -> CommandResult {
         try await run("posts", arguments, input: input, without: ["POSTS_LOG_LEVEL"])
-    }
-}
-
-/// Runs blocking `work` (waiting for a process) on a thread of its own, so
-/// it never holds one of the few threads that every async test shares: with
-/// those all blocked, the whole run would stall.
-func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import PostgresPlatform
 
@@ -168,7 +169,7 @@ actor PostgresCluster {
     /// Runs `full` to completion; its output, trimmed.
     static func output(_ full: [String]) async throws -> String {
         let command = full
-        return try await offThread {
+        return try await onOwnThread {
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString.prefix(8)).log").path
             defer { try? FileManager.default.removeItem(atPath: log) }
             let process = try Spawned(

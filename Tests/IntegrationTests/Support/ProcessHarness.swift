@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Starts the real executables in a private directory, and always stops
-/// them and removes the directory (call `shutdown()` in a `defer`).
+/// them and removes the directory (call `shutdown()` in a `defer`; it
+/// returns at once and finishes on a thread of its own).
 /// Children also get POSTS_EXIT_WITH_PARENT=1, so they exit if the test
 /// runner itself dies.
 final class ProcessHarness: @unchecked Sendable {
@@ -10,6 +11,7 @@ final class ProcessHarness: @unchecked Sendable {
     let environment: [String: String]
     private let lock = NSLock()
     private var processes: [String: Spawned] = [:]
+    private var cleanUps: [@Sendable () -> Void] = []
 
     init() throws {
         // Short, because an ipc:// path may be at most 107 bytes.
@@ -68,43 +70,49 @@ final class ProcessHarness: @unchecked Sendable {
     func process(_ name: String) -> Spawned? { lock.withLock { processes[name] } }
 
     /// SIGKILL: no chance to clean up, as in a crash.
-    func kill(_ name: String) {
-        lock.withLock { processes.removeValue(forKey: name) }?.killAndReap()
+    func kill(_ name: String) async {
+        let process = lock.withLock { processes.removeValue(forKey: name) }
+        await process?.kill()
     }
 
     /// SIGTERM, then the exit status (nil if it had to be killed after `grace`).
-    func terminate(_ name: String, grace: Duration = .seconds(5)) -> Int32? {
+    func terminate(_ name: String, grace: Duration = .seconds(5)) async -> Int32? {
         guard let process = lock.withLock({ processes.removeValue(forKey: name) }) else { return nil }
         process.signal(SIGTERM)
-        guard let status = process.wait(within: grace) else {
-            process.killAndReap()
+        guard let status = await process.exit(within: grace) else {
+            await process.kill()
             return nil
         }
         return status
     }
 
+    /// Runs blocking `work` first when the harness shuts down (on its thread),
+    /// before its processes are stopped and its directory removed.
+    func atShutdown(_ work: @escaping @Sendable () -> Void) {
+        lock.withLock { cleanUps.append(work) }
+    }
+
+    /// Stops every process it started and removes its directory: SIGTERM
+    /// on a thread of its own, then SIGKILL to any still running after
+    /// 3 s, the reaping, and the removal. It returns at once, so a `defer`
+    /// in an async test can call it without holding one of the cooperative
+    /// threads (nor wait for a process that ignores SIGTERM).
     func shutdown() {
-        let all = lock.withLock { () -> [Spawned] in
-            defer { processes.removeAll() }
-            return Array(processes.values)
+        let (all, cleanUps) = lock.withLock {
+            defer { (processes, self.cleanUps) = ([:], []) }
+            return (Array(processes.values), self.cleanUps)
         }
-        for process in all { process.signal(SIGTERM) }
-        for process in all where process.wait(within: .seconds(3)) == nil { process.killAndReap() }
-        try? FileManager.default.removeItem(atPath: directory)
+        let directory = directory
+        Thread {
+            for cleanUp in cleanUps.reversed() { cleanUp() }
+            for process in all { process.signal(SIGTERM) }
+            for process in all where process.wait(within: .seconds(3)) == nil { process.killAndReap() }
+            try? FileManager.default.removeItem(atPath: directory)
+        }.start()
     }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Polls `condition` until it holds or `limit` passes; returns whether it held.
-func eventually(within limit: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(25))
-    }
-    return try await condition()
 }

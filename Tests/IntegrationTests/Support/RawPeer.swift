@@ -1,5 +1,6 @@
 import Foundation
 import Majordomo
+import TestSupport
 import Wire
 import ZeroMQ
 
@@ -15,11 +16,10 @@ final class RawPeer {
 
     func send(_ frames: [Frame]) throws { try socket.send(frames) }
 
-    func receive(within timeout: Duration = .seconds(3)) throws -> [Frame]? {
-        var poller = Poller()
-        poller.addReadable(socket)
-        guard try poller.poll(timeout: timeout) > 0 else { return nil }
-        return try socket.receive()
+    /// The next message, if one comes within `timeout`; looked for without
+    /// holding a thread.
+    func receive(within timeout: Duration = .seconds(3)) async throws -> [Frame]? {
+        try await firstValue(within: timeout) { try socket.receive(wait: false) }
     }
 
     /// Sends a JSON-RPC request for `method` with the given id, as an MDP client.
@@ -29,8 +29,8 @@ final class RawPeer {
     }
 
     /// Receives one MDP client reply and reads its JSON-RPC id and outcome.
-    func response(within timeout: Duration = .seconds(5)) throws -> (id: JSONRPCID, outcome: Result<JSONValue, JSONRPCError>) {
-        guard let reply = try receive(within: timeout), reply.count == 4 else { throw HarnessError("no MDP reply within \(timeout)") }
+    func response(within timeout: Duration = .seconds(5)) async throws -> (id: JSONRPCID, outcome: Result<JSONValue, JSONRPCError>) {
+        guard let reply = try await receive(within: timeout), reply.count == 4 else { throw HarnessError("no MDP reply within \(timeout)") }
         let data = Data(reply[3].bytes)
         let id = JSONRPC.id(in: data) ?? .null
         return (id, Result { () throws(JSONRPCError) in try JSONRPC.decodeResponse(data, as: JSONValue.self) })
@@ -39,7 +39,7 @@ final class RawPeer {
 
 /// Connects to a Unix socket as a plain byte stream and writes `bytes`:
 /// what a confused program, not a ZeroMQ peer, would send.
-func writeGarbage(_ bytes: [UInt8], toUnixSocket path: String) throws {
+func writeGarbage(_ bytes: [UInt8], toUnixSocket path: String) async throws {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
     defer { close(fd) }
@@ -54,5 +54,5 @@ func writeGarbage(_ bytes: [UInt8], toUnixSocket path: String) throws {
     }
     guard connected == 0 else { throw HarnessError("connect \(path) failed: errno \(errno)") }
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    Thread.sleep(forTimeInterval: 0.05)
+    try await Task.sleep(for: .milliseconds(50))
 }

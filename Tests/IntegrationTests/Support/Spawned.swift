@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A child process the tests start and reap themselves (posix_spawn and
 /// waitpid). Foundation's Process sometimes never noticed a child's exit in
@@ -58,9 +59,18 @@ final class Spawned: Sendable {
 
     var isRunning: Bool { terminationStatus == nil }
 
-    func signal(_ number: Int32) { if isRunning { kill(processIdentifier, number) } }
+    func signal(_ number: Int32) { if isRunning { Glibc.kill(processIdentifier, number) } }
 
-    /// Waits up to `limit` for it to exit; returns its status, or nil if it still runs.
+    /// Waits up to `limit` for it to exit, without holding a thread; returns
+    /// its status, or nil if it still runs.
+    @discardableResult
+    func exit(within limit: Duration) async -> Int32? {
+        await firstValue(within: limit, every: .milliseconds(5)) { terminationStatus }
+    }
+
+    /// As `exit(within:)`, blocking the calling thread: for threads of their
+    /// own (`onOwnThread`), and for the harness's last clean-up.
+    @available(*, noasync, message: "blocks its thread: use exit(within:)")
     @discardableResult
     func wait(within limit: Duration) -> Int32? {
         let deadline = ContinuousClock.now + limit
@@ -72,6 +82,21 @@ final class Spawned: Sendable {
     }
 
     /// Kills it (SIGKILL) and reaps it.
+    func kill() async {
+        signal(SIGKILL)
+        await exit(within: .seconds(10))
+    }
+
+    /// As `kill()`, returning at once: the reaping is done on a thread of its
+    /// own, so a `defer` in an async test may call it.
+    func killInBackground() {
+        guard isRunning else { return }
+        signal(SIGKILL)
+        Thread { self.wait(within: .seconds(10)) }.start()
+    }
+
+    /// As `kill()`, blocking the calling thread.
+    @available(*, noasync, message: "blocks its thread: use kill()")
     func killAndReap() {
         signal(SIGKILL)
         wait(within: .seconds(10))

@@ -36,8 +36,9 @@ final class StreamPeer: @unchecked Sendable {
     /// Greeting and READY, as a libzmq socket of `socketType` sends them.
     func open(socketType: String = "DEALER", identity: String? = nil) throws {
         let bytes = ZMTP.greeting + ZMTPEncoder.ready(socketType: socketType, identity: identity.map { Array($0.utf8) })
-        let (written, _) = push(bytes, upTo: bytes.count, stallAfter: .seconds(2))
-        guard written == bytes.count else { throw HarnessError("the opening was not taken") }
+        // A few dozen bytes on a new connection: the socket's buffer takes them at once.
+        queue(bytes)
+        guard flush() == 0 else { throw HarnessError("the opening was not taken") }
     }
 
     static func message(_ frames: [Frame]) -> [UInt8] {
@@ -56,7 +57,7 @@ final class StreamPeer: @unchecked Sendable {
     /// are written, the other end closes, or nothing could be written for
     /// `stallAfter`: returns how much was written and whether it stalled
     /// (the other end stopped reading). `each` runs between writes.
-    func push(_ chunk: [UInt8], upTo limit: Int, stallAfter: Duration, each: () -> Void = {}) -> (written: Int, stalled: Bool) {
+    func push(_ chunk: [UInt8], upTo limit: Int, stallAfter: Duration, each: () -> Void = {}) async -> (written: Int, stalled: Bool) {
         var total = 0
         var offset = 0
         var lastProgress = ContinuousClock.now
@@ -74,7 +75,7 @@ final class StreamPeer: @unchecked Sendable {
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
                 if lastProgress.duration(to: .now) >= stallAfter { return (total, true) }
                 each()
-                usleep(2000)
+                try? await Task.sleep(for: .milliseconds(2))
                 continue
             }
             if count < 0, errno == EINTR { continue }
@@ -117,11 +118,11 @@ final class StreamPeer: @unchecked Sendable {
 
     /// Whether the other end closed the connection within `limit`: reads
     /// (and drops) what comes until the end or the deadline.
-    func closedByPeer(within limit: Duration) -> Bool {
+    func closedByPeer(within limit: Duration) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             guard let count = read() else { return true }
-            if count == 0 { usleep(10_000) }
+            if count == 0 { try? await Task.sleep(for: .milliseconds(10)) }
         }
         return false
     }

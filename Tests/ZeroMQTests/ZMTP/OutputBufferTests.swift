@@ -6,7 +6,7 @@ struct OutputBufferTests {
     /// A peer that reads steadily while it keeps asking: what it was sent
     /// and read is let go as it goes, so memory follows what waits, not
     /// everything ever sent (before, 259 MB over 30 s at 8 MB/s).
-    @Test func test_writtenBytesAreLetGo_whileMoreKeepsComing() {
+    @Test func test_writtenBytesAreLetGo_whileMoreKeepsComing() async {
         var buffer = OutputBuffer()
         let chunk = [UInt8](repeating: 9, count: 32 << 10)
         var largest = 0
@@ -20,7 +20,7 @@ struct OutputBufferTests {
         #expect(largest <= 4 * (buffer.count + chunk.count), "held \(largest) bytes for \(buffer.count) waiting")
     }
 
-    @Test func test_whatWaits_isWhatWasNotWritten_inOrder() {
+    @Test func test_whatWaits_isWhatWasNotWritten_inOrder() async {
         var buffer = OutputBuffer()
         buffer.append(contentsOf: Array(0..<200))
         buffer.removeFirst(150)
@@ -30,7 +30,7 @@ struct OutputBufferTests {
         #expect(buffer.isEmpty && buffer.count == 0)
     }
 
-    @Test func test_oneLargeMessage_doesNotKeepItsRoom_onceWritten() {
+    @Test func test_oneLargeMessage_doesNotKeepItsRoom_onceWritten() async {
         var buffer = OutputBuffer()
         buffer.append(contentsOf: [UInt8](repeating: 1, count: 4 << 20))
         buffer.removeFirst(4 << 20)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ZeroMQ
 #if canImport(Glibc)
@@ -10,53 +11,57 @@ import Glibc
 /// `maxOutput` waits for it, so it cannot grow the worker without bound.
 @Suite("StreamDealer bounds")
 struct StreamDealerBoundsTests {
-    @Test func test_aPeerThatDoesNotRead_isNotRead_untilHalfOfWhatWaitsIsWritten() throws {
-        try withDirectory { directory in
-            let endpoint = "ipc://\(directory)/peer.ipc"
-            let listener = try UnixListener(endpoint: endpoint)
-            defer { listener.close() }
-            let dealer = StreamDealer(
-                endpoint: endpoint, identity: nil,
-                limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, maxOutput: 256 << 10))
-            guard case .connection(let peer) = listener.accept() else {
-                Issue.record("the dealer connected")
-                return
+    @Test func test_aPeerThatDoesNotRead_isNotRead_untilHalfOfWhatWaitsIsWritten() async throws {
+        try await onOwnThread {
+            try withDirectory { directory in
+                let endpoint = "ipc://\(directory)/peer.ipc"
+                let listener = try UnixListener(endpoint: endpoint)
+                defer { listener.close() }
+                let dealer = StreamDealer(
+                    endpoint: endpoint, identity: nil,
+                    limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, maxOutput: 256 << 10))
+                guard case .connection(let peer) = listener.accept() else {
+                    Issue.record("the dealer connected")
+                    return
+                }
+                defer { close(peer) }
+                // The peer's side of the handshake; then it never reads.
+                let opening = ZMTP.greeting + ZMTPEncoder.ready(socketType: "ROUTER", identity: nil)
+                #expect(write(peer, opening, opening.count) == opening.count)
+                _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(50))
+                #expect(dealer.readiness().events & Int16(POLLIN) != 0, "read while little waits")
+                let body = Frame([UInt8](repeating: 1, count: 32 << 10))
+                for _ in 0..<64 { dealer.send([body]) }  // 2 MiB, far more than the socket buffer takes
+                #expect(dealer.readiness().events & Int16(POLLIN) == 0, "not read while more than 256 KiB waits")
+                // The peer reads it all: the dealer reads again.
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                let deadline = ContinuousClock.now + .seconds(5)
+                while dealer.readiness().events & Int16(POLLIN) == 0, ContinuousClock.now < deadline {
+                    _ = recv(peer, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(1))
+                }
+                #expect(dealer.readiness().events & Int16(POLLIN) != 0, "read again once what waited is written")
             }
-            defer { close(peer) }
-            // The peer's side of the handshake; then it never reads.
-            let opening = ZMTP.greeting + ZMTPEncoder.ready(socketType: "ROUTER", identity: nil)
-            #expect(write(peer, opening, opening.count) == opening.count)
-            _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(50))
-            #expect(dealer.readiness().events & Int16(POLLIN) != 0, "read while little waits")
-            let body = Frame([UInt8](repeating: 1, count: 32 << 10))
-            for _ in 0..<64 { dealer.send([body]) }  // 2 MiB, far more than the socket buffer takes
-            #expect(dealer.readiness().events & Int16(POLLIN) == 0, "not read while more than 256 KiB waits")
-            // The peer reads it all: the dealer reads again.
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            let deadline = ContinuousClock.now + .seconds(5)
-            while dealer.readiness().events & Int16(POLLIN) == 0, ContinuousClock.now < deadline {
-                _ = recv(peer, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(1))
-            }
-            #expect(dealer.readiness().events & Int16(POLLIN) != 0, "read again once what waited is written")
         }
     }
 
-    @Test func test_aPeerThatNeverFinishesTheHandshake_isDroppedAfterItsTimeout() throws {
-        try withDirectory { directory in
-            let endpoint = "ipc://\(directory)/silent.ipc"
-            let listener = try UnixListener(endpoint: endpoint)
-            defer { listener.close() }
-            let dealer = StreamDealer(
-                endpoint: endpoint, identity: nil,
-                limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, handshakeTimeout: .milliseconds(200)))
-            let deadline = ContinuousClock.now + .seconds(3)
-            var problems: [PeerProblem] = []
-            while problems.isEmpty, ContinuousClock.now < deadline {
-                _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(50))
-                problems = dealer.takeProblems()
+    @Test func test_aPeerThatNeverFinishesTheHandshake_isDroppedAfterItsTimeout() async throws {
+        try await onOwnThread {
+            try withDirectory { directory in
+                let endpoint = "ipc://\(directory)/silent.ipc"
+                let listener = try UnixListener(endpoint: endpoint)
+                defer { listener.close() }
+                let dealer = StreamDealer(
+                    endpoint: endpoint, identity: nil,
+                    limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, handshakeTimeout: .milliseconds(200)))
+                let deadline = ContinuousClock.now + .seconds(3)
+                var problems: [PeerProblem] = []
+                while problems.isEmpty, ContinuousClock.now < deadline {
+                    _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(50))
+                    problems = dealer.takeProblems()
+                }
+                #expect(problems.first?.detail.contains("no ZMTP handshake within") == true, "\(problems)")
             }
-            #expect(problems.first?.detail.contains("no ZMTP handshake within") == true, "\(problems)")
         }
     }
 }

@@ -19,7 +19,7 @@ struct ZMTPConnectionTests {
     /// still arrived whole at once, so the clock of the one left unfinished
     /// starts with the read that completed the one before: a busy peer is
     /// never taken for one that stalled.
-    @Test func test_aMessageClock_startsAgain_withEachReadThatCompletesOne() throws {
+    @Test func test_aMessageClock_startsAgain_withEachReadThatCompletesOne() async throws {
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         defer { close(pair[1]) }

@@ -19,11 +19,11 @@ struct ZMTPFuzzTests {
         ZMTPBytes.greeting + [ZMTP.command | ZMTP.long, 0x80, 0, 0, 0, 0, 0, 0, 0],
     ]
 
-    @Test func test_regressionInputs_keepEveryRule() {
+    @Test func test_regressionInputs_keepEveryRule() async {
         for input in Self.regressions { check(input, splitSeed: 1) }
     }
 
-    @Test func test_oneHundredThousandMutatedSessions_keepEveryRule() {
+    @Test func test_oneHundredThousandMutatedSessions_keepEveryRule() async {
         var random = SplitMix64(seed: 0x5EED_2026_1124)
         for _ in 0..<Self.inputs {
             var bytes = Self.validStream(&random)

@@ -6,7 +6,7 @@ import Testing
 /// handshake's order.
 @Suite("ZMTP session, byte by byte")
 struct ZMTPSessionTests {
-    @Test func test_aDealersOpening_isAdmitted_andItsMessagesDelivered_withThePrefixFirst() {
+    @Test func test_aDealersOpening_isAdmitted_andItsMessagesDelivered_withThePrefixFirst() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate(prefix: "peer-1")
         #expect(session.written == ZMTP.greeting, "the greeting goes out alone first")
@@ -18,7 +18,7 @@ struct ZMTPSessionTests {
     }
 
     @Test(arguments: [1, 2, 3, 7, 64, 65, 1000])
-    func test_bytesSplitAnywhere_decodeAsTheWholeDoes(chunk: Int) {
+    func test_bytesSplitAnywhere_decodeAsTheWholeDoes(chunk: Int) async {
         let bytes =
             ZMTPBytes.opening + ZMTPBytes.message([[], Array(repeating: 7, count: 300), [1]])
             + ZMTPBytes.command("PING", [0, 0, 9, 9]) + ZMTPBytes.message([Array(repeating: 3, count: 255)])
@@ -40,7 +40,7 @@ struct ZMTPSessionTests {
         ("ZMTP 2", ZMTPBytes.greeting(major: 2), "it speaks ZMTP 2.x; this end speaks 3.x"),
         ("CURVE", ZMTPBytes.greeting(mechanism: "CURVE"), "it asks for the CURVE mechanism"),
     ])
-    func test_aGreetingThatCannotBeSpoken_isRefused_withAnErrorItCanRead(_ what: String, _ greeting: [UInt8], _ reason: String) {
+    func test_aGreetingThatCannotBeSpoken_isRefused_withAnErrorItCanRead(_ what: String, _ greeting: [UInt8], _ reason: String) async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(greeting + ZMTPBytes.ready() + ZMTPBytes.message([[1]]), to: &delegate)
@@ -50,7 +50,7 @@ struct ZMTPSessionTests {
         #expect(delegate.messages.isEmpty && delegate.readies == 0)
     }
 
-    @Test func test_aMessageBeforeREADY_isRefused() {
+    @Test func test_aMessageBeforeREADY_isRefused() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.greeting + ZMTPBytes.message([[1]]), to: &delegate)
@@ -58,21 +58,21 @@ struct ZMTPSessionTests {
         #expect(delegate.messages.isEmpty)
     }
 
-    @Test func test_anotherCommandDuringTheHandshake_isRefused_namingIt() {
+    @Test func test_anotherCommandDuringTheHandshake_isRefused_namingIt() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.greeting + ZMTPBytes.command("PING", [0, 0]), to: &delegate)
         #expect(session.errorReason == "it sent \"PING\" during the handshake")
     }
 
-    @Test func test_aCommandWhoseNameRunsPastItsEnd_isRefused() {
+    @Test func test_aCommandWhoseNameRunsPastItsEnd_isRefused() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.greeting + [ZMTP.command, 3, 9, 65, 66], to: &delegate)
         #expect(session.errorReason == "it sent a malformed command")
     }
 
-    @Test func test_aSocketTypeThatCannotTalkToARouter_isRefused_namingIt() {
+    @Test func test_aSocketTypeThatCannotTalkToARouter_isRefused_namingIt() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.greeting + ZMTPBytes.ready(socketType: "PUB"), to: &delegate)
@@ -80,14 +80,14 @@ struct ZMTPSessionTests {
         #expect(delegate.readies == 0)
     }
 
-    @Test func test_aREADYWithoutASocketType_isRefused() {
+    @Test func test_aREADYWithoutASocketType_isRefused() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.greeting + ZMTPBytes.command("READY"), to: &delegate)
         #expect(session.errorReason?.hasPrefix("its socket type \"(none)\"") == true)
     }
 
-    @Test func test_aPeerItsOwnerRefuses_isToldWhy() {
+    @Test func test_aPeerItsOwnerRefuses_isToldWhy() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate(refusal: "its routing id 0x01 is already connected")
         session.feed(ZMTPBytes.opening + ZMTPBytes.message([[1]]), to: &delegate)
@@ -95,7 +95,7 @@ struct ZMTPSessionTests {
         #expect(delegate.messages.isEmpty)
     }
 
-    @Test func test_anERRORFromThePeer_endsTheSession_withItsReason() {
+    @Test func test_anERRORFromThePeer_endsTheSession_withItsReason() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening + ZMTPBytes.command("ERROR", [4] + Array("gone".utf8)), to: &delegate)
@@ -104,14 +104,14 @@ struct ZMTPSessionTests {
 
     // MARK: Limits
 
-    @Test func test_aFrameOverTheLimit_endsTheSession_fromItsHeaderAlone() {
+    @Test func test_aFrameOverTheLimit_endsTheSession_fromItsHeaderAlone() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening + ZMTPBytes.header(size: 1001), to: &delegate)
         #expect(session.failure == PeerProblem(.oversizedFrame, "a frame of 1001 bytes is over the limit of 1000"))
     }
 
-    @Test func test_aMessageOverTheLimitInAll_endsTheSession_thoughEachFrameIsWithinIt() {
+    @Test func test_aMessageOverTheLimitInAll_endsTheSession_thoughEachFrameIsWithinIt() async {
         var session = ZMTPSession.router()  // frames up to 1000 bytes, messages up to 1500
         var delegate = RecordingDelegate()
         let big = [UInt8](repeating: 1, count: 800)
@@ -121,7 +121,7 @@ struct ZMTPSessionTests {
         #expect(delegate.messages.isEmpty)
     }
 
-    @Test func test_aMessageOfTooManyFrames_isDropped_andTheNextIsDelivered() {
+    @Test func test_aMessageOfTooManyFrames_isDropped_andTheNextIsDelivered() async {
         var session = ZMTPSession.router()  // at most 4 frames
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening + ZMTPBytes.message([[1], [2], [3], [4], [5]]) + ZMTPBytes.message([[6]]), to: &delegate)
@@ -130,7 +130,7 @@ struct ZMTPSessionTests {
         #expect(session.stage == .traffic)
     }
 
-    @Test func test_aCommandInsideAMessage_endsTheSession() {
+    @Test func test_aCommandInsideAMessage_endsTheSession() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(
@@ -139,14 +139,14 @@ struct ZMTPSessionTests {
         #expect(session.failure == PeerProblem(.malformed, "it sent a command inside a message"))
     }
 
-    @Test func test_aCommandOverItsLimit_endsTheSession() {
+    @Test func test_aCommandOverItsLimit_endsTheSession() async {
         var session = ZMTPSession.router(ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 4))
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening + ZMTPBytes.header(size: ZMTP.maxCommandSize + 1, flags: ZMTP.command), to: &delegate)
         #expect(session.failure?.kind == .oversizedFrame)
     }
 
-    @Test func test_aPING_isAnsweredWithAPONG_echoingItsContext() {
+    @Test func test_aPING_isAnsweredWithAPONG_echoingItsContext() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening, to: &delegate)
@@ -155,7 +155,7 @@ struct ZMTPSessionTests {
         #expect(Array(session.written[before...]) == ZMTPBytes.command("PONG", Array("ctx".utf8)))
     }
 
-    @Test func test_aSubscribersSUBSCRIBEAndCANCELCommands_areHandedOnAsSubscriptionMessages() {
+    @Test func test_aSubscribersSUBSCRIBEAndCANCELCommands_areHandedOnAsSubscriptionMessages() async {
         var session = ZMTPSession(
             socketType: "XPUB", peerTypes: ["SUB"], limits: ZMTP.Limits(maxFrameSize: 100, maxFrames: 4),
             subscriptionCommands: true)
@@ -166,7 +166,7 @@ struct ZMTPSessionTests {
         #expect(delegate.messages == [["sub-1", Frame([1] + Array("posts".utf8))], ["sub-1", Frame([0] + Array("posts".utf8))]])
     }
 
-    @Test func test_aRouterIgnoresSUBSCRIBE() {
+    @Test func test_aRouterIgnoresSUBSCRIBE() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening + ZMTPBytes.command("SUBSCRIBE", Array("x".utf8)), to: &delegate)
@@ -175,7 +175,7 @@ struct ZMTPSessionTests {
 
     // MARK: Memory follows the bytes that came
 
-    @Test func test_aHeaderAnnouncingALargeFrame_holdsNoMoreThanTheBytesThatCame() {
+    @Test func test_aHeaderAnnouncingALargeFrame_holdsNoMoreThanTheBytesThatCame() async {
         var session = ZMTPSession.router(ZMTP.Limits(maxFrameSize: 16 << 20, maxFrames: 4))
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening + ZMTPBytes.header(size: 16 << 20) + [1, 2, 3], to: &delegate)
@@ -185,7 +185,7 @@ struct ZMTPSessionTests {
         #expect(delegate.messages.isEmpty)
     }
 
-    @Test func test_readingIntoTheRoom_completesAFrame_andLetsGoOfIt() {
+    @Test func test_readingIntoTheRoom_completesAFrame_andLetsGoOfIt() async {
         var session = ZMTPSession.router(ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 4))
         var delegate = RecordingDelegate()
         let body = (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
@@ -206,7 +206,7 @@ struct ZMTPSessionTests {
         #expect(!session.isInsideMessage)
     }
 
-    @Test func test_aMessageHalfSent_isInsideAMessage_untilItsLastFrame() {
+    @Test func test_aMessageHalfSent_isInsideAMessage_untilItsLastFrame() async {
         var session = ZMTPSession.router()
         var delegate = RecordingDelegate()
         session.feed(ZMTPBytes.opening, to: &delegate)
