@@ -4,7 +4,11 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 RELEASE_BIN := $(CURDIR)/.build/release
 
-.PHONY: setup build release run run-postgres test lint bench bench-scale clean
+.PHONY: setup build release release-all run run-postgres test lint bench bench-scale clean
+
+# What `make run` starts (the Procfile's executables) and the client people
+# run beside it: all a newcomer's first `make run` builds.
+RUN_PRODUCTS := gateway posts-service search-service posts
 
 setup:
 	@deploy/setup
@@ -13,17 +17,23 @@ build: setup
 	$(SWIFT) build
 
 # The Swift runtime and Foundation linked in statically: each process maps
-# less (docs/BENCHMARKS.md).
-# Product by product, as Package.swift lists them: a plain `swift build`
+# less (docs/BENCHMARKS.md). Product by product: a plain `swift build`
 # would also link GRDB's dynamic library product, which cannot take a
-# static Swift runtime.
+# static Swift runtime. Stripped, their symbols kept beside them
+# (deploy/strip-release). `make release` builds what `make run` runs;
+# `make release-all` every executable in Package.swift (the benchmarks'
+# gateway-bench and echo-worker too).
 release: setup
-	@products=$$($(SWIFT) package describe --type json | python3 -c \
-	    'import json, sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["products"] if "executable" in p["type"]))') \
-	    && [ -n "$$products" ] || { echo "make release: cannot list the products in Package.swift" >&2; exit 1; }; \
-	for product in $$products; do \
+	@for product in $(or $(PRODUCTS),$(RUN_PRODUCTS)); do \
 	    $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; \
 	done
+	@deploy/strip-release $(RELEASE_BIN) $(or $(PRODUCTS),$(RUN_PRODUCTS))
+
+release-all: setup
+	@products=$$($(SWIFT) package describe --type json | python3 -c \
+	    'import json, sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["products"] if "executable" in p["type"]))') \
+	    && [ -n "$$products" ] || { echo "make release-all: cannot list the products in Package.swift" >&2; exit 1; }; \
+	$(MAKE) --no-print-directory release PRODUCTS="$$products"
 
 # Starts everything in the Procfile; pass honcho options with ARGS, e.g.
 # make run ARGS="-c search=4"
@@ -52,7 +62,7 @@ lint:
 	python3 Tests/Checks/no-blocking.py
 
 # Benchmarks through the real gateway; results go to stdout and bench-results/.
-bench: release
+bench: release-all
 	@mkdir -p bench-results
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) $(BENCH_ARGS) | tee bench-results/gateway.md
 	Tests/Benchmarks/local-search.sh $(RELEASE_BIN)/posts | tee bench-results/local-search.md
@@ -63,7 +73,7 @@ bench: release
 # copy, one started again, memory; then each query class's ranking in one
 # process, by postings beside FTS5 over every match, at 1,000,000. About 20
 # minutes on 2 cores.
-bench-scale: release
+bench-scale: release-all
 	@mkdir -p bench-results
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 100000 | tee bench-results/search-100k.md
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 1000000 --search-corpus unigram \

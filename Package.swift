@@ -239,8 +239,8 @@ let package = Package(
             dependencies: ["Majordomo", "ZeroMQ", "TestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/MajordomoTests"
         ),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "Domain"], path: "Tests/WireTests"),
-        .testTarget(name: "DomainTests", dependencies: ["Domain"], path: "Tests/DomainTests"),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "Domain", "TestSupport"], path: "Tests/WireTests"),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"], path: "Tests/DomainTests"),
         .testTarget(
             name: "ApplicationTests",
             dependencies: [
@@ -249,7 +249,7 @@ let package = Package(
             ],
             path: "Tests/ApplicationTests"
         ),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "Domain"], path: "Tests/ClientTests"),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Domain", "TestSupport"], path: "Tests/ClientTests"),
         .testTarget(
             name: "LocalPlatformTests",
             dependencies: ["LocalPlatform", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
@@ -266,13 +266,13 @@ let package = Package(
         .testTarget(
             name: "ServiceSupportTests",
             dependencies: [
-                "ServiceSupport", "ZeroMQ", "Observability",
+                "ServiceSupport", "ZeroMQ", "Observability", "TestSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServiceSupportTests"
         ),
-        .testTarget(name: "PostgresPlatformTests", dependencies: ["PostgresPlatform"], path: "Tests/PostgresPlatformTests"),
+        .testTarget(name: "PostgresPlatformTests", dependencies: ["PostgresPlatform", "TestSupport"], path: "Tests/PostgresPlatformTests"),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

@@ -3,7 +3,7 @@ import Domain
 import Foundation
 import Testing
 
-@Suite("Problems as screens show them")
+@Suite("Problems as screens show them", .timeLimit(.minutes(5)))
 struct ProblemTests {
     @Test func test_eachKindOfFailureIsItsOwnProblem_withItsOwnWords() async {
         let uid = UUID()
@@ -21,7 +21,7 @@ struct ProblemTests {
     }
 }
 
-@Suite("Search totals as screens show them")
+@Suite("Search totals as screens show them", .timeLimit(.minutes(5)))
 struct SearchTotalTests {
     @Test func test_anExactTotalReadsAsItsNumber_andABoundedOneAsAtLeast() async {
         #expect(SearchTotal(count: 12, exact: true).description == "12")

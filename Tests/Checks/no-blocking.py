@@ -21,6 +21,8 @@ that the compiler gets to look:
 3. Every `@Test` function is `async`: Swift Testing runs a synchronous test
    on a cooperative thread too, and only an async one has its body checked
    by the compiler.
+4. Every `@Suite` has a `.timeLimit`, so a test that hangs fails by name
+   instead of holding the run until CI's watchdog.
 
 Run by `make lint` (and so `make test`); prints each offence with its file
 and line, and exits 1.
@@ -266,6 +268,12 @@ def check(path, raw, text, blocking_names):
             line = text.count("\n", 0, declared.start()) + 1
             problems.append(f"{relative}:{line}: @Test func {declared.group(1)} is not async: Swift Testing runs it on a cooperative thread "
                             "all the same, and only an async body has its blocking calls refused by the compiler")
+    for match in re.finditer(r"@Suite\b", text):
+        attribute = text[match.end():]
+        end = balanced(attribute, 0) if attribute.startswith("(") else 0
+        if "timeLimit" not in attribute[:end or 0]:
+            line = text.count("\n", 0, match.start()) + 1
+            problems.append(f"{relative}:{line}: @Suite without a .timeLimit: a test that hangs would hold the whole run")
     return problems
 
 

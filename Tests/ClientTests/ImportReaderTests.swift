@@ -1,10 +1,11 @@
 @testable import Client
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 /// The file formats `posts import` reads; what an entry means is Domain's (ImportRulesTests).
-@Suite("posts import reader")
+@Suite("posts import reader", .ownThread, .timeLimit(.minutes(5)))
 struct ImportReaderTests {
     private func read(_ text: String) throws(PostsError) -> [ImportEntry] { try ImportReader.entries(from: Data(text.utf8)) }
 

@@ -1,9 +1,10 @@
 @testable import Client
+import TestSupport
 import Testing
 
 /// What the full-screen interface draws of a post's text: never a control
 /// character or a bidirectional override a terminal would obey.
-@Suite("Interface text")
+@Suite("Interface text", .ownThread, .timeLimit(.minutes(5)))
 struct StyleTests {
     @Test(arguments: ["\u{1B}[2J", "\u{07}", "\u{9B}31m", "\u{202E}", "\u{2066}", "\u{7F}"])
     func test_whatATerminalWouldObey_isDrawnAsADot(_ control: String) async {

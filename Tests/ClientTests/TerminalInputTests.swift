@@ -1,7 +1,8 @@
 @testable import Client
+import TestSupport
 import Testing
 
-@Suite("Terminal keys and text fields")
+@Suite("Terminal keys and text fields", .ownThread, .timeLimit(.minutes(5)))
 struct TerminalInputTests {
     @Test func test_bytesFromATerminalBecomeKeys() async {
         let bytes: [UInt8] = Array("a".utf8) + [0x1B, 0x5B, 0x41] + [0x0D, 0x7F, 0x13, 0x09] + [0x1B] + [0x1B, 0x5B, 0x36, 0x7E] + Array("é".utf8)

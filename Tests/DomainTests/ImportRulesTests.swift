@@ -1,8 +1,9 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Import rules")
+@Suite("Import rules", .ownThread, .timeLimit(.minutes(5)))
 struct ImportRulesTests {
     @Test func test_theSampleShapeUsesBodyAsContent_andItsUIDComesFromUserIdAndId() async throws {
         let entry = ImportEntry(label: "line 1", userId: 1, id: 7, title: "sunt aut", body: "quia et")

@@ -1,8 +1,9 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Dates to the millisecond")
+@Suite("Dates to the millisecond", .ownThread, .timeLimit(.minutes(5)))
 struct PostDateTests {
     @Test(arguments: [
         "0001-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "1970-01-01T00:00:00.000Z", "2000-02-29T12:34:56.789Z",

@@ -1,8 +1,9 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Post rules")
+@Suite("Post rules", .ownThread, .timeLimit(.minutes(5)))
 struct PostRulesTests {
     @Test func test_aTitleIsTrimmedBeforeItIsChecked() async throws {
         #expect(try PostRules.validated(Post(title: "  Hello \n", content: "")).title == "Hello")

@@ -1,8 +1,9 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Request keys")
+@Suite("Request keys", .ownThread, .timeLimit(.minutes(5)))
 struct RequestKeyTests {
     @Test(arguments: ["7F3C2A4E-0B6D-4C1A-9E55-3D2B1A0C9F11", "a", "client-1:write.42_x", String(repeating: "k", count: 128)])
     func test_aKeyOfTheDocumentedForm_isTaken(_ text: String) async throws {

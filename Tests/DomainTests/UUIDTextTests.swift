@@ -1,8 +1,9 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("UUID text")
+@Suite("UUID text", .ownThread, .timeLimit(.minutes(5)))
 struct UUIDTextTests {
     @Test func test_aUUIDReadsBackAsItself_inEitherCase_asFoundationReadsIt() async {
         for _ in 0..<200 {

@@ -7,7 +7,7 @@ import Testing
 
 private let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
-@Suite("Event bus", .serialized)
+@Suite("Event bus", .serialized, .ownThread, .timeLimit(.minutes(5)))
 struct EventBusTests {
     /// A bus on ipc:// endpoints in a fresh directory, stopped before it is removed.
     private func withBus(_ body: (Context, String, String) async throws -> Void) async throws {

@@ -4,7 +4,7 @@ import Testing
 import Wire
 import ZeroMQ
 
-@Suite("Gateway survives bad input", .serialized)
+@Suite("Gateway survives bad input", .serialized, .timeLimit(.minutes(5)))
 struct BadInputTests {
     /// Sends `frames` from a fresh raw peer, then proves the gateway still
     /// serves. Returns the peer: the caller keeps it open, because a socket

@@ -4,7 +4,7 @@ import ZeroMQ
 
 /// The CLI rides out a gateway restart within its --timeout, and names a
 /// permission problem as one.
-@Suite("posts CLI and the gateway's restarts", .serialized)
+@Suite("posts CLI and the gateway's restarts", .serialized, .timeLimit(.minutes(5)))
 struct CLIThroughRestartTests {
     @Test func test_rightAfterAGatewayRestart_theCLIWaitsForWorkersToRegisterAgain_insteadOfFailing() async throws {
         let harness = try ProcessHarness()

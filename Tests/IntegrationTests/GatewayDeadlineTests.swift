@@ -6,7 +6,7 @@ import ZeroMQ
 
 /// Deadlines through the real gateway: `params._meta.timeoutMs` is the
 /// client's budget, and the gateway answers -32004 when it runs out.
-@Suite("Gateway deadlines", .serialized)
+@Suite("Gateway deadlines", .serialized, .timeLimit(.minutes(5)))
 struct GatewayDeadlineTests {
     private func budget(_ milliseconds: Int, _ n: Int) -> JSONValue {
         ["n": .integer(Int64(n)), "_meta": ["timeoutMs": .integer(Int64(milliseconds))]]

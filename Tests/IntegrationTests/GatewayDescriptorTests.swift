@@ -7,7 +7,7 @@ import ZeroMQ
 /// a reserve, closes what is past its connection limit, does not spin, and
 /// keeps serving the peers it has. Run under `prlimit`, so the limits are
 /// small enough to reach.
-@Suite("Gateway descriptors", .serialized)
+@Suite("Gateway descriptors", .serialized, .timeLimit(.minutes(5)))
 struct GatewayDescriptorTests {
     /// Opens `count` connections, each sending a greeting and READY (a
     /// closed one is kept too: the test only holds them).

@@ -8,7 +8,7 @@ import ZeroMQ
 /// Two gateways side by side on one host, with real processes: workers
 /// serve both, a client moves to the other when the one it uses dies or
 /// stops answering, and a write that reached both is applied once.
-@Suite("Gateway failover, two gateways on one host", .serialized)
+@Suite("Gateway failover, two gateways on one host", .serialized, .timeLimit(.minutes(5)))
 struct GatewayFailoverTests {
     /// Gateways a and b, posts-service and one search-service on both.
     private static func start(_ harness: ProcessHarness, context: Context) async throws -> TwoGateways {

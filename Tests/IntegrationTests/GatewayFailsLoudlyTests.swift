@@ -5,7 +5,7 @@ import ZeroMQ
 
 /// A gateway that cannot do its job exits non-zero with a message naming
 /// what failed, instead of hanging.
-@Suite("Gateway fails loudly", .serialized)
+@Suite("Gateway fails loudly", .serialized, .timeLimit(.minutes(5)))
 struct GatewayFailsLoudlyTests {
     /// A tcp endpoint something else already listens on.
     private func taken(_ context: Context) throws -> (Socket, String) {
@@ -39,7 +39,7 @@ struct GatewayFailsLoudlyTests {
     }
 }
 
-@Suite("A second gateway", .serialized)
+@Suite("A second gateway", .serialized, .timeLimit(.minutes(5)))
 struct SecondGatewayTests {
     @Test func test_aSecondGatewayOnALiveGatewaysEndpoint_refusesToStart_andTheFirstKeepsServing() async throws {
         let harness = try ProcessHarness()
@@ -69,7 +69,7 @@ struct SecondGatewayTests {
     }
 }
 
-@Suite("Gateway shutdown", .serialized)
+@Suite("Gateway shutdown", .serialized, .timeLimit(.minutes(5)))
 struct GatewayShutdownTests {
     @Test func test_aRequestStillWithAWorkerWhenTheGraceEnds_isAnsweredInterrupted_neverNotTaken() async throws {
         let harness = try ProcessHarness()
@@ -90,7 +90,7 @@ struct GatewayShutdownTests {
     }
 }
 
-@Suite("Workers stopping together", .serialized)
+@Suite("Workers stopping together", .serialized, .timeLimit(.minutes(5)))
 struct WorkersStoppingTogetherTests {
     @Test func test_whenSeveralWorkerProcessesStopAtOnce_everySessionSaysDisconnect() async throws {
         let harness = try ProcessHarness()

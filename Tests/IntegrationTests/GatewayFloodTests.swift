@@ -7,7 +7,7 @@ import ZeroMQ
 /// (issue #25's table), its memory read from /proc: whatever their length,
 /// it stays at or below 64 MB, holds the peer back instead of reading it,
 /// and keeps serving everyone else.
-@Suite("Gateway under a flood", .serialized)
+@Suite("Gateway under a flood", .serialized, .timeLimit(.minutes(5)))
 struct GatewayFloodTests {
     static let memoryLimit = 64 << 20
 

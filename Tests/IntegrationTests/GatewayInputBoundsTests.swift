@@ -7,7 +7,7 @@ import ZeroMQ
 /// What a peer may make the real gateway hold of its input: a message
 /// bounded in total, not by 64 times the frame limit, and one left half
 /// sent closed after the message timeout.
-@Suite("Gateway input bounds", .serialized)
+@Suite("Gateway input bounds", .serialized, .timeLimit(.minutes(5)))
 struct GatewayInputBoundsTests {
     @Test func test_aMessageThatNeverEnds_costsItsSenderTheConnection_atTheMessageLimit() async throws {
         let harness = try ProcessHarness()

@@ -7,7 +7,7 @@ import ZeroMQ
 /// The real `gateway` and `echo-worker` processes, talking over ipc://.
 /// Serialized: each test starts its own processes, and timing-sensitive
 /// ones should not share two cores with another test's processes.
-@Suite("Gateway with real processes", .serialized)
+@Suite("Gateway with real processes", .serialized, .timeLimit(.minutes(5)))
 struct GatewayIntegrationTests {
     @Test func test_requestsAreRoutedByServiceName() async throws {
         let harness = try ProcessHarness()

@@ -4,7 +4,7 @@ import ZeroMQ
 
 /// A real MDP 0.2 client (the PyPI package majortomo, which deploy/setup
 /// installs) gets an answer it can read instead of a timeout.
-@Suite("MDP 0.2 peers", .serialized)
+@Suite("MDP 0.2 peers", .serialized, .timeLimit(.minutes(5)))
 struct MDP02PeerTests {
     static let client = """
         import json, sys

@@ -7,7 +7,7 @@ import ZeroMQ
 /// Metrics through the real processes: each serves Prometheus' text format
 /// when asked (`--metrics`), `promtool` finds nothing wrong with it, and a
 /// real Prometheus server scrapes a running stack.
-@Suite("Metrics", .serialized)
+@Suite("Metrics", .serialized, .timeLimit(.minutes(5)))
 struct MetricsTests {
     private func startStack(_ harness: ProcessHarness, context: Context) async throws -> [String: String] {
         let metrics = ["--metrics", "127.0.0.1:0"]

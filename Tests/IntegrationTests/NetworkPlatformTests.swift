@@ -6,7 +6,7 @@ import ZeroMQ
 
 /// The network adapters against real processes: how each kind of outage
 /// reaches a caller, as a value it can tell apart.
-@Suite("Network platform", .serialized)
+@Suite("Network platform", .serialized, .timeLimit(.minutes(5)))
 struct NetworkPlatformTests {
     @Test func test_withNoGateway_aCallFailsAsNoAnswer_naming_theEndpoint() async throws {
         let harness = try ProcessHarness()

@@ -8,7 +8,7 @@ import ZeroMQ
 
 /// posts-service on PostgreSQL, as several hosts would run it: real
 /// processes, a real server.
-@Suite("PostgreSQL", .serialized)
+@Suite("PostgreSQL", .serialized, .timeLimit(.minutes(5)))
 struct PostgresTests {
     @Test func test_severalPostsServicesWritingAtOnce_leaveEverySearchWorkerHoldingExactlyThePosts() async throws {
         let harness = try ProcessHarness()
@@ -143,7 +143,7 @@ struct PostgresTests {
 }
 
 /// posts-service to PostgreSQL over TLS, and the rule that keeps it there.
-@Suite("PostgreSQL over TLS", .serialized)
+@Suite("PostgreSQL over TLS", .serialized, .timeLimit(.minutes(5)))
 struct PostgresTLSTests {
     @Test func test_verifiedTLS_works_aServerTheCADidNotSign_isRefused_andPlaintextToAnotherHostNeedsInsecure() async throws {
         let cluster = PostgresCluster(tls: true)

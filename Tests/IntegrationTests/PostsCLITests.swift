@@ -4,7 +4,7 @@ import Wire
 import ZeroMQ
 
 /// The real `posts` CLI against a real gateway and posts-service.
-@Suite("posts CLI end to end", .serialized)
+@Suite("posts CLI end to end", .serialized, .timeLimit(.minutes(5)))
 struct PostsCLITests {
     @Test func test_everyCommandWorksThroughTheGateway() async throws {
         let harness = try ProcessHarness()

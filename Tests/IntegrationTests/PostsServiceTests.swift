@@ -21,7 +21,7 @@ enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite("posts-service processes", .serialized)
+@Suite("posts-service processes", .serialized, .timeLimit(.minutes(5)))
 struct PostsServiceTests {
     private func save(_ client: GatewayClient, uid: UUID, title: String) async throws -> Result<JSONValue, JSONRPCError> {
         try await client.call(

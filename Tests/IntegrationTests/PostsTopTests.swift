@@ -5,7 +5,7 @@ import ZeroMQ
 
 /// `posts top`: each method's figures, from each worker process's own
 /// count (`rpc.stats`), through the gateway.
-@Suite("posts top", .serialized)
+@Suite("posts top", .serialized, .timeLimit(.minutes(5)))
 struct PostsTopTests {
     @Test func test_topShowsEachMethodsRequestsAndErrors_overEveryProcess() async throws {
         let harness = try ProcessHarness()
@@ -22,7 +22,9 @@ struct PostsTopTests {
         func row(_ method: String) -> JSONValue? { rows.first { $0["method"]?.stringValue == method } }
         #expect(row("posts.save")?["requests"]?.intValue == 4, "summed over both processes: \(rows)")
         #expect(row("posts.get")?["errors"]?.intValue == 1)
-        #expect(row("posts.save")?["p99Milliseconds"]?.doubleValue != nil)
+        let p50 = try #require(row("posts.save")?["p50Milliseconds"]?.doubleValue, "\(rows)")
+        let p99 = try #require(row("posts.save")?["p99Milliseconds"]?.doubleValue, "\(rows)")
+        #expect(p50 > 0 && p99 >= p50, "a save takes some time, and the 99th percentile is never below the median: \(rows)")
         let table = try await harness.posts(["top", "--count", "2", "--interval", "0.2"])
         #expect(table.status == 0 && table.stdout.contains("REQ/S") && table.stdout.contains("posts.save"), "\(table)")
         let bad = try await harness.posts(["top", "--interval", "0"])

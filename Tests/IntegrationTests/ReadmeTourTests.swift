@@ -5,7 +5,7 @@ import ZeroMQ
 /// README.md's "A 60-second tour", run line by line as a person would
 /// paste it, against real processes: every line must succeed and show
 /// something (an empty search result, "No posts match.", shows nothing).
-@Suite("README tour", .serialized)
+@Suite("README tour", .serialized, .timeLimit(.minutes(5)))
 struct ReadmeTourTests {
     /// The tour's shell lines, in order, without comments and blank lines.
     static func tourLines() throws -> [String] {

@@ -6,7 +6,7 @@ import ZeroMQ
 
 /// A search worker's index on disk: kept in an owner-only directory of its
 /// own, taken up again where it left off, never shared by two processes.
-@Suite("Search index on disk", .serialized)
+@Suite("Search index on disk", .serialized, .timeLimit(.minutes(5)))
 struct SearchIndexOnDiskTests {
     /// The directory a worker's log says it keeps its index in.
     private func indexDirectory(in log: String) -> String? {

@@ -6,7 +6,7 @@ import Wire
 import ZeroMQ
 
 /// gateway + posts-service + search workers, all real processes.
-@Suite("Search workers", .serialized)
+@Suite("Search workers", .serialized, .timeLimit(.minutes(5)))
 struct SearchTests {
     @Test func test_postsMadeWithTheCLIAreFoundByEveryWorker_andEditsAndDeletesFollow() async throws {
         let harness = try ProcessHarness()

@@ -39,7 +39,7 @@ struct KeyRing {
 
 /// Everything over tcp:// on this host, with CURVE: a gateway admitting the
 /// allow-list, posts-service with its own key, and the CLI with keys or not.
-@Suite("Security over tcp", .serialized)
+@Suite("Security over tcp", .serialized, .timeLimit(.minutes(5)))
 struct SecurityTests {
     @Test func test_bindingTcpWithoutAKey_refusesToStart_sayingHowToMakeKeys() async throws {
         let harness = try ProcessHarness()
@@ -129,7 +129,7 @@ struct SecurityTests {
 }
 
 /// Files the posts live in, and text from peers on the way to a terminal.
-@Suite("Owner-only files and escaped text")
+@Suite("Owner-only files and escaped text", .timeLimit(.minutes(5)))
 struct PrivacyTests {
     func mode(_ path: String) -> Int {
         var info = stat()
@@ -187,7 +187,7 @@ struct PrivacyTests {
 }
 
 /// What a peer can make the gateway log or remember.
-@Suite("Gateway bounds", .serialized)
+@Suite("Gateway bounds", .serialized, .timeLimit(.minutes(5)))
 struct GatewayBoundsTests {
     @Test func test_aReadyWhoseNameHoldsANewline_getsDisconnect_andForgesNoLogLine() async throws {
         let harness = try ProcessHarness()

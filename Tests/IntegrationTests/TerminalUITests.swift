@@ -6,7 +6,7 @@ import ZeroMQ
 
 /// The full-screen interface, driven like a person would in a real terminal
 /// (tmux: send-keys, capture-pane), against real services.
-@Suite("Full-screen interface in tmux", .serialized)
+@Suite("Full-screen interface in tmux", .serialized, .timeLimit(.minutes(5)))
 struct TerminalUITests {
     /// A tmux server of the test's own, with one window running `command`.
     struct Tmux {

@@ -6,7 +6,7 @@ import ZeroMQ
 
 /// Traces through the real processes, exported by swift-otel as OTLP/HTTP
 /// to a receiver that decodes them with the opentelemetry-proto package.
-@Suite("Tracing", .serialized)
+@Suite("Tracing", .serialized, .timeLimit(.minutes(5)))
 struct TracingTests {
     struct ExportedSpan: Decodable {
         let service: String, trace: String, span: String, parent: String, name: String

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import Synchronization
+import TestSupport
 import Testing
 
 /// The real FTS5 index, recording each write a catch-up makes: how many
@@ -56,7 +57,7 @@ private final class CountingFeed: ChangeFeed {
     func head() async throws(PostsError) -> Int64 { try await first.head() }
 }
 
-@Suite("Catch-up batches")
+@Suite("Catch-up batches", .ownThread, .timeLimit(.minutes(5)))
 struct CatchUpBatchTests {
     private func changes(_ count: Int, contentBytes: Int = 40) -> [PostChange] {
         (1...count).map { n in

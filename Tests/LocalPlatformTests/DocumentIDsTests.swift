@@ -1,12 +1,13 @@
 import Foundation
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// `DocumentIDs` finds the document that holds a post by its uid: checked
 /// against a dictionary through growth, removals (which shift later slots
 /// back) and uids whose hashed bits coincide, which only the document can
 /// tell apart.
-@Suite("Which document holds each post")
+@Suite("Which document holds each post", .ownThread, .timeLimit(.minutes(5)))
 struct DocumentIDsTests {
     @Test func test_everyRecordedPostIsFound_andNoOther_throughGrowthAndRemovals() async {
         var ids = DocumentIDs()

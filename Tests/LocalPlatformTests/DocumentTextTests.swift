@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// `DocumentText` stores a search document's title and content in one
 /// blob: read back exactly, compressed once trained, and a damaged blob is
 /// an error that says so, never a wrong text or a crash.
-@Suite("A search document's stored text")
+@Suite("A search document's stored text", .ownThread, .timeLimit(.minutes(5)))
 struct DocumentTextTests {
     /// Texts of words drawn from a small vocabulary (as posts share theirs),
     /// and some of every kind a post may hold.

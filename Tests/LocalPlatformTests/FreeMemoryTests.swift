@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalPlatform
 
 /// Memory malloc holds free is given back to the system.
-@Suite("Free memory given back")
+@Suite("Free memory given back", .ownThread, .timeLimit(.minutes(5)))
 struct FreeMemoryTests {
     private func privateMegabytes() throws -> Double {
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)

@@ -1,7 +1,8 @@
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
-@Suite("Snippet highlights")
+@Suite("Snippet highlights", .ownThread, .timeLimit(.minutes(5)))
 struct HighlightsTests {
     private let open = "\u{E000}", close = "\u{E001}"
 

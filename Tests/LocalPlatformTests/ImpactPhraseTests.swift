@@ -2,13 +2,14 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// `ImpactPhrase` reads a phrase's documents only where they may reach the
 /// page; these tests hold its pages to FTS5's own exhaustive bm25 on the
 /// same documents: the same hits in the same order, with the same scores
 /// wherever the count is exact, for phrases of common and rare words.
-@Suite("Impact phrase ranks as FTS5's exhaustive bm25")
+@Suite("Impact phrase ranks as FTS5's exhaustive bm25", .ownThread, .timeLimit(.minutes(5)))
 struct ImpactPhraseTests {
     /// FTS5's own bm25 over every match of the phrase: the best `keep`
     /// (rowid, score), how many match, and how many hold every word of it.

@@ -2,13 +2,14 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// `ImpactPhrases` ranks a phrase beside other terms by reading every
 /// document that holds a phrase's words; these tests hold its pages to
 /// FTS5's own exhaustive bm25 on the same documents: the same hits in the
 /// same order, the same scores to the bit, and the exact count.
-@Suite("Phrases beside other terms rank as FTS5's exhaustive bm25")
+@Suite("Phrases beside other terms rank as FTS5's exhaustive bm25", .ownThread, .timeLimit(.minutes(5)))
 struct ImpactPhrasesTests {
     private func reference(_ built: ZipfCorpus, _ query: String, keep: Int) throws -> (ranked: [Ranked], total: Int) {
         let terms = SearchQuery.terms(in: query)

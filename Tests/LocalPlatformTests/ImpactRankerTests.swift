@@ -1,9 +1,10 @@
 import Domain
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// The ranking postings loaded beside a table that changes meanwhile.
-@Suite("Impact ranker loading")
+@Suite("Impact ranker loading", .ownThread, .timeLimit(.minutes(5)))
 struct ImpactRankerTests {
     @Test func test_whenTheTableIsEmptiedWhileLoading_thenRankingGoesOnWithWhatCameAfter() async throws {
         let ranker = try ImpactRanker()

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// `ImpactSearch` skips postings that cannot reach the page; these tests
@@ -9,7 +10,7 @@ import Testing
 /// same hits in the same order with the same scores, for every query of
 /// whole words, on a corpus whose words are as unevenly common as a real
 /// one's, after removals and changes.
-@Suite("Impact search ranks as FTS5's exhaustive bm25")
+@Suite("Impact search ranks as FTS5's exhaustive bm25", .ownThread, .timeLimit(.minutes(5)))
 struct ImpactSearchTests {
     /// FTS5's own bm25 over every match: the best `keep` (rowid, score), and how many match.
     private func reference(_ built: ZipfCorpus, _ words: [String], keep: Int) throws -> ([Ranked], Int) {

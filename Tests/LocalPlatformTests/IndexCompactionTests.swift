@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import Synchronization
+import TestSupport
 import Testing
 
 /// The real FTS5 index, counting the compactions asked of it.
@@ -23,7 +24,7 @@ private final class CountingIndex: SearchIndex {
     }
 }
 
-@Suite("Search index compaction")
+@Suite("Search index compaction", .ownThread, .timeLimit(.minutes(5)))
 struct IndexCompactionTests {
     private let words = ["kernel", "module", "socket", "signal", "memory", "network", "process", "thread", "file", "zone"]
 

@@ -1,9 +1,10 @@
 import Domain
 import Foundation
 import LocalPlatform
+import TestSupport
 import Testing
 
-@Suite("Change sequence on a SQLite file")
+@Suite("Change sequence on a SQLite file", .ownThread, .timeLimit(.minutes(5)))
 struct LocalChangesTests {
     @Test func test_everyWriteTakesTheNextSequence_andChangesComeInOrder() async throws {
         try await withDatabase { path in

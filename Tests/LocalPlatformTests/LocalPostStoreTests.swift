@@ -2,9 +2,10 @@ import Domain
 import Foundation
 import GRDB
 import LocalPlatform
+import TestSupport
 import Testing
 
-@Suite("Posts store on a SQLite file")
+@Suite("Posts store on a SQLite file", .ownThread, .timeLimit(.minutes(5)))
 struct LocalPostStoreTests {
     @Test func test_aCursorThisStoreNeverGaveIsRefused() async throws {
         try await withDatabase { path in

@@ -1,11 +1,12 @@
 import Domain
 import Foundation
 import LocalPlatform
+import TestSupport
 import Testing
 
 /// `posts search --local`: an index kept beside the file, brought up to
 /// date by Domain's IndexSync before each search.
-@Suite("Search on a SQLite file")
+@Suite("Search on a SQLite file", .ownThread, .timeLimit(.minutes(5)))
 struct LocalSearchTests {
     private func titles(_ provider: UseCaseProvider, _ query: String) async throws -> [String] {
         try await provider.makeSearchUseCase().search(query, limit: 50, offset: nil).hits.map(\.title).sorted()

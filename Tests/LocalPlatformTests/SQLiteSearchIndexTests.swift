@@ -2,9 +2,10 @@ import Domain
 import Foundation
 import LocalPlatform
 import Synchronization
+import TestSupport
 import Testing
 
-@Suite("Search index")
+@Suite("Search index", .ownThread, .timeLimit(.minutes(5)))
 struct SQLiteSearchIndexTests {
     private func upsert(_ sequence: Int64, _ post: Post) -> PostChange {
         PostChange(sequence: sequence, uid: post.uid, kind: .upsert(post))
@@ -230,7 +231,12 @@ struct SQLiteSearchIndexTests {
     ])
     func test_whateverAPersonTypesNeverCausesAnError(_ text: String) async throws {
         let index = try SQLiteSearchIndex()
-        try await catchUp(index, [upsert(1, Post(title: "a b c", content: "start x"))], head: 1)
-        _ = try await index.search(text, limit: 10, offset: 0)
+        let post = Post(title: "a b c", content: "start x")
+        try await catchUp(index, [upsert(1, post)], head: 1)
+        let results = try await index.search(text, limit: 10, offset: 0)
+        // An answer, and a sound one: only the post there is, counted as found.
+        #expect(results.hits.allSatisfy { $0.uid == post.uid }, "\(results)")
+        #expect(results.total <= 1 && results.hits.count == results.total && results.totalIsExact, "\(results)")
+        #expect(results.sequence == 1)
     }
 }

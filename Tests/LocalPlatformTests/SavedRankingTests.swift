@@ -1,13 +1,14 @@
 import Domain
 import Foundation
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// The ranking postings a search worker saves beside its index when it
 /// stops: taken up at the next start instead of reading every document
 /// back, what changed since made good, and never when the file is damaged
 /// or is not the one the index names.
-@Suite("Ranking postings saved beside the index")
+@Suite("Ranking postings saved beside the index", .ownThread, .timeLimit(.minutes(5)))
 struct SavedRankingTests {
     /// Words, unfinished words of one and of several completions, a letter.
     private static let queries = ["file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem"]

@@ -1,10 +1,11 @@
 import Domain
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// What a person types, as the terms ranking takes (shown as the FTS5
 /// expression the reference ranking of the tests matches them with).
-@Suite("Search query building")
+@Suite("Search query building", .ownThread, .timeLimit(.minutes(5)))
 struct SearchQueryTests {
     @Test(arguments: [
         ("hello wor", #""hello" AND "wor" *"#),

@@ -2,13 +2,14 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// The index ranks by its own postings (`ImpactRanker`); these tests hold
 /// it to FTS5's own bm25 over the same documents (`FTS5Reference`): the
 /// same hits on every page, in the same order, with the same scores, and
 /// the exact number of matches.
-@Suite("Search ranking agrees with FTS5's bm25")
+@Suite("Search ranking agrees with FTS5's bm25", .ownThread, .timeLimit(.minutes(5)))
 struct SearchRankingTests {
     private static let vocabulary = [
         "kernel", "module", "socket", "signal", "memory", "network", "process", "thread",

@@ -2,13 +2,14 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// An index file written before uids took 16 bytes (schema v5: each uid in
 /// 36 characters, with an index of them) is taken up as it is: nothing to
 /// rebuild from the feed, the same hits, and changes after it land where
 /// they would have.
-@Suite("Search index files of an earlier schema")
+@Suite("Search index files of an earlier schema", .ownThread, .timeLimit(.minutes(5)))
 struct SearchSchemaTests {
     /// An index file at `path` as a build of schema v5 wrote it: `posts`
     /// added as that build added them (uids as text), then `sql` run.

@@ -1,13 +1,14 @@
 import Domain
 import Foundation
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// Processes that share an index file (`posts --local` beside a running
 /// interface, one command after another): each ranks by postings in its
 /// own memory, taken up from those saved beside the file when it can, and
 /// follows what the others write.
-@Suite("Search index files shared by processes")
+@Suite("Search index files shared by processes", .ownThread, .timeLimit(.minutes(5)))
 struct SharedIndexFileTests {
     private static let queries = ["kernel module", "network", "\"command line\" kernel", "signal memory thread"]
 

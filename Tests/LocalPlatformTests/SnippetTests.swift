@@ -1,11 +1,12 @@
 import Domain
 import Foundation
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// A snippet is made for each hit on the page from where its phrases
 /// matched: 16 tokens of the best column, around the matches.
-@Suite("Snippets")
+@Suite("Snippets", .ownThread, .timeLimit(.minutes(5)))
 struct SnippetTests {
     private func at(_ phrase: Int, _ column: Int, _ token: Int, tokens: Int = 1) -> PhraseInstance {
         PhraseInstance(phrase: phrase, column: column, tokens: token..<(token + tokens))

@@ -2,13 +2,14 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// A search index file keeps its documents' text compressed once it holds
 /// enough of them, and nobody searching can tell: the same hits, titles,
 /// snippets and scores as an index that keeps it plain, through edits,
 /// deletes, reopening and a reset.
-@Suite("Search documents stored compressed")
+@Suite("Search documents stored compressed", .ownThread, .timeLimit(.minutes(5)))
 struct StoredTextTests {
     private static let queries = ["kernel", "socket modu", "\"the file\"", "système", "進程 line", "x"]
 

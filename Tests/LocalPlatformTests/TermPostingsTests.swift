@@ -1,8 +1,9 @@
 @testable import LocalPlatform
+import TestSupport
 import Testing
 
 /// What one term's postings hold in memory as documents come.
-@Suite("Term postings memory")
+@Suite("Term postings memory", .ownThread, .timeLimit(.minutes(5)))
 struct TermPostingsTests {
     @Test func test_postingsThatGrowAsPostsCome_holdAtMostAnEighthMoreThanTheyUse() async {
         var postings = TermPostings()

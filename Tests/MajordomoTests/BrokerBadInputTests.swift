@@ -1,8 +1,9 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("Broker bad input")
+@Suite("Broker bad input", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerBadInputTests {
     @Test(arguments: [
         ("no delimiter", ["MDPC01", "echo", "x"] as [Frame]),
@@ -60,7 +61,7 @@ struct BrokerBadInputTests {
     }
 }
 
-@Suite("8/MMI")
+@Suite("8/MMI", .ownThread, .timeLimit(.minutes(5)))
 struct MMITests {
     @Test func test_whenAskedAboutAServiceWithWorkers_thenAnswers200_elseAnswers404() async {
         var broker = Harness()

@@ -1,11 +1,12 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
 /// What a peer may make the broker remember, and what it may name: bounded
 /// and checked, so throwaway or hostile names cannot grow it or reach a
 /// terminal.
-@Suite("Broker bounds and names")
+@Suite("Broker bounds and names", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerBoundsTests {
     static let badNames: [(String, Frame)] = [
         ("empty", Frame()),
@@ -88,7 +89,7 @@ struct BrokerBoundsTests {
     }
 }
 
-@Suite("Log limiter")
+@Suite("Log limiter", .ownThread, .timeLimit(.minutes(5)))
 struct LogLimiterTests {
     @Test func test_aFloodIsOneLineASecond_withTheCountLeftOut() async {
         let limiter = LogLimiter(interval: .seconds(1))

@@ -1,11 +1,12 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
 /// A request's time budget (`BrokerReplies.budget`): when it runs out the
 /// client is answered `timeout`, queued or with a worker, and a spent
 /// request is never handed to a worker.
-@Suite("Broker deadlines")
+@Suite("Broker deadlines", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerDeadlineTests {
     @Test func test_aRequestWhoseBudgetIsSpent_isAnsweredAtOnce_andNeverQueued() async {
         var broker = Harness()

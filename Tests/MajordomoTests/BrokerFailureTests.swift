@@ -1,8 +1,9 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("Broker when workers fail or it stops")
+@Suite("Broker when workers fail or it stops", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerFailureTests {
     @Test func test_whenTwoWorkersExpireTogether_thenTheRequestSkipsTheDeadOne_andIsRequeuedOnce() async {
         var broker = Harness()

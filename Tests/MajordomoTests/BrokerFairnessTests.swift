@@ -1,4 +1,5 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -6,7 +7,7 @@ import ZeroMQ
 /// have some waiting: a client that comes with a request waits behind at
 /// most one request of each client already waiting, not behind their
 /// whole queues.
-@Suite("Broker fairness across clients")
+@Suite("Broker fairness across clients", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerFairnessTests {
     @Test func test_aClientWithOneRequest_isServedNext_behindAThousandOfAnothers() async {
         var broker = Harness()

@@ -1,8 +1,9 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("Broker heartbeats and expiry")
+@Suite("Broker heartbeats and expiry", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerLivenessTests {
     @Test func test_everyHeartbeatInterval_thenIdleAndBusyWorkersBothGetAHeartbeat() async {
         var broker = Harness()

@@ -1,9 +1,10 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
 /// MDP 0.2 peers are answered in their own dialect, never met with silence.
-@Suite("Broker and MDP 0.2 peers")
+@Suite("Broker and MDP 0.2 peers", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerMDP02Tests {
     @Test func test_an18MDPClient_getsAFinalWithTheServiceAndTheRefusal() async {
         var broker = Harness()

@@ -1,9 +1,10 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
 /// The gateway's metric labels: a client cannot multiply the series.
-@Suite("Broker metrics")
+@Suite("Broker metrics", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerMetricsTests {
     @Test func test_pastTheLimitOfNamedServices_moreServicesCountAsOther() async {
         let metrics = BrokerMetrics()

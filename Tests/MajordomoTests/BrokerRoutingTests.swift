@@ -1,8 +1,9 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("Broker routing")
+@Suite("Broker routing", .ownThread, .timeLimit(.minutes(5)))
 struct BrokerRoutingTests {
     @Test func test_whenAWorkerIsReady_thenARequestGoesToIt_andTheReplyReachesTheClient() async {
         var broker = Harness()

@@ -2,10 +2,11 @@ import Foundation
 import Logging
 @testable import Majordomo
 import Synchronization
+import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("Client through a real broker", .serialized)
+@Suite("Client through a real broker", .serialized, .ownThread, .timeLimit(.minutes(5)))
 struct ClientTests {
     @Test func test_whenManyRequestsAreInFlight_thenEachCallerGetsItsOwnReply() async throws {
         try await withBroker { context, endpoint in

@@ -1,8 +1,9 @@
 @testable import Majordomo
+import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("7/MDP framing")
+@Suite("7/MDP framing", .ownThread, .timeLimit(.minutes(5)))
 struct FramingTests {
     @Test func test_clientRequestFrames_followTheSpecification() async {
         #expect(MDP.clientRequest(service: "echo", body: ["a", "b"]) == ["", "MDPC01", "echo", "a", "b"])

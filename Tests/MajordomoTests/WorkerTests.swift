@@ -2,10 +2,11 @@ import Foundation
 import Logging
 @testable import Majordomo
 import Synchronization
+import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("Worker through a real broker", .serialized)
+@Suite("Worker through a real broker", .serialized, .ownThread, .timeLimit(.minutes(5)))
 struct WorkerTests {
     /// Sessions share threads (one per core by default): on one thread, the
     /// three still serve three requests at once while their handlers wait.
@@ -167,7 +168,15 @@ struct WorkerTests {
         try await withBroker { context, endpoint in
             let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
             worker.stop()
-            try await worker.run { $0 }
+            let returned = Mutex(false)
+            let running = Task {
+                try await worker.run { $0 }
+                returned.withLock { $0 = true }
+            }
+            let ended = await eventually(within: .seconds(10)) { returned.withLock { $0 } }
+            #expect(ended, "run returns when stopped before it started")
+            running.cancel()
+            if ended { try await running.value }
         }
     }
 }

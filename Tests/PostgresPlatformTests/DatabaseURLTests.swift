@@ -1,7 +1,8 @@
 import PostgresPlatform
+import TestSupport
 import Testing
 
-@Suite("PostgreSQL URLs")
+@Suite("PostgreSQL URLs", .ownThread, .timeLimit(.minutes(5)))
 struct DatabaseURLTests {
     @Test func test_aURLIsRead_andShownWithoutItsPassword() async throws {
         let url = try DatabaseURL("postgres://posts:s3cret@db.example:6543/blog")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Observability
 import Prometheus
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Glibc
 
 /// The metrics endpoint over a real TCP socket: what it answers, and its
 /// bound on connections.
-@Suite("Metrics endpoint", .serialized)
+@Suite("Metrics endpoint", .serialized, .ownThread, .timeLimit(.minutes(5)))
 struct MetricsEndpointTests {
     /// A TCP connection to 127.0.0.1:`port`, or nil.
     private func connect(_ port: Int) -> Int32? {

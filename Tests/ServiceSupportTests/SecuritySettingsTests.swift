@@ -1,5 +1,6 @@
 import Foundation
 import ServiceSupport
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -19,7 +20,7 @@ final class TemporaryDirectory {
     }
 }
 
-@Suite("Key files")
+@Suite("Key files", .ownThread, .timeLimit(.minutes(5)))
 struct KeyFilesTests {
     @Test func test_generate_writesASecretOnlyTheOwnerReads_andAPublicKeyPyzmqCanLoad() async throws {
         let directory = try TemporaryDirectory()
@@ -66,7 +67,7 @@ struct KeyFilesTests {
     }
 }
 
-@Suite("Allow-list")
+@Suite("Allow-list", .ownThread, .timeLimit(.minutes(5)))
 struct AllowListTests {
     @Test func test_readsEveryKeyFile_skipsWhatHoldsNone_andRereadsOnReload() async throws {
         let keys = try TemporaryDirectory(), allow = try TemporaryDirectory()
@@ -98,7 +99,7 @@ struct AllowListTests {
     }
 }
 
-@Suite("Security settings")
+@Suite("Security settings", .ownThread, .timeLimit(.minutes(5)))
 struct SecuritySettingsTests {
     let tcp = ["tcp://10.0.0.1:5555", "tcp://10.0.0.1:5557"]
     let ipc = ["ipc:///tmp/p/gateway.ipc", "ipc:///tmp/p/events-subscribe.ipc"]
@@ -184,7 +185,7 @@ struct SecuritySettingsTests {
     }
 }
 
-@Suite("Escaping peer text")
+@Suite("Escaping peer text", .ownThread, .timeLimit(.minutes(5)))
 struct EscapedTests {
     @Test(arguments: [
         ("plain text", "plain text"),

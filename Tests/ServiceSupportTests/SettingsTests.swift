@@ -1,8 +1,9 @@
 import Foundation
 import ServiceSupport
+import TestSupport
 import Testing
 
-@Suite("Settings")
+@Suite("Settings", .ownThread, .timeLimit(.minutes(5)))
 struct SettingsTests {
     @Test(arguments: [
         ("2500ms", Duration.milliseconds(2500)), ("2.5s", .milliseconds(2500)), ("1m", .seconds(60)),
@@ -47,7 +48,7 @@ struct SettingsTests {
     }
 }
 
-@Suite("Runtime directory and endpoints")
+@Suite("Runtime directory and endpoints", .ownThread, .timeLimit(.minutes(5)))
 struct RuntimeDirectoryTests {
     @Test func test_theDefaultEndpointLivesInThePrivateRuntimeDirectory() async throws {
         #expect(Endpoints.gateways(environment: ["POSTS_RUNTIME_DIR": "/run/x"]) == ["ipc:///run/x/gateway.ipc"])

@@ -8,7 +8,7 @@ import Testing
 import Wire
 
 /// posts-service's router on a real SQLite file: raw JSON-RPC in, raw JSON out.
-@Suite("posts-service router")
+@Suite("posts-service router", .ownThread, .timeLimit(.minutes(5)))
 struct PostsRouterTests {
     private final class Fixture: Sendable {
         let directory: String

@@ -8,7 +8,7 @@ import Testing
 
 /// A search worker saves its ranking postings when it stops, so that the
 /// next start ranks at once instead of reading every document back.
-@Suite("Ranking postings saved at a stop")
+@Suite("Ranking postings saved at a stop", .ownThread, .timeLimit(.minutes(5)))
 struct RankingSaveTests {
     @Test func test_whenTheGroupIsTornDownInsteadOfStopped_thePostingsAreSavedAllTheSame() async throws {
         try await withTemporaryDirectory("ranking-save") { directory in

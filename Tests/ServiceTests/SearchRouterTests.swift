@@ -8,7 +8,7 @@ import Testing
 import Wire
 
 /// search-service's router over a real FTS5 index kept in sync from a SQLite file's change feed.
-@Suite("search-service router")
+@Suite("search-service router", .ownThread, .timeLimit(.minutes(5)))
 struct SearchRouterTests {
     private func call(_ router: SearchRouter, _ json: String) async throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: await router.handle(Data(json.utf8)))

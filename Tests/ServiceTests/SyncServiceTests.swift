@@ -2,12 +2,13 @@ import Domain
 import Foundation
 import LocalPlatform
 @testable import SearchService
+import TestSupport
 import Testing
 
 /// A search worker says when it cannot pull changes, and says nothing of
 /// the kind when it is only stopping: a stop cuts short the page it was
 /// writing, which is rolled back and applied again at the next start.
-@Suite("Index sync as a service")
+@Suite("Index sync as a service", .ownThread, .timeLimit(.minutes(5)))
 struct SyncServiceTests {
     /// A feed whose every pull fails: at once, or only once the puller is
     /// cancelled (as a pull in flight does when the worker stops).

@@ -1,11 +1,12 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 import Wire
 
 /// What a peer that sends bad input is told: the code, the field where it
 /// is, what was wrong in JSON's words, and never a Swift type name.
-@Suite("Bad requests, named")
+@Suite("Bad requests, named", .ownThread, .timeLimit(.minutes(5)))
 struct BadRequestTests {
     static let swiftNames = ["Dictionary", "String", "Int", "Optional", "Array<", "Params", "Double", "Decod", "Swift."]
 

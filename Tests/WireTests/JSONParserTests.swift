@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 import Wire
 
 /// The wire's own JSON parser (RFC 8259), through its public entry point.
-@Suite("The JSON parser")
+@Suite("The JSON parser", .ownThread, .timeLimit(.minutes(5)))
 struct JSONParserTests {
     private func parse(_ text: String) throws(JSONParseError) -> JSONValue { try JSONValue(parsing: Data(text.utf8)) }
 

@@ -1,13 +1,14 @@
 import Domain
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import Wire
 
 /// Methods declared once (`RPCMethod`): the client's request and the
 /// router's registration meet on the same descriptor, `_meta` travels in
 /// params, and a spent budget is never worked on.
-@Suite("Method descriptors and the router")
+@Suite("Method descriptors and the router", .ownThread, .timeLimit(.minutes(5)))
 struct JSONRPCRouterTests {
     struct Echo: Codable, Sendable, Equatable { var text: String }
     static let echo = RPCMethod<Echo, Echo>("test.echo", service: "test")
@@ -119,7 +120,7 @@ struct JSONRPCRouterTests {
 }
 
 /// What a call made on behalf of a request may spend (`GatewayConnection.call` sends it as its budget).
-@Suite("Deadlines passed on")
+@Suite("Deadlines passed on", .ownThread, .timeLimit(.minutes(5)))
 struct RPCDeadlineTests {
     @Test func test_aCallForARequestSendsNoMoreThanTheRequestHasLeft_andNoneOnceItIsSpent() async {
         #expect(RPCDeadline.remaining(within: .seconds(10)) == .seconds(10), "outside a request: the caller's own timeout")

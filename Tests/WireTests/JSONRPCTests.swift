@@ -1,9 +1,10 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 import Wire
 
-@Suite("JSON-RPC envelope")
+@Suite("JSON-RPC envelope", .ownThread, .timeLimit(.minutes(5)))
 struct JSONRPCTests {
     struct Params: Codable, Equatable { var title: String; var count: Int }
 
@@ -92,7 +93,7 @@ struct JSONRPCTests {
     }
 }
 
-@Suite("Serving one request")
+@Suite("Serving one request", .ownThread, .timeLimit(.minutes(5)))
 struct RespondTests {
     struct Boom: Error {}
 

@@ -1,11 +1,12 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 @testable import Wire
 
 /// Replies are written by `JSONWriter`; what it writes must read back as
 /// what Foundation's `JSONEncoder` writes for the same value.
-@Suite("JSON writer")
+@Suite("JSON writer", .ownThread, .timeLimit(.minutes(5)))
 struct JSONWriterTests {
     private func foundation<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()

@@ -1,9 +1,10 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 import Wire
 
-@Suite("Posts on the wire")
+@Suite("Posts on the wire", .ownThread, .timeLimit(.minutes(5)))
 struct PostDTOTests {
     @Test func test_aPostRoundTripsThroughItsDTO_keepingBothDatesExactToTheMillisecond() async throws {
         let created = try PostDate.parse("9999-12-31T23:59:59.999Z", field: "d")

@@ -1,11 +1,12 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 import Wire
 
 /// Every use-case error crosses the wire as documented data that a client
 /// rebuilds exactly, whatever the message says.
-@Suite("Use-case errors on the wire")
+@Suite("Use-case errors on the wire", .ownThread, .timeLimit(.minutes(5)))
 struct PostsErrorWireTests {
     static let uid = UUID(uuidString: "7F3C2A4E-0B6D-4C1A-9E55-3D2B1A0C9F11")!
 

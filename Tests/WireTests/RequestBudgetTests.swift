@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Wire
 
 /// The gateway reads a request's budget from its bytes, and only from
 /// `params._meta.timeoutMs`.
-@Suite("Request budget in the bytes")
+@Suite("Request budget in the bytes", .ownThread, .timeLimit(.minutes(5)))
 struct RequestBudgetTests {
     private func find(_ json: String) -> RequestBudget? {
         Array(json.utf8).withUnsafeBytes { RequestBudget.find(in: $0) }

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Wire
 
 /// The gateway hands the worker its own span as the parent: a request's
 /// `traceparent` is replaced in place, or inserted where there is none.
-@Suite("Trace context in the bytes")
+@Suite("Trace context in the bytes", .ownThread, .timeLimit(.minutes(5)))
 struct TraceContextSlotTests {
     static let gatewaySpan = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"
 

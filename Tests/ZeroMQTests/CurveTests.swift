@@ -6,7 +6,7 @@ import ZeroMQ
 
 /// CURVE set up by the context's `Security`, checked by a ZAP handler, with
 /// each outcome seen by the client's handshake watch.
-@Suite("CURVE and ZAP", .serialized)
+@Suite("CURVE and ZAP", .serialized, .ownThread, .timeLimit(.minutes(5)))
 struct CurveTests {
     /// A gateway-like server: a ROUTER bound on tcp with CURVE, and a ZAP
     /// handler admitting `allowed`.

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 @testable import ZeroMQ
 
-@Suite("Frame")
+@Suite("Frame", .ownThread, .timeLimit(.minutes(5)))
 struct FrameTests {
     @Test func test_aFrameKeepsItsBytes() async {
         let bytes: [UInt8] = [0, 1, 2, 255]

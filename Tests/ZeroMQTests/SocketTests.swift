@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import ZeroMQ
 
-@Suite("Socket patterns")
+@Suite("Socket patterns", .ownThread, .timeLimit(.minutes(5)))
 struct SocketPatternTests {
     @Test func test_requestReply_roundTrips() async throws {
         let context = try Context()
@@ -66,7 +66,7 @@ struct SocketPatternTests {
     }
 }
 
-@Suite("Socket behaviour")
+@Suite("Socket behaviour", .ownThread, .timeLimit(.minutes(5)))
 struct SocketBehaviourTests {
     @Test func test_receiveWithoutWaiting_returnsNilWhenNothingIsQueued() async throws {
         let context = try Context()

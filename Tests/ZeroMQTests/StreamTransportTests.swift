@@ -8,7 +8,7 @@ import Glibc
 
 /// Our own ZMTP ends (`StreamRouter`, `StreamDealer`) against libzmq's
 /// sockets and against each other, on real ipc:// files.
-@Suite("ZMTP over ipc://")
+@Suite("ZMTP over ipc://", .ownThread, .timeLimit(.minutes(5)))
 struct StreamTransportTests {
     let limits = ZMTP.Limits(maxFrameSize: 16 << 20, maxFrames: 64)
 

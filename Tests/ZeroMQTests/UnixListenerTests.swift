@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Unix-domain listener")
+@Suite("Unix-domain listener", .ownThread, .timeLimit(.minutes(5)))
 struct UnixListenerTests {
     @Test func test_anAcceptedConnectionIsNonBlockingAndCloseOnExec_andNoneWaitingIsNone() async throws {
         let directory = try makeTemporaryDirectory("unix")

@@ -4,7 +4,7 @@ import Testing
 
 /// The posts use cases, stated once and run on every platform: what a
 /// person gets is the same on a SQLite file and through the services.
-@Suite("Posts use-case contract")
+@Suite("Posts use-case contract", .timeLimit(.minutes(5)))
 struct PostsContractTests {
     @Test(arguments: ContractPlatform.allCases)
     func test_contract_aSavedPostReadsBackAsStored_withItsTitleTrimmed(_ platform: ContractPlatform) async throws {

@@ -6,7 +6,7 @@ import Testing
 /// that died) are applied once and answered as the first attempt was, on
 /// every platform: through the services the key travels in
 /// `params._meta.requestKey` and posts-service's store remembers it.
-@Suite("Request key contract")
+@Suite("Request key contract", .timeLimit(.minutes(5)))
 struct RequestKeyContractTests {
     static func keyed<T: Sendable>(_ key: String, _ body: () async throws -> T) async throws -> T {
         try await RequestKey.$current.withValue(try RequestKey(key)) { try await body() }

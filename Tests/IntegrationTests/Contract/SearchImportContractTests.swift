@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Search, import and status, stated once and run on every platform.
-@Suite("Search and import use-case contract")
+@Suite("Search and import use-case contract", .timeLimit(.minutes(5)))
 struct SearchImportContractTests {
     /// Searches until `expected` hits are found (search workers apply a
     /// write within milliseconds; a local index catches up before answering).

@@ -10,7 +10,10 @@ import Wire
 /// liveness, a gateway host's link cut, a posts host killed. After healing,
 /// the history is checked against what PostgreSQL holds and what every
 /// search replica serves. Needs root (ip netns); CI runs as root.
-@Suite("Failover checker: gateways, posts and search on seven hosts", .serialized, .enabled(if: NetworkLab.isAvailable, "needs root and iproute2"))
+@Suite(
+    "Failover checker: gateways, posts and search on seven hosts",
+    .serialized, .enabled(if: NetworkLab.isAvailable, "needs root and iproute2"), .timeLimit(.minutes(5))
+)
 struct FailoverCheckerTests {
     /// Ports every gateway binds: MDP, then its bus's publish and subscribe sides.
     static let ports = (mdp: 5555, publish: 5556, subscribe: 5557)

@@ -4,7 +4,7 @@ import Testing
 /// The failover checker's judge, on histories written by hand: it must
 /// catch each kind of violation it claims to, and pass a history that
 /// breaks nothing.
-@Suite("Failover checker's history analysis")
+@Suite("Failover checker's history analysis", .timeLimit(.minutes(5)))
 struct FailoverHistoryTests {
     static let uid = "7F3C2A4E-0B6D-4C1A-9E55-3D2B1A0C9F11"
 

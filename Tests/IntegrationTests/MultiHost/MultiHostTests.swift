@@ -7,7 +7,10 @@ import Wire
 /// event bus on tcp:// with CURVE, B posts-service, C and D a search-service
 /// each, E the `posts` CLI; or B and F posts-service sharing PostgreSQL on
 /// G. Needs root (ip netns); CI runs as root.
-@Suite("MultiHost: five hosts in network namespaces", .serialized, .enabled(if: NetworkLab.isAvailable, "needs root and iproute2 (ip netns)"))
+@Suite(
+    "MultiHost: five hosts in network namespaces", .serialized,
+    .enabled(if: NetworkLab.isAvailable, "needs root and iproute2 (ip netns)"), .timeLimit(.minutes(5))
+)
 struct MultiHostTests {
     static let tcpdump = ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"].first { FileManager.default.isExecutableFile(atPath: $0) }
 

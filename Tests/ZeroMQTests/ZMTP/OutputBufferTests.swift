@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 @testable import ZeroMQ
 
-@Suite("Output buffer")
+@Suite("Output buffer", .ownThread, .timeLimit(.minutes(5)))
 struct OutputBufferTests {
     /// A peer that reads steadily while it keeps asking: what it was sent
     /// and read is let go as it goes, so memory follows what waits, not

@@ -9,7 +9,7 @@ import Glibc
 /// The worker library's end holds the same bound as the gateway's: a peer
 /// that sends without reading what comes back is not read while more than
 /// `maxOutput` waits for it, so it cannot grow the worker without bound.
-@Suite("StreamDealer bounds")
+@Suite("StreamDealer bounds", .ownThread, .timeLimit(.minutes(5)))
 struct StreamDealerBoundsTests {
     @Test func test_aPeerThatDoesNotRead_isNotRead_untilHalfOfWhatWaitsIsWritten() async throws {
         try await onOwnThread {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import ZeroMQ
 #if canImport(Glibc)
@@ -5,7 +6,7 @@ import Glibc
 #endif
 
 /// A connection over a socket pair, its clock given by the test.
-@Suite("ZMTP connection")
+@Suite("ZMTP connection", .ownThread, .timeLimit(.minutes(5)))
 struct ZMTPConnectionTests {
     final class Admitting: ZMTPReceiver {
         var messages = 0

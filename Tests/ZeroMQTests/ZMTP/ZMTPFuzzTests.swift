@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import ZeroMQ
 
@@ -6,7 +7,7 @@ import Testing
 /// nothing crashes, no limit is passed, nothing is delivered after the end,
 /// and how the bytes were split changes nothing. An input that ever finds a
 /// bug goes into `regressions`, so it is tried on every run.
-@Suite("ZMTP decoder fuzz")
+@Suite("ZMTP decoder fuzz", .ownThread, .timeLimit(.minutes(5)))
 struct ZMTPFuzzTests {
     static let limits = ZMTP.Limits(maxFrameSize: 1000, maxFrames: 4, maxMessageSize: 1500)
     static let inputs = 100_000

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 @testable import ZeroMQ
 
 /// The ZMTP session and decoder fed bytes, no socket: every refusal
 /// docs/PROTOCOL.md lists for plaintext ipc://, each limit, and the
 /// handshake's order.
-@Suite("ZMTP session, byte by byte")
+@Suite("ZMTP session, byte by byte", .ownThread, .timeLimit(.minutes(5)))
 struct ZMTPSessionTests {
     @Test func test_aDealersOpening_isAdmitted_andItsMessagesDelivered_withThePrefixFirst() async {
         var session = ZMTPSession.router()
