@@ -220,45 +220,49 @@ let package = Package(
         .executableTarget(
             name: "GatewayBench",
             dependencies: [
-                "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Domain",
+                "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Domain", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/Benchmarks/GatewayBench"
         ),
-        // What the platform and contract tests share (stubs, paging, errors).
-        .target(name: "TestSupport", dependencies: ["Domain"], path: "Tests/TestSupport"),
-        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TestSupport"], path: "Tests/ZeroMQTests"),
+        // What the tests share (stubs, doubles, temporary directories,
+        // waits that never block a cooperative thread); the benchmark too.
+        .target(
+            name: "TestSupport", dependencies: ["Domain", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
+        // Swift Testing traits (each test of a suite on a thread of its own).
+        .target(name: "TestTraits", path: "Tests/TestTraits"),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TestSupport", "TestTraits"], path: "Tests/ZeroMQTests"),
         .testTarget(
             name: "EventBusTests",
-            dependencies: ["EventBus", "ZeroMQ", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["EventBus", "ZeroMQ", "TestSupport", "TestTraits", .product(name: "Logging", package: "swift-log")],
             path: "Tests/EventBusTests"
         ),
         .testTarget(
             name: "MajordomoTests",
-            dependencies: ["Majordomo", "ZeroMQ", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Majordomo", "ZeroMQ", "TestSupport", "TestTraits", .product(name: "Logging", package: "swift-log")],
             path: "Tests/MajordomoTests"
         ),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "Domain", "TestSupport"], path: "Tests/WireTests"),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"], path: "Tests/DomainTests"),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "Domain", "TestSupport", "TestTraits"], path: "Tests/WireTests"),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport", "TestTraits"], path: "Tests/DomainTests"),
         .testTarget(
             name: "ApplicationTests",
             dependencies: [
-                "Application", "Domain",
+                "Application", "Domain", "TestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             path: "Tests/ApplicationTests"
         ),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "Domain", "TestSupport"], path: "Tests/ClientTests"),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Domain", "TestSupport", "TestTraits"], path: "Tests/ClientTests"),
         .testTarget(
             name: "LocalPlatformTests",
-            dependencies: ["LocalPlatform", "Domain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["LocalPlatform", "Domain", "TestSupport", "TestTraits", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/LocalPlatformTests"
         ),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ", "TestSupport",
+                "PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ", "TestSupport", "TestTraits",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServiceTests"
@@ -266,13 +270,24 @@ let package = Package(
         .testTarget(
             name: "ServiceSupportTests",
             dependencies: [
-                "ServiceSupport", "ZeroMQ", "Observability", "TestSupport",
+                "ServiceSupport", "ZeroMQ", "Observability", "TestSupport", "TestTraits",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServiceSupportTests"
         ),
-        .testTarget(name: "PostgresPlatformTests", dependencies: ["PostgresPlatform", "TestSupport"], path: "Tests/PostgresPlatformTests"),
+        .testTarget(
+            name: "PostgresPlatformTests", dependencies: ["PostgresPlatform", "TestSupport", "TestTraits"], path: "Tests/PostgresPlatformTests"),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "Majordomo", "Wire", "Domain", "ZeroMQ", "ServiceSupport", "TestSupport", "TestTraits"],
+            path: "Tests/GatewayTests"
+        ),
+        .testTarget(
+            name: "NetworkPlatformTests",
+            dependencies: ["NetworkPlatform", "Majordomo", "Wire", "Domain", "ZeroMQ", "TestSupport", "TestTraits"],
+            path: "Tests/NetworkPlatformTests"
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

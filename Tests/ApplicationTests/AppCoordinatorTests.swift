@@ -1,6 +1,7 @@
 import Application
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Records what the coordinator asked the view layer to do.

@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Create post view model", .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import Application
 import Domain
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// A search engine made of a closure; records every query it was asked.
@@ -85,12 +86,5 @@ extension SearchResults {
         SearchResults(
             hits: [SearchHit(uid: uid, title: title, snippet: "…\(title)…", highlights: [1..<(1 + title.unicodeScalars.count)], score: 1)],
             total: 1, sequence: 1)
-    }
-}
-
-extension Post {
-    static func stub(_ title: String, content: String = "First line\nsecond line", minutesAgo: Double = 5, now: Date) -> Post {
-        let date = now.addingTimeInterval(-minutesAgo * 60)
-        return Post(title: title, content: content, createDate: date, updateDate: date)
     }
 }

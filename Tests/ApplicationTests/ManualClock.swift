@@ -1,3 +1,5 @@
+import TestSupport
+
 /// A clock that moves only when a test says. A sleep whose deadline has
 /// passed returns at once (so no wake-up is ever lost), and a test can wait
 /// until a sleep with a given deadline is registered before moving the

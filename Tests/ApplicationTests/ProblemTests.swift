@@ -1,6 +1,7 @@
 import Application
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Problems as screens show them", .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import Application
 import Domain
+import TestSupport
 import Testing
 
 /// Searching again: on demand, after changes elsewhere, and after a failure.

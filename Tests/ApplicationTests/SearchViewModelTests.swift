@@ -2,6 +2,7 @@ import Application
 import Clocks
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 /// Search as you type, on a manual clock: each test waits for the view

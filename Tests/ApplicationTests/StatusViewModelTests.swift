@@ -1,6 +1,7 @@
 import Application
 import Clocks
 import Domain
+import TestSupport
 import Testing
 
 /// Status, refreshed on a manual clock (see SearchViewModelTests).

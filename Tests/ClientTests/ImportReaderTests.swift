@@ -2,6 +2,7 @@
 import Domain
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 /// The file formats `posts import` reads; what an entry means is Domain's (ImportRulesTests).

@@ -1,5 +1,6 @@
 @testable import Client
 import TestSupport
+import TestTraits
 import Testing
 
 /// What the full-screen interface draws of a post's text: never a control

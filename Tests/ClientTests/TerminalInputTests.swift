@@ -1,5 +1,6 @@
 @testable import Client
 import TestSupport
+import TestTraits
 import Testing
 
 @Suite("Terminal keys and text fields", .ownThread, .timeLimit(.minutes(5)))

@@ -2,6 +2,7 @@ import EventBus
 import Foundation
 import Logging
 import TestSupport
+import TestTraits
 import Testing
 @testable import ZeroMQ
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -30,8 +31,7 @@ struct CLIThroughRestartTests {
         let log = harness.logPath("nobody")
         // A copy `nobody` can run, wherever the build lives (a checkout under
         // a private home directory would not be reachable).
-        var template = Array("/tmp/pt-cli-XXXXXX".utf8CString)
-        let shared = String(cString: try #require(mkdtemp(&template)))
+        let shared = try makeTemporaryDirectory("pt-cli")
         defer { try? FileManager.default.removeItem(atPath: shared) }
         chmod(shared, 0o755)
         let posts = shared + "/posts"

@@ -3,6 +3,7 @@ import Foundation
 import LocalPlatform
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 
 /// The real FTS5 index, recording each write a catch-up makes: how many
@@ -19,8 +20,11 @@ private final class RecordingIndex: SearchIndex {
     func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
         let asked = feed.calls.load(ordering: .relaxed)
         try await index.apply(changes, position: position)
-        // Written while the next pages are fetched: wait (a bounded time) to see the feed asked again.
-        let deadline = ContinuousClock.now + .seconds(5)
+        // Written while the next pages are fetched: wait (a bounded time) to
+        // see the feed asked again. Generous: the fetch is a task that a
+        // loaded machine may start seconds late (5 s once was not enough
+        // with one core kept busy beside a full run); it is asked at once.
+        let deadline = ContinuousClock.now + .seconds(30)
         while feed.calls.load(ordering: .relaxed) == asked, position.applied < feed.head, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// `DocumentIDs` finds the document that holds a post by its uid: checked

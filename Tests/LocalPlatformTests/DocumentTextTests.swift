@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// `DocumentText` stores a search document's title and content in one

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import LocalPlatform
@@ -16,7 +17,11 @@ struct FreeMemoryTests {
     @Test func test_memoryFreedAmidMemoryStillHeld_isGivenBack() async throws {
         // Other tests of this process trim too (`ImpactRanker` does): one
         // that trims between the frees and the first reading below leaves
-        // nothing to give back, so the scene is set again.
+        // nothing to give back, so the scene is set again. Others allocate
+        // meanwhile (they run beside it, on threads of their own), which
+        // can hide part of what was given back: a reading that shows less
+        // than 100 MB given back is tried again, and all are reported.
+        var readings: [String] = []
         for _ in 0..<5 {
             // 160 MB in small blocks, then all freed but one in 256, so that
             // the heap cannot shrink from its top: the free room stays the process's.
@@ -27,12 +32,15 @@ struct FreeMemoryTests {
             blocks = blocks.enumerated().filter { $0.offset % 256 == 0 }.map(\.element)
             let held = try privateMegabytes()
             defer { for block in blocks { block.deallocate() } }
-            guard held > full - 50 else { continue }  // freeing alone gives back little: another test trimmed
+            guard held > full - 50 else {  // freeing alone gives back little: another test trimmed
+                readings.append("another test gave it back first (RssAnon \(full) MB, then \(held) MB)")
+                continue
+            }
             FreeMemory.giveBack()
             let after = try privateMegabytes()
-            #expect(after < held - 100, "RssAnon \(held) MB before, \(after) MB after")
-            return
+            if after < held - 100 { return }
+            readings.append("RssAnon \(held) MB before, \(after) MB after")
         }
-        Issue.record("another test gave the free memory back before this one could, five times over")
+        Issue.record("160 MB freed amid memory still held was not given back (at least 100 MB) in 5 tries: \(readings)")
     }
 }

@@ -1,5 +1,6 @@
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 @Suite("Snippet highlights", .ownThread, .timeLimit(.minutes(5)))

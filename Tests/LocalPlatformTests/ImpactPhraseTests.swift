@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// `ImpactPhrase` reads a phrase's documents only where they may reach the

@@ -1,6 +1,7 @@
 import Domain
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// The ranking postings loaded beside a table that changes meanwhile.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// `ImpactSearch` skips postings that cannot reach the page; these tests

@@ -3,6 +3,7 @@ import Foundation
 import LocalPlatform
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 
 /// The real FTS5 index, counting the compactions asked of it.

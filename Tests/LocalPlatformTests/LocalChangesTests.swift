@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 @Suite("Change sequence on a SQLite file", .ownThread, .timeLimit(.minutes(5)))

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 @Suite("Posts store on a SQLite file", .ownThread, .timeLimit(.minutes(5)))

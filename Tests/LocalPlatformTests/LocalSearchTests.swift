@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// `posts search --local`: an index kept beside the file, brought up to

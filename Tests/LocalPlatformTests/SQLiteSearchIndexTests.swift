@@ -3,6 +3,7 @@ import Foundation
 import LocalPlatform
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 
 @Suite("Search index", .ownThread, .timeLimit(.minutes(5)))

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// The ranking postings a search worker saves beside its index when it

@@ -1,6 +1,7 @@
 import Domain
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// What a person types, as the terms ranking takes (shown as the FTS5

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// The index ranks by its own postings (`ImpactRanker`); these tests hold

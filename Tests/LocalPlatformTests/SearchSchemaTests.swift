@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// An index file written before uids took 16 bytes (schema v5: each uid in

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// Processes that share an index file (`posts --local` beside a running

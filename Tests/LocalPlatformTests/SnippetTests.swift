@@ -2,6 +2,7 @@ import Domain
 import Foundation
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// A snippet is made for each hit on the page from where its phrases

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// A search index file keeps its documents' text compressed once it holds

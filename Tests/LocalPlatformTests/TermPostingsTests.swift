@@ -1,5 +1,6 @@
 @testable import LocalPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 /// What one term's postings hold in memory as documents come.

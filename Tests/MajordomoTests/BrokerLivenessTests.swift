@@ -1,5 +1,6 @@
 @testable import Majordomo
 import TestSupport
+import TestTraits
 import Testing
 import ZeroMQ
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 @testable import Majordomo
 import TestSupport
+import TestTraits
 import Testing
 import ZeroMQ
 

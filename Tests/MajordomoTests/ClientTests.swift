@@ -3,6 +3,7 @@ import Logging
 @testable import Majordomo
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 import ZeroMQ
 
@@ -13,7 +14,14 @@ struct ClientTests {
             let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
             let serving = Task { try await worker.run { $0 } }
             defer { worker.stop() }
-            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            // 200 requests queue for one session, answered one at a time:
+            // the last waits for all the others, which on a loaded machine
+            // took longer than the default 3 s × 3 attempts. What is tested
+            // is whose reply each caller gets, so the wait is generous.
+            var configuration = MajordomoClient.Configuration()
+            configuration.timeout = .seconds(30)
+            let client = try MajordomoClient(
+                endpoint: endpoint, configuration: configuration, context: context, logger: quiet, correlationID: echoCorrelator)
             let replies = try await withThrowingTaskGroup(of: (String, String?).self) { group in
                 for index in 0..<200 {
                     group.addTask {

@@ -3,6 +3,7 @@ import Logging
 @testable import Majordomo
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 import ZeroMQ
 

@@ -1,5 +1,6 @@
 import PostgresPlatform
 import TestSupport
+import TestTraits
 import Testing
 
 @Suite("PostgreSQL URLs", .ownThread, .timeLimit(.minutes(5)))

@@ -3,6 +3,7 @@ import Logging
 import Observability
 import Prometheus
 import TestSupport
+import TestTraits
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceSupport
 import TestSupport
+import TestTraits
 import Testing
 import ZeroMQ
 
@@ -8,9 +9,7 @@ import ZeroMQ
 final class TemporaryDirectory {
     let path: String
     init() throws {
-        var template = Array("/tmp/sst-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw ConfigurationError("mkdtemp failed") }
-        path = String(cString: made)
+        path = try makeTemporaryDirectory("sst")
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceSupport
 import TestSupport
+import TestTraits
 import Testing
 
 @Suite("Settings", .ownThread, .timeLimit(.minutes(5)))

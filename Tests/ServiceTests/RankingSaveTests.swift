@@ -4,6 +4,7 @@ import Foundation
 import Logging
 @testable import SearchService
 import TestSupport
+import TestTraits
 import Testing
 
 /// A search worker saves its ranking postings when it stops, so that the

@@ -4,6 +4,7 @@ import LocalPlatform
 import Logging
 @testable import SearchService
 import TestSupport
+import TestTraits
 import Testing
 import Wire
 

@@ -3,6 +3,7 @@ import Foundation
 import LocalPlatform
 @testable import SearchService
 import TestSupport
+import TestTraits
 import Testing
 
 /// A search worker says when it cannot pull changes, and says nothing of

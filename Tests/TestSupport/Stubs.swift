@@ -1,10 +1,17 @@
 import Domain
 import Foundation
 
-/// Helpers the platform and contract tests share.
+/// Posts for tests, made in one place.
 extension Post {
     public static func stub(title: String = "A title", content: String = "Some content", created: TimeInterval = 1_700_000_000) -> Post {
         Post(title: title, content: content, createDate: Date(timeIntervalSince1970: created))
+    }
+
+    /// A post written `minutesAgo` before `now`, never edited since (for what
+    /// screens show of dates).
+    public static func stub(_ title: String, content: String = "First line\nsecond line", minutesAgo: Double = 5, now: Date) -> Post {
+        let date = now.addingTimeInterval(-minutesAgo * 60)
+        return Post(title: title, content: content, createDate: date, updateDate: date)
     }
 }
 

@@ -35,6 +35,18 @@ public func eventually(
     return try await condition()
 }
 
+/// As `eventually`, blocking the calling thread between checks: for a
+/// thread of its own, or the benchmark's main thread.
+@available(*, noasync, message: "blocks its thread: use eventually")
+public func waitBlocking(within limit: Duration, every interval: Duration = .milliseconds(20), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: interval / .seconds(1))
+    }
+    return condition()
+}
+
 /// The first non-nil value `probe` gives within `limit` (nil if none), checked
 /// every `interval` without blocking a thread.
 public func firstValue<T>(

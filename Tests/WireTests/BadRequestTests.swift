@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 import Wire
 

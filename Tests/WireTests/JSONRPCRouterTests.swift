@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 @testable import Wire
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 import ZeroMQ
 

@@ -33,7 +33,16 @@ public struct Poller {
     @discardableResult
     @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     public mutating func poll(timeout: Duration?) throws -> Int {
-        let milliseconds = timeout.map(Self.milliseconds(rounding:)) ?? -1
+        try poll(milliseconds: timeout.map(Self.milliseconds(rounding:)) ?? -1)
+    }
+
+    /// Looks without waiting: how many items are ready now. Safe in async
+    /// code, where `poll(timeout:)` is not.
+    @discardableResult
+    public mutating func pollNow() throws -> Int { try poll(milliseconds: 0) }
+
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+    private mutating func poll(milliseconds: Int) throws -> Int {
         for index in items.indices { items[index].revents = 0 }
         let count = Int32(items.count)
         let rc = items.withUnsafeMutableBufferPointer { buffer in
@@ -64,19 +73,6 @@ public struct Poller {
             }
             return items[1].revents & Int16(POLLIN) != 0
         }
-    }
-
-    /// Looks without waiting: how many items are ready now. Safe in async
-    /// code, where `poll(timeout:)` is not.
-    @discardableResult
-    public mutating func pollNow() throws -> Int {
-        for index in items.indices { items[index].revents = 0 }
-        let count = Int32(items.count)
-        let rc = items.withUnsafeMutableBufferPointer { buffer in
-            retryingOnInterrupt { zmq_poll(buffer.baseAddress, count, 0) }
-        }
-        if rc == -1 { throw ZMQError.last("poll") }
-        return Int(rc)
     }
 
     public func isReadable(_ index: Int) -> Bool {

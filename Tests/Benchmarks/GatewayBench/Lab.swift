@@ -1,5 +1,6 @@
 import Foundation
 import Majordomo
+import TestSupport
 import ZeroMQ
 
 /// The processes under measurement, in a private runtime directory.
@@ -15,9 +16,7 @@ final class Lab {
 
     init(binaries: String) throws {
         self.binaries = binaries
-        var template = Array("/tmp/pb-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed") }
-        directory = String(cString: made)
+        directory = try makeTemporaryDirectory("pb")
     }
 
     var gatewayEndpoint: String { "ipc://\(directory)/gateway.ipc" }
@@ -147,12 +146,8 @@ final class Lab {
     }
 
     @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
-    private func waitFor(within limit: Duration = .seconds(10), _ condition: @escaping () -> Bool) throws {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw BenchError("a process did not come up within \(limit)") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+    private func waitFor(within limit: Duration = .seconds(10), _ condition: () -> Bool) throws {
+        guard waitBlocking(within: limit, condition) else { throw BenchError("a process did not come up within \(limit)") }
     }
 }
 

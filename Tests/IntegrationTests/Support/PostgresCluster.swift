@@ -56,9 +56,7 @@ actor PostgresCluster {
 
     private func startOnce() async throws -> Int {
         guard let binaries = Self.binaries else { throw HarnessError("no PostgreSQL server installed (deploy/setup --test installs postgresql)") }
-        var template = Array("/tmp/pg-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
-        let directory = String(cString: made)
+        let directory = try makeTemporaryDirectory("pg")
         if getuid() == 0, let user = getpwnam("postgres") { chown(directory, user.pointee.pw_uid, user.pointee.pw_gid) }
         let port = address == "127.0.0.1" ? try freeTCPPort() : 5432
         // Stops the server and removes everything once this process is gone.

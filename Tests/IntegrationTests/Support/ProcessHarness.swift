@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Starts the real executables in a private directory, and always stops
@@ -14,10 +15,7 @@ final class ProcessHarness: @unchecked Sendable {
     private var cleanUps: [@Sendable () -> Void] = []
 
     init() throws {
-        // Short, because an ipc:// path may be at most 107 bytes.
-        var template = Array("/tmp/pt-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed: errno \(errno)") }
-        directory = String(cString: made)
+        directory = try makeTemporaryDirectory("pt")
         var environment = ProcessInfo.processInfo.environment
         environment["POSTS_RUNTIME_DIR"] = directory
         // Search indexes (and any default database) in this harness's directory, never the user's.

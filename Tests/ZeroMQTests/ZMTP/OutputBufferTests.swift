@@ -1,4 +1,5 @@
 import TestSupport
+import TestTraits
 import Testing
 @testable import ZeroMQ
 

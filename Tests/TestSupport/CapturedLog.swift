@@ -2,14 +2,16 @@ import Logging
 import Synchronization
 
 /// A log whose entries a test reads back: each entry's level and message.
-final class CapturedLog: Sendable {
+public final class CapturedLog: Sendable {
     private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
 
-    var logger: Logger {
+    public init() {}
+
+    public var logger: Logger {
         Logger(label: "test") { _ in Handler(log: self) }
     }
 
-    func messages(atLeast level: Logger.Level) -> [String] {
+    public func messages(atLeast level: Logger.Level) -> [String] {
         entries.withLock { entries in entries.filter { $0.level >= level }.map(\.message) }
     }
 

@@ -8,7 +8,7 @@ import Synchronization
 /// is that millisecond, pages are newest first by (createDate, uid) with an
 /// opaque cursor, and a delete says whether there was a post. It records
 /// what it was asked and can be told to fail.
-final class MemoryPostStore: PostStore {
+public final class MemoryPostStore: PostStore {
     private struct State {
         var posts: [UUID: Post] = [:]
         var clock = Date(timeIntervalSince1970: 1_800_000_000)
@@ -36,12 +36,12 @@ final class MemoryPostStore: PostStore {
     /// Called before each answer: a test may hold it there (a slow store).
     private let gate: (@Sendable () async -> Void)?
 
-    init(posts: [Post] = [], gate: (@Sendable () async -> Void)? = nil) {
+    public init(posts: [Post] = [], gate: (@Sendable () async -> Void)? = nil) {
         state.withLock { state in for post in posts { state.posts[post.uid] = post } }
         self.gate = gate
     }
 
-    func failing(with error: PostsError?) { state.withLock { $0.failure = error } }
+    public func failing(with error: PostsError?) { state.withLock { $0.failure = error } }
 
     private func checked<T>(_ body: (inout State) throws(PostsError) -> T) async throws(PostsError) -> T {
         await gate?()
@@ -51,7 +51,7 @@ final class MemoryPostStore: PostStore {
         }
     }
 
-    func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
+    public func page(limit: Int, after cursor: String?) async throws(PostsError) -> PostsPage {
         try await checked { state throws(PostsError) in
             state.cursors.append(cursor)
             let sorted = state.posts.values.sorted { ($0.createDate, $0.uid.uuidString) > ($1.createDate, $1.uid.uuidString) }
@@ -65,11 +65,11 @@ final class MemoryPostStore: PostStore {
         }
     }
 
-    func post(uid: UUID) async throws(PostsError) -> Post? {
+    public func post(uid: UUID) async throws(PostsError) -> Post? {
         try await checked { state in state.posts[uid] }
     }
 
-    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
+    public func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
         let key = RequestKey.current
         return try await checked { state throws(PostsError) in
             try state.once(key, .save(uid: post.uid), answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }) {
@@ -92,7 +92,7 @@ final class MemoryPostStore: PostStore {
         return saved
     }
 
-    func save(batch posts: [Post]) async throws(PostsError) -> Int {
+    public func save(batch posts: [Post]) async throws(PostsError) -> Int {
         guard let first = posts.first else { return 0 }
         let key = RequestKey.current
         return try await checked { state throws(PostsError) in
@@ -106,7 +106,7 @@ final class MemoryPostStore: PostStore {
         }
     }
 
-    func delete(uid: UUID) async throws(PostsError) -> Bool {
+    public func delete(uid: UUID) async throws(PostsError) -> Bool {
         let key = RequestKey.current
         return try await checked { state throws(PostsError) in
             try state.once(key, .delete(uid: uid), answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)) { state in
@@ -116,12 +116,12 @@ final class MemoryPostStore: PostStore {
         }
     }
 
-    func count() async throws(PostsError) -> Int {
+    public func count() async throws(PostsError) -> Int {
         try await checked { state in state.posts.count }
     }
 
     /// Someone else changes the post, meanwhile.
-    func changeElsewhere(_ uid: UUID, title: String) {
+    public func changeElsewhere(_ uid: UUID, title: String) {
         state.withLock { state in
             state.clock.addTimeInterval(0.001)
             state.posts[uid]?.title = title
@@ -129,8 +129,8 @@ final class MemoryPostStore: PostStore {
         }
     }
 
-    var asked: [String?] { state.withLock { $0.cursors } }
-    var saved: [Post] { state.withLock { $0.saved } }
-    var deleted: [UUID] { state.withLock { $0.deleted } }
-    var all: [Post] { state.withLock { Array($0.posts.values) } }
+    public var asked: [String?] { state.withLock { $0.cursors } }
+    public var saved: [Post] { state.withLock { $0.saved } }
+    public var deleted: [UUID] { state.withLock { $0.deleted } }
+    public var all: [Post] { state.withLock { Array($0.posts.values) } }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// the value satisfies it, however long that takes, so a test waits for
 /// what it needs to see rather than for a while. (A wait that is never
 /// satisfied ends when the suite's time limit cancels the test.)
-final class Waitable<Value: Sendable>: Sendable {
+public final class Waitable<Value: Sendable>: Sendable {
     private struct Waiter {
         var id: Int
         var until: @Sendable (Value) -> Bool
@@ -20,13 +20,13 @@ final class Waitable<Value: Sendable>: Sendable {
 
     private let state: Mutex<State>
 
-    init(_ value: Value) { state = Mutex(State(value: value)) }
+    public init(_ value: Value) { state = Mutex(State(value: value)) }
 
-    var value: Value { state.withLock { $0.value } }
+    public var value: Value { state.withLock { $0.value } }
 
     /// Changes the value, then wakes the waits it now satisfies.
     @discardableResult
-    func update<Result>(_ body: (inout Value) -> Result) -> Result {
+    public func update<Result>(_ body: (inout Value) -> Result) -> Result {
         let (result, ready) = state.withLock { state in
             let result = body(&state.value)
             let value = state.value
@@ -43,7 +43,7 @@ final class Waitable<Value: Sendable>: Sendable {
     }
 
     /// Returns once the value satisfies `until` (at once if it does now), or the task is cancelled.
-    func wait(until: @escaping @Sendable (Value) -> Bool) async {
+    public func wait(until: @escaping @Sendable (Value) -> Bool) async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
