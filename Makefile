@@ -19,15 +19,18 @@ build: setup
 # The Swift runtime and Foundation linked in statically: each process maps
 # less (docs/BENCHMARKS.md). Product by product: a plain `swift build`
 # would also link GRDB's dynamic library product, which cannot take a
-# static Swift runtime. Stripped, their symbols kept beside them
-# (deploy/strip-release). `make release` builds what `make run` runs;
-# `make release-all` every executable in Package.swift (the benchmarks'
-# gateway-bench and echo-worker too).
+# static Swift runtime. Without debug information (-gnone, -g0): half the
+# size, and the symbol table stays, so profiles and backtraces still name
+# each function (docs/BENCHMARKS.md, "Executables"); stripping the files
+# after the build instead made the next build link them all again.
+# `make release` builds what `make run` runs; `make release-all` every
+# executable in Package.swift (the benchmarks' gateway-bench and
+# echo-worker too).
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -gnone -Xcc -g0
 release: setup
 	@for product in $(or $(PRODUCTS),$(RUN_PRODUCTS)); do \
-	    $(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; \
+	    $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; \
 	done
-	@deploy/strip-release $(RELEASE_BIN) $(or $(PRODUCTS),$(RUN_PRODUCTS))
 
 release-all: setup
 	@products=$$($(SWIFT) package describe --type json | python3 -c \
