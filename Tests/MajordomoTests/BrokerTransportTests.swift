@@ -17,8 +17,8 @@ struct BrokerTransportTests {
             let overTCP = MajordomoWorker(endpoint: tcp, service: "via-tcp", configuration: workerConfiguration(), context: context, logger: quiet)
             let servingIPC = Task { try await overIPC.run(synchronous: { body in [Frame("ipc worker")] + body }) }
             let servingTCP = Task { try await overTCP.run(synchronous: { body in [Frame("tcp worker")] + body }) }
-            let tcpClient = try MajordomoClient(endpoint: tcp, context: context, logger: quiet, correlationID: { _ in nil })
-            let ipcClient = try MajordomoClient(endpoint: ipc, context: context, logger: quiet, correlationID: { _ in nil })
+            let tcpClient = try patientClient(tcp, context: context, correlationID: { _ in nil })
+            let ipcClient = try patientClient(ipc, context: context, correlationID: { _ in nil })
             // Both registered first: a worker that is not there yet is not
             // what this test is about (on a loaded machine it took seconds).
             let registered = await eventually(within: .seconds(30)) {

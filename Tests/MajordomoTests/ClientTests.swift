@@ -42,7 +42,7 @@ struct ClientTests {
         try await withBroker { context, endpoint in
             let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
             let serving = Task { try await worker.run { $0 } }
-            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: { _ in nil })
+            let client = try patientClient(endpoint, context: context, correlationID: { _ in nil })
             var answer: [Frame] = []
             for _ in 0..<50 {
                 answer = try await client.request(service: "mmi.service", body: ["echo"], correlationID: nil)

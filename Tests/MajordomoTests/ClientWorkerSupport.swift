@@ -43,3 +43,14 @@ func workerConfiguration(heartbeat: Duration = .milliseconds(100)) -> MajordomoW
 
 /// Replies echo their body, so the body's text is the correlation id.
 let echoCorrelator: MajordomoClient.Correlator = { $0.first?.string }
+
+/// A client for tests whose point is not timing: each attempt waits 20 s
+/// (the default is 3 s). At the start of a full run on two cores, with a
+/// hundred processes starting at once, a worker registered or a reply came
+/// seconds late, and requests timed out that were answered all the same.
+/// A request that is never answered still fails, after its attempts.
+func patientClient(_ endpoint: String, context: Context, correlationID: @escaping MajordomoClient.Correlator) throws -> MajordomoClient {
+    var configuration = MajordomoClient.Configuration()
+    configuration.timeout = .seconds(20)
+    return try MajordomoClient(endpoint: endpoint, configuration: configuration, context: context, logger: quiet, correlationID: correlationID)
+}

@@ -29,7 +29,7 @@ struct WorkerTests {
                     return body
                 }
             }
-            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            let client = try patientClient(endpoint, context: context, correlationID: echoCorrelator)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<9 {
                     group.addTask { _ = try await client.request(service: "pool", body: [Frame("p\(index)")], correlationID: "p\(index)") }
@@ -46,7 +46,7 @@ struct WorkerTests {
         try await withBroker { context, endpoint in
             let worker = MajordomoWorker(endpoint: endpoint, service: "upper", configuration: workerConfiguration(), context: context, logger: quiet)
             let serving = Task { try await worker.run(synchronous: { body in body.map { Frame(($0.string ?? "").uppercased()) } }) }
-            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: { _ in nil })
+            let client = try patientClient(endpoint, context: context, correlationID: { _ in nil })
             #expect(try await client.request(service: "upper", body: ["abc"], correlationID: nil) == ["ABC"])
             worker.stop()
             try await serving.value
@@ -69,7 +69,7 @@ struct WorkerTests {
                     return body.map { Frame("re: " + ($0.string ?? "")) }
                 }
             }
-            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: { _ in nil })
+            let client = try patientClient(endpoint, context: context, correlationID: { _ in nil })
             for index in 0..<20 {
                 let text = index % 3 == 0 ? "\(index) wait" : "\(index) now"
                 let reply = try await client.request(service: "mixed", body: [Frame(text)], correlationID: nil, timeout: .seconds(2))
@@ -91,7 +91,7 @@ struct WorkerTests {
                     return body
                 }
             }
-            let client = try MajordomoClient(endpoint: endpoint, context: context, logger: quiet, correlationID: echoCorrelator)
+            let client = try patientClient(endpoint, context: context, correlationID: echoCorrelator)
             let reply = try await client.request(service: "slow", body: ["job"], correlationID: "job", timeout: .seconds(5))
             #expect(reply == ["job"])
             // Expired mid-request, the worker would have been handed the job again.

@@ -24,7 +24,7 @@ struct GatewayConnectionTests {
         try await withTemporaryDirectory("nc") { directory in
             let context = try Context()
             let gateway = try FakeGateway(context, at: "ipc://\(directory)/g.ipc")
-            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(5), retries: 0, context: context)
+            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let first = BackgroundCall(connection, Self.echo, "first")
             let second = BackgroundCall(connection, Self.echo, "second")
             // Both requests are with the gateway before either is answered.
@@ -44,7 +44,7 @@ struct GatewayConnectionTests {
         try await withTemporaryDirectory("nc") { directory in
             let context = try Context()
             let gateway = try FakeGateway(context, at: "ipc://\(directory)/g.ipc")
-            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(5), retries: 0, context: context)
+            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
             let request = try #require(try await gateway.nextRequest())
             // Strays first, under ids no call was sent with (a string and a number).
@@ -60,7 +60,7 @@ struct GatewayConnectionTests {
         try await withTemporaryDirectory("nc") { directory in
             let context = try Context()
             let gateway = try FakeGateway(context, at: "ipc://\(directory)/g.ipc")
-            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(5), retries: 0, context: context)
+            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
             let request = try #require(try await gateway.nextRequest())
             let uid = UUID()
@@ -77,7 +77,7 @@ struct GatewayConnectionTests {
             let context = try Context()
             let nobody = "ipc://\(directory)/nobody.ipc"
             let gateway = try FakeGateway(context, at: "ipc://\(directory)/b.ipc")
-            let connection = try GatewayConnection(endpoints: [nobody, gateway.endpoint], timeout: .seconds(5), retries: 0, context: context)
+            let connection = try GatewayConnection(endpoints: [nobody, gateway.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
             let request = try #require(try await gateway.nextRequest())
             try gateway.answer(request, with: Echo(text: "b: \(request.text ?? "?")"))
@@ -100,7 +100,7 @@ struct GatewayConnectionTests {
             let silent = try FakeGateway(context, at: "ipc://\(directory)/a.ipc")
             let standby = try FakeGateway(context, at: "ipc://\(directory)/b.ipc")
             let connection = try GatewayConnection(
-                endpoints: [silent.endpoint, standby.endpoint], timeout: .seconds(5), retries: 0, context: context)
+                endpoints: [silent.endpoint, standby.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
             // a takes the call's first message (its 8/MMI probe) and goes away without a word.
             let probe = try #require(try await silent.nextMessage())
@@ -121,7 +121,7 @@ struct GatewayConnectionTests {
             let leaving = try FakeGateway(context, at: "ipc://\(directory)/a.ipc")
             let standby = try FakeGateway(context, at: "ipc://\(directory)/b.ipc")
             let connection = try GatewayConnection(
-                endpoints: [leaving.endpoint, standby.endpoint], timeout: .seconds(5), retries: 0, context: context)
+                endpoints: [leaving.endpoint, standby.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.save, "v2")
             let taken = try #require(try await leaving.nextRequest())
             // Some of the budget is spent before a says no.
@@ -138,7 +138,7 @@ struct GatewayConnectionTests {
             #expect(try moved.call.meta().requestKey == key, "the same key on b: the write is applied once")
             let budget = try #require(try taken.call.meta().timeoutMs)
             let rest = try #require(try moved.call.meta().timeoutMs)
-            #expect(budget == 5000)
+            #expect(budget == 30_000, "the call's budget is the connection's timeout")
             #expect(rest < budget, "b is given what is left of the budget, not all of it again")
         }
     }
@@ -149,7 +149,7 @@ struct GatewayConnectionTests {
             let first = try FakeGateway(context, at: "ipc://\(directory)/a.ipc")
             let second = try FakeGateway(context, at: "ipc://\(directory)/b.ipc")
             let connection = try GatewayConnection(
-                endpoints: [first.endpoint, second.endpoint], timeout: .seconds(5), retries: 0, context: context)
+                endpoints: [first.endpoint, second.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
             let taken = try #require(try await first.nextRequest())
             try first.refuse(taken, with: .unavailable(.shuttingDown))
@@ -228,13 +228,13 @@ private final class FakeGateway {
     func close() { socket.close() }
 
     /// The next message as it came, answering nothing; nil if none within `limit`.
-    func nextMessage(within limit: Duration = .seconds(5)) async throws -> [Frame]? {
+    func nextMessage(within limit: Duration = .seconds(30)) async throws -> [Frame]? {
         try await firstValue(within: limit) { try socket.receive(wait: false) }
     }
 
     /// The next request for a service (not `mmi.service`, which is answered
     /// on the way); nil if none came within `limit`, or before `stop` held.
-    func nextRequest(within limit: Duration = .seconds(5), until stop: () -> Bool = { false }) async throws -> ClientRequest? {
+    func nextRequest(within limit: Duration = .seconds(30), until stop: () -> Bool = { false }) async throws -> ClientRequest? {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline, !stop() {
             guard let frames = try socket.receive(wait: false) else {
@@ -298,7 +298,7 @@ private final class BackgroundCall: Sendable {
     var isFinished: Bool { outcome.withLock { $0 != nil } }
 
     /// The outcome, once it came within `limit`; nil if it did not.
-    func result(within limit: Duration = .seconds(10)) async -> Result<Echo, PostsError>? {
+    func result(within limit: Duration = .seconds(30)) async -> Result<Echo, PostsError>? {
         await firstValue(within: limit) { outcome.withLock { $0 } }
     }
 }
