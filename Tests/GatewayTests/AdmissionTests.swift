@@ -1,5 +1,5 @@
-@testable import Gateway
 import Foundation
+@testable import Gateway
 import ServiceSupport
 import TestSupport
 import TestTraits

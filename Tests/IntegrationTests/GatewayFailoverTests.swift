@@ -1,7 +1,7 @@
-import TestSupport
 import Domain
 import Foundation
 import NetworkPlatform
+import TestSupport
 import Testing
 import ZeroMQ
 

@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import PostgresPlatform
 import Synchronization
+import TestSupport
 import Testing
 import Wire
 import ZeroMQ

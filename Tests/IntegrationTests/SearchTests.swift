@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Wire
 import ZeroMQ

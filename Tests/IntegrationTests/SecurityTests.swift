@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import Majordomo
 import ServiceSupport
+import TestSupport
 import Testing
 import Wire
 import ZeroMQ

@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 
 /// What a finished command printed, and how it exited.
 struct CommandResult {

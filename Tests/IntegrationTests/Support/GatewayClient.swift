@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import Majordomo
+import TestSupport
 import Wire
 import ZeroMQ
 

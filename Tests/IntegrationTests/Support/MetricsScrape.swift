@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 
 extension ProcessHarness {
     /// The `http://host:port/metrics` a process logged when it bound its

@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import PostgresPlatform
+import TestSupport
 
 /// A throwaway PostgreSQL cluster for this test process: initdb in a
 /// temporary directory, a free port on 127.0.0.1, run as the `postgres`

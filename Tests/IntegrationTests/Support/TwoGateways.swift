@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import ZeroMQ
 
 /// Two gateways side by side in one harness directory, each with its own
