@@ -13,6 +13,7 @@ final class ProcessHarness: @unchecked Sendable {
     private let lock = NSLock()
     private var processes: [String: Spawned] = [:]
     private var cleanUps: [@Sendable () -> Void] = []
+    private var shutDown = false
 
     init() throws {
         directory = try makeTemporaryDirectory("pt")
@@ -94,19 +95,56 @@ final class ProcessHarness: @unchecked Sendable {
     /// on a thread of its own, then SIGKILL to any still running after
     /// 3 s, the reaping, and the removal. It returns at once, so a `defer`
     /// in an async test can call it without holding one of the cooperative
-    /// threads (nor wait for a process that ignores SIGTERM).
+    /// threads (nor wait for a process that ignores SIGTERM). Once only: the
+    /// `deinit` after a `defer` finds it done.
     func shutdown() {
-        let (all, cleanUps) = lock.withLock {
-            defer { (processes, self.cleanUps) = ([:], []) }
-            return (Array(processes.values), self.cleanUps)
+        let taken = lock.withLock { () -> (all: [Spawned], cleanUps: [@Sendable () -> Void])? in
+            guard !shutDown else { return nil }
+            defer { (processes, cleanUps, shutDown) = ([:], [], true) }
+            return (Array(processes.values), cleanUps)
         }
+        guard let (all, cleanUps) = taken else { return }
+        for process in all { process.signal(SIGTERM) }
         let directory = directory
+        Cleanups.started()
         Thread {
             for cleanUp in cleanUps.reversed() { cleanUp() }
-            for process in all { process.signal(SIGTERM) }
             for process in all where process.wait(within: .seconds(3)) == nil { process.killAndReap() }
             try? FileManager.default.removeItem(atPath: directory)
+            Cleanups.finished()
         }.start()
+    }
+}
+
+/// Shutdowns still finishing on their threads. The test process waits for
+/// them as it exits (up to 15 s), so the last test's processes are reaped
+/// and its directory removed, not cut off by the exit.
+enum Cleanups {
+    private static let pending = NSCondition()
+    nonisolated(unsafe) private static var count = 0  // guarded by `pending`
+    private static let waitAtExit: Void = { atexit { Cleanups.waitForAll() } }()
+
+    static func started() {
+        _ = waitAtExit
+        pending.lock()
+        count += 1
+        pending.unlock()
+    }
+
+    static func finished() {
+        pending.lock()
+        count -= 1
+        pending.broadcast()
+        pending.unlock()
+    }
+
+    /// Called at exit, on the main thread.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+    static func waitForAll() {
+        let deadline = Date().addingTimeInterval(15)
+        pending.lock()
+        while count > 0, pending.wait(until: deadline) {}
+        pending.unlock()
     }
 }
 
