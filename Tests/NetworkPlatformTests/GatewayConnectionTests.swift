@@ -79,15 +79,13 @@ struct GatewayConnectionTests {
             let gateway = try FakeGateway(context, at: "ipc://\(directory)/b.ipc")
             let connection = try GatewayConnection(endpoints: [nobody, gateway.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
-            let request = try #require(try await gateway.nextRequest())
-            try gateway.answer(request, with: Echo(text: "b: \(request.text ?? "?")"))
+            try await gateway.answerNext(as: "b")
             let outcome = try #require(await call.result())
             #expect(outcome == .success(Echo(text: "b: hello")))
             #expect(connection.endpoint == gateway.endpoint)
             // The next call goes straight to the gateway that answered.
             let again = BackgroundCall(connection, Self.echo, "again")
-            let next = try #require(try await gateway.nextRequest())
-            try gateway.answer(next, with: Echo(text: "b: \(next.text ?? "?")"))
+            try await gateway.answerNext(as: "b")
             let againOutcome = try #require(await again.result())
             #expect(againOutcome == .success(Echo(text: "b: again")))
             #expect(connection.endpoint == gateway.endpoint)
@@ -106,9 +104,8 @@ struct GatewayConnectionTests {
             let probe = try #require(try await silent.nextMessage())
             #expect(probe.dropFirst(3).first?.string == "mmi.service")
             silent.close()
-            let request = try #require(try await standby.nextRequest())
+            try await standby.answerNext(as: "b")
             #expect(standby.probes == 1, "the probe left unanswered by a is sent to b")
-            try standby.answer(request, with: Echo(text: "b: \(request.text ?? "?")"))
             let outcome = try #require(await call.result())
             #expect(outcome == .success(Echo(text: "b: hello")))
             #expect(connection.endpoint == standby.endpoint)
@@ -244,6 +241,13 @@ private final class FakeGateway {
             if let request = try take(frames) { return request }
         }
         return nil
+    }
+
+    /// Answers the next request with "`label`: its text", as gateway `label`
+    /// would; a test whose call never reaches this gateway fails here.
+    func answerNext(as label: String) async throws {
+        let request = try #require(try await nextRequest(), "no request reached gateway \(label)")
+        try answer(request, with: Echo(text: "\(label): \(request.text ?? "?")"))
     }
 
     /// Answers `request` with `result`, under its id.

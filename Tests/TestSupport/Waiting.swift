@@ -27,12 +27,7 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
 public func eventually(
     within limit: Duration = .seconds(10), every interval: Duration = .milliseconds(25), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: interval)
-    }
-    return try await condition()
+    try await firstValue(within: limit, every: interval) { try await condition() ? true : nil } ?? false
 }
 
 /// As `eventually`, blocking the calling thread between checks: for a

@@ -92,8 +92,8 @@ final class ProcessHarness: @unchecked Sendable {
     }
 
     /// Stops every process it started and removes its directory: SIGTERM
-    /// on a thread of its own, then SIGKILL to any still running after
-    /// 3 s, the reaping, and the removal. It returns at once, so a `defer`
+    /// at once, then on a thread of its own what `atShutdown` asked, SIGKILL
+    /// to any still running after 3 s, the reaping, and the removal. It returns at once, so a `defer`
     /// in an async test can call it without holding one of the cooperative
     /// threads (nor wait for a process that ignores SIGTERM). Once only: the
     /// `deinit` after a `defer` finds it done.
