@@ -10,11 +10,15 @@ struct CreateCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @Option(help: "The title (1-200 characters).") var title: String
     @OptionGroup var body: ContentOptions
+    @OptionGroup var retry: KeyOptions
 
     func run() async throws {
         try await Failure.guarded {
             let content = try await body.read(pipedInput: true) ?? ""
-            let post = try await connection.provider().makePostsUseCase().save(Post(title: title, content: content))
+            // Under a key, the post's uid comes from it: the same post on every attempt.
+            let key = try retry.key()
+            let post = try await connection.provider().makePostsUseCase().save(
+                Post(uid: key?.derivedUID ?? UUID(), title: title, content: content), key: key)
             if connection.json { return Output.json(post) }
             print(post.uid.uuidString)
         }

@@ -9,6 +9,7 @@ struct EditCommand: AsyncParsableCommand {
     @Argument(help: "The post's uid.") var uid: String
     @Option(help: "The new title.") var title: String?
     @OptionGroup var body: ContentOptions
+    @OptionGroup var retry: KeyOptions
 
     func validate() throws {
         guard title != nil || body.given else {
@@ -20,7 +21,7 @@ struct EditCommand: AsyncParsableCommand {
         try await Failure.guarded {
             let posts = try connection.provider().makePostsUseCase()
             let read = try await posts.post(uid: try PostRules.uid(uid))
-            let saved = try await posts.edit(read, title: title, content: try await body.read(pipedInput: false))
+            let saved = try await posts.edit(read, title: title, content: try await body.read(pipedInput: false), key: try retry.key())
             if connection.json { return Output.json(saved) }
             print("Updated \(saved.uid.uuidString)")
         }

@@ -34,12 +34,11 @@ struct SQLitePostStore: PostStore {
         try store.first("post", PostRecord.selectByUID, uid.text) { PostRecord.post(uid: uid, $0) }
     }
 
-    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
-        let key = RequestKey.current
-        return try await store.write("save") { db in
+    func save(_ post: Post, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Post {
+        try await store.write("save") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
-                key, .save(uid: post.uid), now: now, db, answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
+                key, .save(post), now: now, db, answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
             ) {
                 try Self.save(post, ifUnchangedSince: ifUnchangedSince, now: now, db)
             }
@@ -57,12 +56,12 @@ struct SQLitePostStore: PostStore {
         return try upsert(post, now: now, db)
     }
 
-    func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        let key = posts.first.flatMap { _ in RequestKey.current }
+    func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int {
+        guard !posts.isEmpty else { return 0 }
         return try await store.write("save_batch") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
-                key, .batch(first: posts.first?.uid ?? UUID(), count: posts.count), now: now, db,
+                key, .batch(posts), now: now, db,
                 answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
             ) {
                 for post in posts { _ = try Self.upsert(post, now: now, db) }
@@ -71,9 +70,8 @@ struct SQLitePostStore: PostStore {
         }
     }
 
-    func delete(uid: UUID) async throws(PostsError) -> Bool {
-        let key = RequestKey.current
-        return try await store.write("delete") { db in
+    func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+        try await store.write("delete") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .delete(uid: uid), now: now, db, answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)

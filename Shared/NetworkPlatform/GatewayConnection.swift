@@ -69,15 +69,23 @@ final class GatewayConnection: Sendable {
     /// less when this call is made on behalf of a request that has less
     /// left (`RPCDeadline`).
     func call<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params) async throws(PostsError) -> Result {
+        try await send(method, params, key: nil)
+    }
+
+    /// Calls `write` under `key`, or under a new key of this call's own:
+    /// one key for every attempt of the write, on whichever gateway, so
+    /// posts-service applies it once.
+    func call<Params, Result>(_ write: RPCWrite<Params, Result>, _ params: Params, key: RequestKey?) async throws(PostsError) -> Result {
+        try await send(write.method, params, key: key?.text ?? UUID().uuidString)
+    }
+
+    private func send<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params, key: String?) async throws(PostsError) -> Result {
         try await confirm(method.service)
         let budget = RPCDeadline.remaining(within: timeout)
         guard budget > .zero else { throw .timeout(seconds: 0) }
         let id = JSONRPCID.string(UUID().uuidString)
         var meta = RequestMeta(timeoutMs: Int((budget.seconds * 1000).rounded(.up)))
-        // One key for every attempt of this write, on whichever gateway:
-        // posts-service applies it once. The caller's, when it names the
-        // write (`RequestKey.current`); else a new one for this call.
-        if method.writes { meta.requestKey = RequestKey.current?.text ?? UUID().uuidString }
+        meta.requestKey = key
         // The client span, a child of whatever this call is made for (the
         // command, or a request being served), handed on in `_meta`.
         let span = InstrumentationSystem.tracer.startSpan(method.name, context: ServiceContext.current ?? .topLevel, ofKind: .client)

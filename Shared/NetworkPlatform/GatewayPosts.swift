@@ -11,4 +11,8 @@ struct GatewayPosts: PostsServiceClient {
     func call<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params) async throws(PostsError) -> Result {
         try await gateway.call(method, params)
     }
+
+    func call<Params, Result>(_ write: RPCWrite<Params, Result>, _ params: Params, key: RequestKey?) async throws(PostsError) -> Result {
+        try await gateway.call(write, params, key: key)
+    }
 }

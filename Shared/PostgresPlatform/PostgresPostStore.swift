@@ -41,9 +41,8 @@ struct PostgresPostStore: PostStore {
         }
     }
 
-    func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
+    func save(_ post: Post, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Post {
         let now = PostDate.milliseconds(Date())
-        let key = RequestKey.current
         guard key != nil || ifUnchangedSince != nil else {
             return try await database.statement("save") { client, logger in
                 try await Self.upsert([post], now: now) { try await client.query($0, logger: logger) }[0]
@@ -52,7 +51,7 @@ struct PostgresPostStore: PostStore {
         return try await database.write("save") { connection, logger in
             // The sequence lock is held: nobody else writes until commit.
             try await PostgresRequestKeys.once(
-                key, .save(uid: post.uid), now: now, connection, logger: logger,
+                key, .save(post), now: now, connection, logger: logger,
                 answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
             ) {
                 if let ifUnchangedSince {
@@ -66,17 +65,17 @@ struct PostgresPostStore: PostStore {
         }
     }
 
-    func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        guard let first = posts.first else { return 0 }
+    func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int {
+        guard !posts.isEmpty else { return 0 }
         let now = PostDate.milliseconds(Date())
-        guard let key = RequestKey.current else {
+        guard let key else {
             return try await database.statement("save_batch") { client, logger in
                 try await Self.upsert(posts, now: now) { try await client.query($0, logger: logger) }.count
             }
         }
         return try await database.write("save_batch") { connection, logger in
             try await PostgresRequestKeys.once(
-                key, .batch(first: first.uid, count: posts.count), now: now, connection, logger: logger,
+                key, .batch(posts), now: now, connection, logger: logger,
                 answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
             ) {
                 try await Self.upsert(posts, now: now) { try await connection.query($0, logger: logger) }.count
@@ -84,9 +83,8 @@ struct PostgresPostStore: PostStore {
         }
     }
 
-    func delete(uid: UUID) async throws(PostsError) -> Bool {
+    func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
         let now = PostDate.milliseconds(Date())
-        let key = RequestKey.current
         return try await database.write("delete") { connection, logger in
             try await PostgresRequestKeys.once(
                 key, .delete(uid: uid), now: now, connection, logger: logger,

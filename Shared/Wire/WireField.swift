@@ -6,8 +6,12 @@ import Foundation
 #endif
 
 /// Field names: Domain says `title`, `posts[3].uid`; the wire says where
-/// in the request it is, `params.title`, `params.posts[3].uid`.
+/// in the request it is, `params.title`, `params.posts[3].uid`. The
+/// request key is Domain's `requestKey` and the wire's
+/// `params._meta.requestKey`.
 enum WireField {
+    static let requestKey = "params.\(RequestMeta.member).\(RequestMeta.CodingKeys.requestKey.rawValue)"
+
     static func isInParams(_ field: String) -> Bool {
         field == "params" || field.hasPrefix("params.") || field.hasPrefix("params[")
     }
@@ -15,6 +19,7 @@ enum WireField {
     static func onWire(_ field: String) -> String { isInParams(field) ? field : "params.\(field)" }
 
     static func inDomain(_ field: String) -> String {
-        field.hasPrefix("params.") ? String(field.dropFirst("params.".count)) : field
+        if field == requestKey { return RequestKey.field }
+        return field.hasPrefix("params.") ? String(field.dropFirst("params.".count)) : field
     }
 }

@@ -68,7 +68,7 @@ struct PostsListViewModelTests {
         screen.actions.send(.load)
         _ = await states.next()
         #expect(await states.next()?.items.map(\.title) == ["First"])
-        _ = try await store.save(.stub("Made elsewhere", minutesAgo: 10, now: Self.now), ifUnchangedSince: nil)
+        _ = try await store.save(.stub("Made elsewhere", minutesAgo: 10, now: Self.now), ifUnchangedSince: nil, key: nil)
         screen.watch.continuation.yield(2)
         _ = await states.next()
         #expect(await states.next()?.items.map(\.title) == ["First", "Made elsewhere"])

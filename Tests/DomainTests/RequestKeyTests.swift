@@ -12,7 +12,7 @@ struct RequestKeyTests {
     }
 
     @Test func test_aKeyOfAnotherForm_isRefusedNamingTheFieldAndTheRule() async {
-        #expect(throws: PostsError.invalid("_meta.requestKey", .empty)) { try RequestKey("") }
+        #expect(throws: PostsError.invalid("requestKey", .empty)) { try RequestKey("") }
         #expect(throws: PostsError.invalid("k", .tooLong(max: 128, actual: 129, unit: .bytes))) {
             try RequestKey(String(repeating: "k", count: 129), field: "k")
         }
@@ -30,6 +30,36 @@ struct RequestKeyTests {
         #expect(KeyedWrite.count(answer: KeyedWrite.answer(count: 3)) == 3)
         #expect(KeyedWrite.deleted(answer: KeyedWrite.answer(deleted: false)) == false)
         #expect(KeyedWrite.deleted(answer: KeyedWrite.answer(count: 1)) == nil)
-        #expect(KeyedWrite.save(uid: post.uid).operation != KeyedWrite.delete(uid: post.uid).operation)
+        #expect(KeyedWrite.save(post).operation != KeyedWrite.delete(uid: post.uid).operation)
+    }
+
+    @Test func test_aSavesOperation_namesWhatItWrote_butNotItsDates() async throws {
+        let post = Post(title: "t", content: "c", createDate: Date(timeIntervalSince1970: 1_700_000_000))
+        var later = post
+        later.createDate = Date(timeIntervalSince1970: 1_800_000_000)
+        later.updateDate = Date(timeIntervalSince1970: 1_800_000_001)
+        #expect(KeyedWrite.save(post).operation == KeyedWrite.save(later).operation, "a retry read again is the same write")
+        var retitled = post
+        retitled.title = "t2"
+        #expect(KeyedWrite.save(post).operation != KeyedWrite.save(retitled).operation, "other content under the same key is another write")
+        var moved = post
+        (moved.title, moved.content) = ("tc", "")
+        #expect(KeyedWrite.save(post).operation != KeyedWrite.save(moved).operation, "text moved between fields is other content")
+        #expect(KeyedWrite.batch([post]).operation != KeyedWrite.batch([retitled]).operation)
+        #expect(KeyedWrite.save(post).operation.hasPrefix("save \(post.uid.text) "))
+    }
+
+    @Test func test_aKeysDerivedUID_isTheSameEveryTime_aVersion8UUID_andAnotherKeysIsAnother() async throws {
+        let key = try RequestKey("create-42")
+        #expect(key.derivedUID == (try RequestKey("create-42")).derivedUID)
+        #expect(key.derivedUID != (try RequestKey("create-43")).derivedUID)
+        let text = key.derivedUID.uuidString
+        #expect(Array(text)[14] == "8", "version 8: \(text)")
+        #expect("89AB".contains(Array(text)[19]), "RFC 9562 variant: \(text)")
+        // The same on every platform and in every process: pinned.
+        #expect(Fingerprint().text == "cbf29ce484222325")
+        var print = Fingerprint()
+        print.add(UInt8(ascii: "a"))
+        #expect(print.text == "af63dc4c8601ec8c", "FNV-1a 64 of \"a\"")
     }
 }

@@ -29,11 +29,11 @@ struct GatewayFailoverTests {
         let gateways = try await Self.start(harness, context: context)
         let provider = UseCaseProvider(try NetworkPlatform.connect(endpoints: gateways.endpoints, timeout: .seconds(3)))
         let posts = provider.makePostsUseCase()
-        let before = try await posts.save(.stub(title: "before the kill"))
+        let before = try await posts.save(.stub(title: "before the kill"), key: nil)
 
         await harness.kill("gateway-a")
         let killed = ContinuousClock.now
-        let after = try await posts.save(.stub(title: "zebrafish after the kill"))
+        let after = try await posts.save(.stub(title: "zebrafish after the kill"), key: nil)
         print("failover after kill -9 of the gateway in use: \(killed.duration(to: .now)) to the next successful reply")
         #expect(try await posts.post(uid: before.uid) == before)
         #expect(try await posts.post(uid: after.uid) == after)
@@ -51,7 +51,7 @@ struct GatewayFailoverTests {
         let provider = UseCaseProvider(try NetworkPlatform.connect(endpoints: gateways.endpoints, timeout: .seconds(5)))
         let posts = provider.makePostsUseCase()
         let changes = provider.makePostChangesUseCase()
-        let read = try await posts.save(.stub(title: "v1"))
+        let read = try await posts.save(.stub(title: "v1"), key: nil)
 
         // The client's connection to a is up; a stops reading, so the edit
         // waits in its socket until the client gives a up and sends it to b.
@@ -62,7 +62,7 @@ struct GatewayFailoverTests {
         let stopped = ContinuousClock.now
         var changed = read
         changed.title = "v2"
-        let edited = try await posts.save(changed)
+        let edited = try await posts.save(changed, key: nil)
         print("failover after SIGSTOP of the gateway in use: \(stopped.duration(to: .now)) to the next successful reply")
         let head = try await changes.head()
 
@@ -92,7 +92,7 @@ struct GatewayFailoverTests {
         #expect(servedAgain)
         // Only a: the workers serve it again, and a client given only a is served.
         let posts = UseCaseProvider(try NetworkPlatform.connect(endpoints: [gateways.endpoint("a")], timeout: .seconds(3))).makePostsUseCase()
-        _ = try await posts.save(.stub(title: "through a again"))
+        _ = try await posts.save(.stub(title: "through a again"), key: nil)
     }
 
     @Test func test_failover_statusListsEveryGatewayWithItsState_andEachGatewaySaysWhichGatewaysItsWorkersServe() async throws {

@@ -51,6 +51,30 @@ struct PostsCLITests {
             "one posts-service process with its two sessions")
     }
 
+    @Test func test_aWriteSentAgainWithItsRequestKey_isAppliedOnce_andAnsweredAsTheFirstTime() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        try await harness.startPostsSystem(context: try Context())
+        let create = ["create", "--title", "Once", "--content", "only once", "--request-key", "script-run-7"]
+        let first = try await harness.posts(create)
+        let again = try await harness.posts(create)
+        #expect(first.status == 0 && again.status == 0, "\(first.stderr) \(again.stderr)")
+        #expect(again.trimmed == first.trimmed, "the same post's uid both times")
+        #expect(try await harness.posts(["count"]).trimmed == "1")
+        let other = try await harness.posts(["create", "--title", "Once", "--content", "changed", "--request-key", "script-run-7"])
+        #expect(other.status == 65 && other.stderr.contains("already used for another write"), "\(other.stderr)")
+
+        let edit = ["edit", first.trimmed, "--title", "Twice?", "--request-key", "script-edit-1"]
+        #expect(try await harness.posts(edit).status == 0)
+        let editedAgain = try await harness.posts(edit)
+        #expect(editedAgain.status == 0, "an edit sent again is answered, not a conflict: \(editedAgain.stderr)")
+        let delete = ["delete", first.trimmed, "--request-key", "script-delete-1"]
+        #expect(try await harness.posts(delete).status == 0)
+        #expect(try await harness.posts(delete).status == 0, "a delete sent again says deleted, as the first time")
+        let bad = try await harness.posts(["delete", first.trimmed, "--request-key", "two words"])
+        #expect(bad.status == 64 && bad.stderr.contains("--request-key"), "\(bad.stderr)")
+    }
+
     @Test func test_importReadsArraysJSONLinesAndSampleData_andReimportingWithUIDsDuplicatesNothing() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

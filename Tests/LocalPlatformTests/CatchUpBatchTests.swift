@@ -7,8 +7,8 @@ import TestTraits
 import Testing
 
 /// The real FTS5 index, recording each write a catch-up makes: how many
-/// changes and how much text, and whether the feed was asked for more
-/// while it was being written.
+/// changes and how much text, and whether the feed was asked for the next
+/// batch before the write was done.
 private final class RecordingIndex: SearchIndex {
     let index: SQLiteSearchIndex
     let feed: CountingFeed
@@ -18,21 +18,22 @@ private final class RecordingIndex: SearchIndex {
 
     func position() async throws(PostsError) -> IndexPosition { try await index.position() }
     func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
-        let asked = feed.calls.load(ordering: .relaxed)
         try await index.apply(changes, position: position)
-        // Written while the next pages are fetched: wait (a bounded time) to
-        // see the feed asked again. Generous: the fetch is a task that a
-        // loaded machine may start seconds late (5 s once was not enough
-        // with one core kept busy beside a full run); it is asked at once.
+        // Written while the next batch is fetched: its first page (after
+        // this write's last sequence) is asked for before this returns.
+        // The fetch is a task of its own that may already have run before
+        // this write began, or that a loaded machine may start seconds late
+        // (5 s once was not enough with one core kept busy beside a full
+        // run): wait for it, a bounded time.
         let deadline = ContinuousClock.now + .seconds(30)
-        while feed.calls.load(ordering: .relaxed) == asked, position.applied < feed.head, ContinuousClock.now < deadline {
+        while !feed.wasAsked(after: position.applied), position.applied < feed.head, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
         let bytes = changes.reduce(0) { total, change in
             guard case .upsert(let post) = change.kind else { return total }
             return total + PostRules.textBytes(title: post.title, content: post.content)
         }
-        let overlapped = feed.calls.load(ordering: .relaxed) > asked
+        let overlapped = feed.wasAsked(after: position.applied)
         writes.withLock { $0.append((changes.count, bytes, overlapped)) }
     }
     func reset(database: String?) async throws(PostsError) { try await index.reset(database: database) }
@@ -44,6 +45,8 @@ private final class RecordingIndex: SearchIndex {
 /// answers for another database (the posts file was replaced mid-catch-up).
 private final class CountingFeed: ChangeFeed {
     let calls = Atomic<Int>(0)
+    /// The sequences it was asked for changes after.
+    private let asked = Mutex<Set<Int64>>([])
     private let first: MemoryFeed
     private let second: MemoryFeed?
     private let switchAt: Int
@@ -55,10 +58,13 @@ private final class CountingFeed: ChangeFeed {
 
     func changes(after sequence: Int64, limit: Int) async throws(PostsError) -> PostChanges {
         let call = calls.add(1, ordering: .relaxed).newValue
+        asked.withLock { _ = $0.insert(sequence) }
         return try await (call >= switchAt ? second ?? first : first).changes(after: sequence, limit: limit)
     }
 
     func head() async throws(PostsError) -> Int64 { try await first.head() }
+
+    func wasAsked(after sequence: Int64) -> Bool { asked.withLock { $0.contains(sequence) } }
 }
 
 @Suite("Catch-up batches", .ownThread, .timeLimit(.minutes(5)))

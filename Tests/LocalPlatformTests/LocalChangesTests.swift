@@ -11,9 +11,9 @@ struct LocalChangesTests {
         try await withDatabase { path in
             let provider = try openLocal(path)
             let posts = provider.makePostsUseCase()
-            let a = try await posts.save(.stub(title: "a"))
-            let b = try await posts.save(.stub(title: "b"))
-            _ = try await posts.delete(uid: a.uid)
+            let a = try await posts.save(.stub(title: "a"), key: nil)
+            let b = try await posts.save(.stub(title: "b"), key: nil)
+            _ = try await posts.delete(uid: a.uid, key: nil)
             let page = try await provider.makePostChangesUseCase().changes(after: 0, limit: 100)
             #expect(page.head == 3)
             #expect(page.changes.map(\.sequence) == [2, 3])
@@ -43,7 +43,7 @@ struct LocalChangesTests {
     @Test func test_changesArePagedAfterASequence() async throws {
         try await withDatabase { path in
             let provider = try openLocal(path)
-            for index in 0..<7 { _ = try await provider.makePostsUseCase().save(.stub(title: "p\(index)")) }
+            for index in 0..<7 { _ = try await provider.makePostsUseCase().save(.stub(title: "p\(index)"), key: nil) }
             let changes = provider.makePostChangesUseCase()
             let first = try await changes.changes(after: 0, limit: 3)
             let second = try await changes.changes(after: first.changes.last!.sequence, limit: 3)
@@ -57,9 +57,9 @@ struct LocalChangesTests {
         try await withDatabase { path in
             let provider = try openLocal(path)
             let posts = provider.makePostsUseCase()
-            let post = try await posts.save(.stub())
-            _ = try await posts.delete(uid: post.uid)
-            _ = try await posts.save(post)
+            let post = try await posts.save(.stub(), key: nil)
+            _ = try await posts.delete(uid: post.uid, key: nil)
+            _ = try await posts.save(post, key: nil)
             let page = try await provider.makePostChangesUseCase().changes(after: 0, limit: 10)
             #expect(page.changes.count == 1)
             #expect(page.changes.first?.sequence == 3)
@@ -76,7 +76,7 @@ struct LocalChangesTests {
             let two = try openLocal(path).makePostsUseCase()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<100 {
-                    group.addTask { _ = try await (index.isMultiple(of: 2) ? one : two).save(.stub(title: "p\(index)")) }
+                    group.addTask { _ = try await (index.isMultiple(of: 2) ? one : two).save(.stub(title: "p\(index)"), key: nil) }
                 }
                 try await group.waitForAll()
             }

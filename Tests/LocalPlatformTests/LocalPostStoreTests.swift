@@ -20,7 +20,7 @@ struct LocalPostStoreTests {
     @Test func test_aCursorWithALowerCaseUIDPagesLikeTheOriginal() async throws {
         try await withDatabase { path in
             let posts = try openLocal(path).makePostsUseCase()
-            for index in 0..<4 { _ = try await posts.save(.stub(title: "p\(index)", created: 100)) }
+            for index in 0..<4 { _ = try await posts.save(.stub(title: "p\(index)", created: 100), key: nil) }
             let first = try await posts.posts(limit: 2, cursor: nil)
             let cursor = try #require(first.nextCursor)
             let parts = cursor.split(separator: ":")
@@ -33,7 +33,7 @@ struct LocalPostStoreTests {
         try await withDatabase { path in
             let posts = try openLocal(path).makePostsUseCase()
             let big = String(repeating: "x", count: PostRules.maxContentBytes)
-            _ = try await posts.save(batch: (0..<30).map { Post.stub(title: "big \($0)", content: big, created: Double($0)) })
+            _ = try await posts.save(batch: (0..<30).map { Post.stub(title: "big \($0)", content: big, created: Double($0)) }, key: nil)
             let pages = try await allPages(posts, limit: 500)
             #expect(pages.count > 1)
             #expect(pages.allSatisfy { $0.reduce(0) { $0 + $1.content.utf8.count } <= PostRules.maxPageBytes })
@@ -43,7 +43,7 @@ struct LocalPostStoreTests {
 
     @Test func test_theFileKeepsItsPostsWhenOpenedAgain() async throws {
         try await withDatabase { path in
-            let saved = try await openLocal(path).makePostsUseCase().save(.stub())
+            let saved = try await openLocal(path).makePostsUseCase().save(.stub(), key: nil)
             let reopened = try openLocal(path)
             #expect(try await reopened.makePostsUseCase().post(uid: saved.uid) == saved)
             #expect(try await reopened.makeStatusUseCase().status().posts == 1)
@@ -54,8 +54,8 @@ struct LocalPostStoreTests {
         try await withDatabase { path in
             let provider = try openLocal(path)
             let posts = provider.makePostsUseCase()
-            let good = try await posts.save(.stub(title: "good"))
-            let bad = try await posts.save(.stub(title: "bad"))
+            let good = try await posts.save(.stub(title: "good"), key: nil)
+            let bad = try await posts.save(.stub(title: "bad"), key: nil)
             let other = try DatabaseQueue(path: path)
             try await other.write { db in
                 try db.execute(sql: "UPDATE post SET uid = 'not-a-uuid' WHERE uid = ?", arguments: [bad.uid.uuidString])
@@ -69,13 +69,13 @@ struct LocalPostStoreTests {
         try await withDatabase { path in
             let reader = try openLocal(path).makePostsUseCase()
             let writer = try openLocal(path).makePostsUseCase()
-            let saved = try await writer.save(.stub(title: "first"))
+            let saved = try await writer.save(.stub(title: "first"), key: nil)
             #expect(try await reader.post(uid: saved.uid).title == "first")
             var edited = saved
             edited.title = "second"
-            _ = try await writer.save(edited)
+            _ = try await writer.save(edited, key: nil)
             #expect(try await reader.post(uid: saved.uid).title == "second", "a connection kept between reads sees the latest commit")
-            _ = try await writer.delete(uid: saved.uid)
+            _ = try await writer.delete(uid: saved.uid, key: nil)
             await #expect(throws: PostsError.notFound(uid: saved.uid)) { try await reader.post(uid: saved.uid) }
         }
     }
@@ -83,7 +83,7 @@ struct LocalPostStoreTests {
     @Test func test_aReadThatSQLiteRefuses_failsNamingSQLitesReasonAndTheStatement() async throws {
         try await withDatabase { path in
             let posts = try openLocal(path).makePostsUseCase()
-            let saved = try await posts.save(.stub(title: "here"))
+            let saved = try await posts.save(.stub(title: "here"), key: nil)
             try await DatabaseQueue(path: path).write { try $0.execute(sql: "DROP TABLE post") }
             do {
                 _ = try await posts.post(uid: saved.uid)
@@ -100,7 +100,7 @@ struct LocalPostStoreTests {
         try await withDatabase { path in
             let posts = try openLocal(path).makePostsUseCase()
             var saved: [Post] = []
-            for index in 0..<40 { saved.append(try await posts.save(.stub(title: "post \(index)"))) }
+            for index in 0..<40 { saved.append(try await posts.save(.stub(title: "post \(index)"), key: nil)) }
             let read = try await withThrowingTaskGroup(of: (Post, Post).self) { group in
                 for post in saved { group.addTask { (post, try await posts.post(uid: post.uid)) } }
                 return try await group.reduce(into: []) { $0.append($1) }

@@ -18,7 +18,7 @@ struct LocalSearchTests {
             let reader = try openLocal(path)
             let writer = try openLocal(path)
             #expect(try await titles(reader, "zebra").isEmpty)
-            _ = try await writer.makePostsUseCase().save(.stub(title: "A zebra"))
+            _ = try await writer.makePostsUseCase().save(.stub(title: "A zebra"), key: nil)
             #expect(try await titles(reader, "zebra") == ["A zebra"])
             // The index and its log, made whatever the umask (these tests run with the usual 022).
             let index = LocalPlatform.searchIndexPath(for: path)
@@ -32,12 +32,12 @@ struct LocalSearchTests {
     @Test func test_theIndexIsKeptBetweenRuns_soOnlyNewWritesAreIndexed() async throws {
         try await withDatabase { path in
             let first = try openLocal(path)
-            _ = try await first.makePostsUseCase().save(batch: (0..<3).map { Post.stub(title: "kept \($0)") })
+            _ = try await first.makePostsUseCase().save(batch: (0..<3).map { Post.stub(title: "kept \($0)") }, key: nil)
             #expect(try await titles(first, "kept").count == 3)
             let again = try openLocal(path)
             let head = try await again.makePostChangesUseCase().head()
             #expect(try await again.platform.searchSync?.index.position().applied == head, "nothing to index again")
-            _ = try await again.makePostsUseCase().save(.stub(title: "kept new"))
+            _ = try await again.makePostsUseCase().save(.stub(title: "kept new"), key: nil)
             #expect(try await titles(again, "kept").count == 4)
         }
     }
@@ -45,11 +45,11 @@ struct LocalSearchTests {
     @Test func test_aFileMadeAnewIsNoticed_andTheIndexRebuilt() async throws {
         try await withDatabase { path in
             let old = try openLocal(path)
-            _ = try await old.makePostsUseCase().save(batch: (0..<5).map { Post.stub(title: "old \($0)") })
+            _ = try await old.makePostsUseCase().save(batch: (0..<5).map { Post.stub(title: "old \($0)") }, key: nil)
             #expect(try await titles(old, "old").count == 5)
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let fresh = try openLocal(path)
-            _ = try await fresh.makePostsUseCase().save(batch: (0..<7).map { Post.stub(title: "fresh \($0)") })
+            _ = try await fresh.makePostsUseCase().save(batch: (0..<7).map { Post.stub(title: "fresh \($0)") }, key: nil)
             #expect(try await titles(fresh, "old").isEmpty, "the old file's posts are gone from the index")
             #expect(try await titles(fresh, "fresh").count == 7, "every post of the new file, the first ones too")
         }

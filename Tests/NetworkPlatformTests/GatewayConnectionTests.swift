@@ -16,7 +16,7 @@ import ZeroMQ
 @Suite("GatewayConnection: reply correlation and failover", .serialized, .ownThread, .timeLimit(.minutes(1)))
 struct GatewayConnectionTests {
     private static let echo = RPCMethod<Echo, Echo>("test.echo", service: "echo")
-    private static let save = RPCMethod<Echo, Echo>("test.save", service: "echo", writes: true)
+    private static let save = RPCWrite<Echo, Echo>("test.save", service: "echo")
 
     // MARK: - Reply correlation
 
@@ -70,6 +70,25 @@ struct GatewayConnectionTests {
         }
     }
 
+    @Test func test_aWriteCarriesItsCallersKey_asGiven_andAReadCarriesNone() async throws {
+        try await withTemporaryDirectory("nc") { directory in
+            let context = try Context()
+            let gateway = try FakeGateway(context, at: "ipc://\(directory)/g.ipc")
+            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(30), retries: 0, context: context)
+            let write = BackgroundCall(connection, Self.save, "v1", key: try RequestKey("callers-key-1"))
+            let written = try #require(try await gateway.nextRequest())
+            #expect(try written.call.meta().requestKey == "callers-key-1")
+            try gateway.answer(written, with: Echo(text: "saved"))
+            #expect(try #require(await write.result()) == .success(Echo(text: "saved")))
+
+            let read = BackgroundCall(connection, Self.echo, "hello")
+            let asked = try #require(try await gateway.nextRequest())
+            #expect(try asked.call.meta().requestKey == nil, "a read needs no key")
+            try gateway.answer(asked, with: Echo(text: "hi"))
+            #expect(try #require(await read.result()) == .success(Echo(text: "hi")))
+        }
+    }
+
     // MARK: - Failover
 
     @Test func test_whenTheFirstGatewayHasNothingListening_thenTheSecondServesTheCalls() async throws {
@@ -119,7 +138,7 @@ struct GatewayConnectionTests {
             let standby = try FakeGateway(context, at: "ipc://\(directory)/b.ipc")
             let connection = try GatewayConnection(
                 endpoints: [leaving.endpoint, standby.endpoint], timeout: .seconds(30), retries: 0, context: context)
-            let call = BackgroundCall(connection, Self.save, "v2")
+            let call = BackgroundCall(connection, Self.save, "v2", key: nil)
             let taken = try #require(try await leaving.nextRequest())
             // Some of the budget is spent before a says no.
             try await Task.sleep(for: .milliseconds(50))
@@ -131,7 +150,7 @@ struct GatewayConnectionTests {
             #expect(connection.endpoint == standby.endpoint)
             #expect(moved.call.id == taken.call.id)
             #expect(moved.text == "v2")
-            let key = try #require(try taken.call.meta().requestKey, "a write carries a request key")
+            let key = try #require(try taken.call.meta().requestKey, "a write given no key carries one of its own")
             #expect(try moved.call.meta().requestKey == key, "the same key on b: the write is applied once")
             let budget = try #require(try taken.call.meta().timeoutMs)
             let rest = try #require(try moved.call.meta().timeoutMs)
@@ -287,11 +306,19 @@ private final class FakeGateway {
 private final class BackgroundCall: Sendable {
     private let outcome = Mutex<Result<Echo, PostsError>?>(nil)
 
-    init(_ connection: GatewayConnection, _ method: RPCMethod<Echo, Echo>, _ text: String) {
+    convenience init(_ connection: GatewayConnection, _ method: RPCMethod<Echo, Echo>, _ text: String) {
+        self.init { () async throws(PostsError) -> Echo in try await connection.call(method, Echo(text: text)) }
+    }
+
+    convenience init(_ connection: GatewayConnection, _ write: RPCWrite<Echo, Echo>, _ text: String, key: RequestKey?) {
+        self.init { () async throws(PostsError) -> Echo in try await connection.call(write, Echo(text: text), key: key) }
+    }
+
+    private init(_ call: @escaping @Sendable () async throws(PostsError) -> Echo) {
         Task {
             let result: Result<Echo, PostsError>
             do throws(PostsError) {
-                result = .success(try await connection.call(method, Echo(text: text)))
+                result = .success(try await call())
             } catch {
                 result = .failure(error)
             }

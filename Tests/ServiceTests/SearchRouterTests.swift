@@ -19,7 +19,7 @@ struct SearchRouterTests {
         let directory = try makeTemporaryDirectory("search")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let posts = try LocalPlatform.open(path: directory + "/posts.sqlite", searchIndex: .memory)
-        _ = try await UseCaseProvider(posts).makePostsUseCase().save(Post(title: "Zebra crossing", content: "stripes"))
+        _ = try await UseCaseProvider(posts).makePostsUseCase().save(Post(title: "Zebra crossing", content: "stripes"), key: nil)
         let index = try SQLiteSearchIndex()
         let sync = IndexSync(index: index, feed: posts.feed)
         let router = SearchRouter(

@@ -69,10 +69,9 @@ public final class MemoryPostStore: PostStore {
         try await checked { state in state.posts[uid] }
     }
 
-    public func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
-        let key = RequestKey.current
-        return try await checked { state throws(PostsError) in
-            try state.once(key, .save(uid: post.uid), answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }) {
+    public func save(_ post: Post, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Post {
+        try await checked { state throws(PostsError) in
+            try state.once(key, .save(post), answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }) {
                 state throws(PostsError) in try Self.save(post, ifUnchangedSince: ifUnchangedSince, &state)
             }
         }
@@ -92,12 +91,11 @@ public final class MemoryPostStore: PostStore {
         return saved
     }
 
-    public func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        guard let first = posts.first else { return 0 }
-        let key = RequestKey.current
+    public func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int {
+        guard !posts.isEmpty else { return 0 }
         return try await checked { state throws(PostsError) in
             try state.once(
-                key, .batch(first: first.uid, count: posts.count), answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
+                key, .batch(posts), answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
             ) {
                 state throws(PostsError) in
                 for post in posts { _ = try Self.save(post, ifUnchangedSince: nil, &state) }
@@ -106,9 +104,8 @@ public final class MemoryPostStore: PostStore {
         }
     }
 
-    public func delete(uid: UUID) async throws(PostsError) -> Bool {
-        let key = RequestKey.current
-        return try await checked { state throws(PostsError) in
+    public func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+        try await checked { state throws(PostsError) in
             try state.once(key, .delete(uid: uid), answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)) { state in
                 state.deleted.append(uid)
                 return state.posts.removeValue(forKey: uid) != nil

@@ -13,11 +13,12 @@ import Testing
 struct JSONRPCRouterTests {
     struct Echo: Codable, Sendable, Equatable { var text: String }
     static let echo = RPCMethod<Echo, Echo>("test.echo", service: "test")
-    static let remove = RPCMethod<Echo, DeleteResult>("test.remove", service: "test", writes: true)
+    static let remove = RPCWrite<Echo, DeleteResult>("test.remove", service: "test")
     static let ping = RPCMethod<NoParams, HealthResult>("test.ping", service: "test")
 
     final class Ran: Sendable {
         let methods = Mutex<[String]>([])
+        let keys = Mutex<[RequestKey?]>([])
     }
 
     private func router(ran: Ran = Ran()) -> JSONRPCRouter {
@@ -29,13 +30,38 @@ struct JSONRPCRouterTests {
                 text: params.text + (left.map { $0 > .zero && $0 <= .seconds(5) ? " (budget)" : " (wrong budget)" } ?? "")
                     + (call.meta.traceparent.map { " " + $0 } ?? ""))
         }
-        router.on(Self.remove) { params, _ in DeleteResult(deleted: params.text == "there") }
+        router.on(Self.remove) { params, key, _ in
+            ran.keys.withLock { $0.append(key) }
+            if params.text == "reused" { throw PostsError.invalid(RequestKey.field, .malformed("already used")) }
+            return DeleteResult(deleted: params.text == "there")
+        }
         router.on(Self.ping) { _, _ in HealthResult(status: "ok", service: "test", pid: 1) }
         return router
     }
 
     private func request<P: Encodable>(_ method: RPCMethod<P, some Codable & Sendable>, _ params: P, meta: RequestMeta? = nil) throws -> Data {
         try JSONRPC.encodeRequest(id: .number(1), method: method.name, params: params, meta: meta)
+    }
+
+    private func request<P: Encodable>(_ write: RPCWrite<P, some Codable & Sendable>, _ params: P, meta: RequestMeta? = nil) throws -> Data {
+        try request(write.method, params, meta: meta)
+    }
+
+    @Test func test_aWriteHandler_isGivenTheRequestsKey_checked_andItsRefusalNamesWhereTheRequestCarriesIt() async throws {
+        let ran = Ran()
+        let router = router(ran: ran)
+        _ = await router.handle(try request(Self.remove, Echo(text: "there"), meta: RequestMeta(requestKey: "k-1")))
+        _ = await router.handle(try request(Self.remove, Echo(text: "there")))
+        #expect(ran.keys.withLock { $0 } == [try RequestKey("k-1"), nil])
+
+        let bad = await router.handle(try request(Self.remove, Echo(text: "there"), meta: RequestMeta(requestKey: "two words")))
+        #expect(bad.outcome == RPCOutcome.error(.invalidParams))
+        #expect(String(decoding: bad.reply, as: UTF8.self).contains(#""field":"params._meta.requestKey""#))
+        #expect(ran.keys.withLock { $0.count } == 2, "a malformed key reached the handler")
+
+        let reused = await router.handle(try request(Self.remove, Echo(text: "reused"), meta: RequestMeta(requestKey: "k-1")))
+        #expect(reused.outcome == RPCOutcome.error(.invalidParams))
+        #expect(String(decoding: reused.reply, as: UTF8.self).contains(#""field":"params._meta.requestKey""#))
     }
 
     @Test func test_metaIsWrittenAsTheLastMemberOfParams_evenOfEmptyParams() async throws {

@@ -48,7 +48,8 @@ public struct CreatePostViewModel: ViewModelType, Sendable {
                     (state.isSaving, state.problem) = (true, nil)
                     publish()
                     do throws(PostsError) {
-                        state.saved = try await posts.save(Post(uid: uid, title: state.title, content: state.content)).uid
+                        // No key: the uid is this form's, so a save pressed again is the same post.
+                        state.saved = try await posts.save(Post(uid: uid, title: state.title, content: state.content), key: nil).uid
                         state.isSaving = false
                         publish()
                         navigator.navigate(to: .back)

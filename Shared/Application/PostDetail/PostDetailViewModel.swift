@@ -62,7 +62,9 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                     publish()
                     do throws(PostsError) {
                         // Only over what was read: an edit made elsewhere meanwhile is never overwritten.
-                        state.post = try await posts.edit(read, title: state.draftTitle, content: state.draftContent)
+                        // Each press is a write of its own (no key): pressed again after a lost
+                        // answer, it is refused as a conflict rather than applied twice.
+                        state.post = try await posts.edit(read, title: state.draftTitle, content: state.draftContent, key: nil)
                         state.editing = false
                     } catch {
                         state.problem = Problem(error)  // the draft stays, to save again or to copy
@@ -80,7 +82,7 @@ public struct PostDetailViewModel: ViewModelType, Sendable {
                     state.confirmingDelete = false
                     guard yes else { break }
                     do throws(PostsError) {
-                        _ = try await posts.delete(uid: uid)
+                        _ = try await posts.delete(uid: uid, key: nil)
                         navigator.navigate(to: .back)
                         return  // the screen is done; nothing after this is for it
                     } catch {

@@ -25,22 +25,22 @@ public struct PostsInteractor: PostsUseCase {
         return post
     }
 
-    public func save(_ post: Post) async throws(PostsError) -> Post {
-        try await store.save(try PostRules.validated(post), ifUnchangedSince: nil)
+    public func save(_ post: Post, key: RequestKey?) async throws(PostsError) -> Post {
+        try await store.save(try PostRules.validated(post), ifUnchangedSince: nil, key: key)
     }
 
-    public func save(_ post: Post, ifUnchangedSince readUpdateDate: Date) async throws(PostsError) -> Post {
-        try await store.save(try PostRules.validated(post), ifUnchangedSince: readUpdateDate)
+    public func save(_ post: Post, ifUnchangedSince readUpdateDate: Date, key: RequestKey?) async throws(PostsError) -> Post {
+        try await store.save(try PostRules.validated(post), ifUnchangedSince: readUpdateDate, key: key)
     }
 
-    public func edit(_ read: Post, title: String?, content: String?) async throws(PostsError) -> Post {
+    public func edit(_ read: Post, title: String?, content: String?, key: RequestKey?) async throws(PostsError) -> Post {
         var edited = read
         edited.title = title ?? read.title
         edited.content = content ?? read.content
-        return try await save(edited, ifUnchangedSince: read.updateDate)
+        return try await save(edited, ifUnchangedSince: read.updateDate, key: key)
     }
 
-    public func save(batch posts: [Post]) async throws(PostsError) -> Int {
+    public func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int {
         guard posts.count <= PostRules.maxBatch else {
             throw .invalid("posts", .tooLong(max: PostRules.maxBatch, actual: posts.count, unit: .entries))
         }
@@ -48,7 +48,7 @@ public struct PostsInteractor: PostsUseCase {
         valid.reserveCapacity(posts.count)
         for (index, post) in posts.enumerated() { valid.append(try PostRules.validated(post, field: "posts[\(index)]")) }
         let distinct = ImportRules.lastOfEachUID(valid)
-        return distinct.isEmpty ? 0 : try await store.save(batch: distinct)
+        return distinct.isEmpty ? 0 : try await store.save(batch: distinct, key: key)
     }
 
     public func importPosts(_ entries: [ImportEntry], progress: @escaping @Sendable (Int, Int) -> Void) async throws(PostsError) -> Int {
@@ -58,7 +58,8 @@ public struct PostsInteractor: PostsUseCase {
         let batches = ImportRules.batches(of: ImportRules.lastOfEachUID(posts))
         let total = batches.reduce(0) { $0 + $1.count }
         // A few batches in flight, so one is prepared while another is
-        // written. Safe: no uid is in two batches.
+        // written. Safe: no uid is in two batches. Each batch is a write of
+        // its own: no key (a connection keys its own retries of it).
         var pending = batches[...]
         var saved = 0
         let store = self.store
@@ -66,7 +67,7 @@ public struct PostsInteractor: PostsUseCase {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 func sendNext() {
                     guard let batch = pending.popFirst() else { return }
-                    group.addTask { try await store.save(batch: batch) }
+                    group.addTask { try await store.save(batch: batch, key: nil) }
                 }
                 for _ in 0..<max(1, batchesInFlight) { sendNext() }
                 while let count = try await group.next() {
@@ -83,8 +84,8 @@ public struct PostsInteractor: PostsUseCase {
         return saved
     }
 
-    public func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try await store.delete(uid: uid)
+    public func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+        try await store.delete(uid: uid, key: key)
     }
 
     public func count() async throws(PostsError) -> Int { try await store.count() }

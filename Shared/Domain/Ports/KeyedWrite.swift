@@ -5,23 +5,37 @@ import Foundation
 #endif
 
 /// A write made under a `RequestKey`, as a store remembers it beside the
-/// key: which write it was (`operation`), and what it answered (`answer`,
-/// text). Written here once so that every store keeps the same thing.
+/// key: which write it was (`operation`, with a fingerprint of what it
+/// wrote), and what it answered (`answer`, text). Written here once so
+/// that every store keeps the same thing.
 ///
 /// A store that meets a key it remembers answers from it without writing;
 /// one that meets the key with another operation refuses the write
-/// (`reused`): a key names one write, never two.
+/// (`reused`): a key names one write, never two, and the same key sent
+/// with other content is another write.
 public enum KeyedWrite: Sendable, Equatable {
-    case save(uid: UUID)
-    case batch(first: UUID, count: Int)
+    /// A save of what a post holds (its uid, title and content): neither
+    /// its dates nor the date it was read at, which a client that reads
+    /// again before it retries sends anew.
+    case save(Post)
+    case batch([Post])
     case delete(uid: UUID)
 
     public var operation: String {
         switch self {
-        case .save(let uid): "save \(uid.text)"
-        case .batch(let first, let count): "batch \(first.text) \(count)"
-        case .delete(let uid): "delete \(uid.text)"
+        case .save(let post): return "save \(post.uid.text) \(Self.fingerprint(post).text)"
+        case .batch(let posts):
+            var print = Fingerprint()
+            for post in posts { print.add(Self.fingerprint(post).text) }
+            return "batch \(posts.first?.uid.text ?? "-") \(posts.count) \(print.text)"
+        case .delete(let uid): return "delete \(uid.text)"
         }
+    }
+
+    private static func fingerprint(_ post: Post) -> Fingerprint {
+        var print = Fingerprint()
+        for part in [post.uid.text, post.title, post.content] { print.add(part) }
+        return print
     }
 
     /// What a remembered key answers for this write: the first attempt's
@@ -37,7 +51,7 @@ public enum KeyedWrite: Sendable, Equatable {
     /// The error for `key`, remembered for `remembered`, sent with this write.
     public func reused(_ key: RequestKey, remembered: String) -> PostsError {
         .invalid(
-            "_meta.requestKey",
+            RequestKey.field,
             .malformed("'\(key.text)' was already used for another write (\(remembered)), not for \(operation); use a new key for each write"))
     }
 

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A key the client gives a write (`params._meta.requestKey`), the same on
 /// every attempt of that write, so that a write sent again (to another
 /// gateway, after a lost answer) is applied once and answered as the first
@@ -9,10 +15,11 @@
 /// that succeed are remembered, since a write that failed changed nothing
 /// and may simply run again.
 ///
-/// The key reaches the store as a task-local (`current`), as a deadline or
-/// a trace does: the router sets it around a write's handler, the
-/// interactor in between needs no parameter for it, and the store reads it
-/// where it writes.
+/// The key is a parameter of every write, from the use case to the port
+/// (`PostStore`): a write cannot be called, served or stored without its
+/// caller saying what a retry of it does. `nil` says "no key": the write
+/// is applied each time it arrives (the gateway connection still keys each
+/// of its own calls, so its failover retries apply once).
 public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
     public let text: String
 
@@ -25,9 +32,14 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
     /// long backlog.
     public static let prunedPerWrite = 16
 
+    /// The name errors give the key when no caller named it otherwise: a
+    /// delivery mechanism says where its requests carry it (the wire's
+    /// `params._meta.requestKey`, an HTTP `Idempotency-Key` header).
+    public static let field = "requestKey"
+
     /// Checks the form: 1 to 128 characters from `A-Z a-z 0-9 . _ : -`
     /// (a UUID, say). `field` names the member for the error.
-    public init(_ text: String, field: String = "_meta.requestKey") throws(PostsError) {
+    public init(_ text: String, field: String = RequestKey.field) throws(PostsError) {
         guard !text.isEmpty else { throw .invalid(field, .empty) }
         guard text.utf8.count <= Self.maxLength else {
             throw .invalid(field, .tooLong(max: Self.maxLength, actual: text.utf8.count, unit: .bytes))
@@ -40,8 +52,29 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// The key of the write being served, if its request carried one.
-    @TaskLocal public static var current: RequestKey?
+    /// The uid a post created under this key takes, the same on every
+    /// attempt, so that a create sent again (with no uid of its own) is the
+    /// same post and answered as the first time: a name-based UUID (RFC
+    /// 9562's version 8) of the key.
+    public var derivedUID: UUID {
+        var high = Fingerprint()
+        var low = Fingerprint(seed: 0x6c62_272e_07bb_0142)
+        high.add("post uid from request key")
+        high.add(text)
+        low.add(text)
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high.value >> (56 - 8 * index))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low.value >> (56 - 8 * index))
+        }
+        bytes[6] = bytes[6] & 0x0f | 0x80  // version 8
+        bytes[8] = bytes[8] & 0x3f | 0x80  // variant 10
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
 
     private static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {

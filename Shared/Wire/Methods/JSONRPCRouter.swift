@@ -89,7 +89,48 @@ public struct JSONRPCRouter: Sendable {
         entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
             let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
             let result = try await handler(try Self.params(of: request, for: method), call)
-            return (try call.reply(result).data, method.writes && ((result as? any WriteResult)?.changedSomething ?? true))
+            return (try call.reply(result).data, false)
+        }
+    }
+
+    /// Registers `handler` for `write`, which must be this service's. It is
+    /// given the request's key (`params._meta.requestKey`, checked; nil when
+    /// the request carries none) to hand to the use case, which applies the
+    /// write once per key. A change notice follows each answer unless its
+    /// result says nothing changed (`WriteResult`).
+    @inlinable
+    public mutating func on<Params, Result>(
+        _ write: RPCWrite<Params, Result>,
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RequestKey?, RPCCall<Result>) async throws -> Result
+    ) {
+        let method = write.method
+        let metrics = entry(for: method)
+        entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
+            let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
+            let params = try Self.params(of: request, for: method)
+            let key = try Self.key(of: meta)
+            let result = try await Self.namingKey { () async throws -> Result in try await handler(params, key, call) }
+            return (try call.reply(result).data, (result as? any WriteResult)?.changedSomething ?? true)
+        }
+    }
+
+    /// Where a request carries its key, as errors name it.
+    @usableFromInline static let keyField = WireField.requestKey
+
+    @inlinable
+    static func key(of meta: RequestMeta) throws(PostsError) -> RequestKey? {
+        try meta.requestKey.map { text throws(PostsError) in try RequestKey(text, field: keyField) }
+    }
+
+    /// The use case names the key `RequestKey.field` (a key used for
+    /// another write); the request holds it at `keyField`.
+    @inlinable
+    static func namingKey<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PostsError {
+            guard case .invalid(let invalid) = error, invalid.field == RequestKey.field else { throw error }
+            throw PostsError.invalid(keyField, invalid.reason)
         }
     }
 
@@ -99,7 +140,7 @@ public struct JSONRPCRouter: Sendable {
         _ method: RPCMethod<Params, Result>,
         _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RPCCall<Result>) async throws -> RPCReply<Result>
     ) {
-        register(method) { params, call in (try await handler(params, call), method.writes) }
+        register(method) { params, call in (try await handler(params, call), false) }
     }
 
     @inlinable
@@ -173,15 +214,9 @@ public struct JSONRPCRouter: Sendable {
                 guard budget > 0 else { throw JSONRPCError.budgetSpent(method: request.method) }
                 deadline = now + .milliseconds(budget)
             }
-            let key = try meta.requestKey.map { text throws(PostsError) in try RequestKey(text, field: "params._meta.requestKey") }
             let answer = { [deadline] () async throws -> (Data, wrote: Bool) in
-                let keyed = { () async throws -> (Data, wrote: Bool) in
-                    guard let key else { return try await entry.answer(request, meta, deadline, maxReplyBytes) }
-                    // The store applies the write once per key (RequestKey).
-                    return try await RequestKey.$current.withValue(key) { try await entry.answer(request, meta, deadline, maxReplyBytes) }
-                }
-                guard let deadline else { return try await keyed() }
-                return try await RPCDeadline.$current.withValue(deadline) { try await keyed() }
+                guard let deadline else { return try await entry.answer(request, meta, deadline, maxReplyBytes) }
+                return try await RPCDeadline.$current.withValue(deadline) { try await entry.answer(request, meta, deadline, maxReplyBytes) }
             }
             let (reply, changed) =
                 if let serving {

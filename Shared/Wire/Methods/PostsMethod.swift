@@ -14,9 +14,9 @@ public enum PostsMethod {
     public static let service = "posts"
     public static let list = RPCMethod<ListParams, PageResult>("posts.list", service: service, defaultParams: ListParams())
     public static let get = RPCMethod<UIDParams, PostDTO>("posts.get", service: service)
-    public static let save = RPCMethod<SaveParams, PostDTO>("posts.save", service: service, writes: true)
-    public static let saveMany = RPCMethod<SaveManyParams, SaveManyResult>("posts.saveMany", service: service, writes: true)
-    public static let delete = RPCMethod<UIDParams, DeleteResult>("posts.delete", service: service, writes: true)
+    public static let save = RPCWrite<SaveParams, PostDTO>("posts.save", service: service)
+    public static let saveMany = RPCWrite<SaveManyParams, SaveManyResult>("posts.saveMany", service: service)
+    public static let delete = RPCWrite<UIDParams, DeleteResult>("posts.delete", service: service)
     public static let changes = RPCMethod<ChangesParams, ChangesResult>("posts.changes", service: service)
     public static let count = RPCMethod<NoParams, CountResult>("posts.count", service: service)
     /// Served by each posts-service process itself (its pid), not a use case.
@@ -38,17 +38,17 @@ extension PostsServiceClient {
         }
     }
 
-    public func save(_ post: Post, ifUnchangedSince: Date?) async throws(PostsError) -> Post {
+    public func save(_ post: Post, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Post {
         let params = SaveParams(post: PostDTO(domain: post), ifUnchangedSince: ifUnchangedSince.map(WireDate.format))
-        return try await call(PostsMethod.save, params).toDomain()
+        return try await call(PostsMethod.save, params, key: key).toDomain()
     }
 
-    public func save(batch posts: [Post]) async throws(PostsError) -> Int {
-        try await call(PostsMethod.saveMany, SaveManyParams(posts: posts.map(PostDTO.init(domain:)))).saved
+    public func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int {
+        try await call(PostsMethod.saveMany, SaveManyParams(posts: posts.map(PostDTO.init(domain:))), key: key).saved
     }
 
-    public func delete(uid: UUID) async throws(PostsError) -> Bool {
-        try await call(PostsMethod.delete, UIDParams(uid: uid.uuidString)).deleted
+    public func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+        try await call(PostsMethod.delete, UIDParams(uid: uid.uuidString), key: key).deleted
     }
 
     public func count() async throws(PostsError) -> Int {
@@ -79,23 +79,23 @@ extension PostsMethod {
         router.on(get) { params, _ in
             PostDTO(domain: try await posts.post(uid: try PostRules.uid(params.uid)))
         }
-        router.on(save) { params, _ in
+        router.on(save) { params, key, _ in
             let post = try params.post.toDomain()
             var since: Date?
             if let text = params.ifUnchangedSince { since = try WireDate.parse(text, field: "ifUnchangedSince") }
             let saved = try await naming("post") { () async throws(PostsError) -> Post in
-                if let since { return try await posts.save(post, ifUnchangedSince: since) }
-                return try await posts.save(post)
+                if let since { return try await posts.save(post, ifUnchangedSince: since, key: key) }
+                return try await posts.save(post, key: key)
             }
             return PostDTO(domain: saved)
         }
-        router.on(saveMany) { params, _ in
+        router.on(saveMany) { params, key, _ in
             var batch: [Post] = []
             for (index, dto) in params.posts.enumerated() { batch.append(try dto.toDomain(field: "posts[\(index)]")) }
-            return SaveManyResult(saved: try await posts.save(batch: batch))
+            return SaveManyResult(saved: try await posts.save(batch: batch, key: key))
         }
-        router.on(delete) { params, _ in
-            DeleteResult(deleted: try await posts.delete(uid: try PostRules.uid(params.uid)))
+        router.on(delete) { params, key, _ in
+            DeleteResult(deleted: try await posts.delete(uid: try PostRules.uid(params.uid), key: key))
         }
         router.on(count) { _, _ in CountResult(count: try await posts.count()) }
         router.onReply(changes) { params, call in
@@ -107,12 +107,13 @@ extension PostsMethod {
     }
 
     /// The use case names a post's own fields (`title`); the request holds
-    /// them under `prefix` (`post.title`).
+    /// them under `prefix` (`post.title`). The request key is not the
+    /// post's: the router names it.
     private static func naming<T>(_ prefix: String, _ body: () async throws(PostsError) -> T) async throws(PostsError) -> T {
         do {
             return try await body()
         } catch {
-            guard case .invalid(let invalid) = error else { throw error }
+            guard case .invalid(let invalid) = error, invalid.field != RequestKey.field else { throw error }
             throw .invalid("\(prefix).\(invalid.field)", invalid.reason)
         }
     }

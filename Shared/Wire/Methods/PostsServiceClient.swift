@@ -7,4 +7,6 @@ import Domain
 /// declaration, in PostsMethod.swift.
 public protocol PostsServiceClient: PostStore, ChangeFeed {
     func call<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params) async throws(PostsError) -> Result
+    /// A write, under `key` on every attempt (a new key of its own when nil).
+    func call<Params, Result>(_ write: RPCWrite<Params, Result>, _ params: Params, key: RequestKey?) async throws(PostsError) -> Result
 }

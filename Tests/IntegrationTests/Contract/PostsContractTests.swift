@@ -10,7 +10,7 @@ struct PostsContractTests {
     func test_contract_aSavedPostReadsBackAsStored_withItsTitleTrimmed(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
-            let saved = try await posts.save(.stub(title: "  Hello  "))
+            let saved = try await posts.save(.stub(title: "  Hello  "), key: nil)
             #expect(saved.title == "Hello")
             #expect(try await posts.post(uid: saved.uid) == saved)
         }
@@ -20,11 +20,11 @@ struct PostsContractTests {
     func test_contract_savingTheSameUIDAgainUpdates_keepingTheCreateDate(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
-            let first = try await posts.save(.stub(title: "v1", created: 1_000))
+            let first = try await posts.save(.stub(title: "v1", created: 1_000), key: nil)
             var edited = first
             (edited.title, edited.createDate) = ("v2", Date(timeIntervalSince1970: 5_000))
             try await Task.sleep(for: .milliseconds(5))
-            let second = try await posts.save(edited)
+            let second = try await posts.save(edited, key: nil)
             #expect(second.createDate == first.createDate)
             #expect(second.updateDate > first.updateDate)
             #expect(try await allPages(posts, limit: 10).flatMap { $0 }.map(\.title) == ["v2"])
@@ -37,9 +37,9 @@ struct PostsContractTests {
             let posts = provider.makePostsUseCase()
             // Five share one create date, so the uid must break the tie.
             var saved: [Post] = []
-            for index in 0..<25 { saved.append(try await posts.save(.stub(title: "p\(index)", created: Double(1_000 + min(index, 20))))) }
+            for index in 0..<25 { saved.append(try await posts.save(.stub(title: "p\(index)", created: Double(1_000 + min(index, 20))), key: nil)) }
             let first = try await posts.posts(limit: 10, cursor: nil)
-            _ = try await posts.save(.stub(title: "newest", created: 9_999))
+            _ = try await posts.save(.stub(title: "newest", created: 9_999), key: nil)
             var walked = first.posts
             var cursor = first.nextCursor
             while let next = cursor {
@@ -67,9 +67,9 @@ struct PostsContractTests {
     func test_contract_deletingSaysWhetherThereWasOne_andThenItIsNotFound(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
-            let saved = try await posts.save(.stub())
-            #expect(try await posts.delete(uid: saved.uid))
-            #expect(try await !posts.delete(uid: saved.uid))
+            let saved = try await posts.save(.stub(), key: nil)
+            #expect(try await posts.delete(uid: saved.uid, key: nil))
+            #expect(try await !posts.delete(uid: saved.uid, key: nil))
             #expect(await postsError { _ = try await posts.post(uid: saved.uid) } == .notFound(uid: saved.uid))
         }
     }
@@ -79,12 +79,13 @@ struct PostsContractTests {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             #expect(
-                await postsError { _ = try await posts.save(batch: [.stub(), .stub(title: " "), .stub()]) } == .invalid("posts[1].title", .empty))
+                await postsError { _ = try await posts.save(batch: [.stub(), .stub(title: " "), .stub()], key: nil) }
+                    == .invalid("posts[1].title", .empty))
             #expect(try await posts.posts(limit: 10, cursor: nil).posts.isEmpty)
             let twice = Post.stub(title: "first")
             var later = twice
             later.title = "second"
-            #expect(try await posts.save(batch: [twice, .stub(), later]) == 2, "saved counts distinct posts")
+            #expect(try await posts.save(batch: [twice, .stub(), later], key: nil) == 2, "saved counts distinct posts")
             #expect(try await posts.post(uid: twice.uid).title == "second", "the later entry wins")
         }
     }
@@ -93,17 +94,17 @@ struct PostsContractTests {
     func test_contract_anEditSavesOverWhatWasRead_butNeverOverAChangeOrDeleteMadeSince(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
-            let read = try await posts.save(.stub(title: "First", content: "kept"))
-            let mine = try await posts.edit(read, title: "Mine", content: nil)
+            let read = try await posts.save(.stub(title: "First", content: "kept"), key: nil)
+            let mine = try await posts.edit(read, title: "Mine", content: nil, key: nil)
             #expect(mine.title == "Mine" && mine.content == "kept")
             var theirs = mine
             theirs.title = "Theirs"
-            _ = try await posts.save(theirs)  // someone else, meanwhile
-            #expect(await postsError { _ = try await posts.edit(mine, title: "Mine again", content: nil) } == .conflict(uid: mine.uid))
+            _ = try await posts.save(theirs, key: nil)  // someone else, meanwhile
+            #expect(await postsError { _ = try await posts.edit(mine, title: "Mine again", content: nil, key: nil) } == .conflict(uid: mine.uid))
             #expect(try await posts.post(uid: mine.uid).title == "Theirs", "their edit is not overwritten")
-            _ = try await posts.delete(uid: mine.uid)
+            _ = try await posts.delete(uid: mine.uid, key: nil)
             #expect(
-                await postsError { _ = try await posts.edit(mine, title: "Back", content: nil) } == .conflict(uid: mine.uid),
+                await postsError { _ = try await posts.edit(mine, title: "Back", content: nil, key: nil) } == .conflict(uid: mine.uid),
                 "a deleted post is not brought back")
         }
     }
@@ -112,8 +113,10 @@ struct PostsContractTests {
     func test_contract_aCharacterTheStoreCannotKeep_isRefusedNamingTheField_neverCut(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
-            #expect(await postsError { _ = try await posts.save(.stub(title: "before\u{0}after")) } == .invalid("title", .forbiddenCharacter(0)))
-            #expect(await postsError { _ = try await posts.save(.stub(content: "a\u{0}b")) } == .invalid("content", .forbiddenCharacter(0)))
+            #expect(
+                await postsError { _ = try await posts.save(.stub(title: "before\u{0}after"), key: nil) } == .invalid("title", .forbiddenCharacter(0))
+            )
+            #expect(await postsError { _ = try await posts.save(.stub(content: "a\u{0}b"), key: nil) } == .invalid("content", .forbiddenCharacter(0)))
             #expect(try await posts.posts(limit: 10, cursor: nil).posts.isEmpty)
         }
     }
@@ -124,12 +127,12 @@ struct PostsContractTests {
             let posts = provider.makePostsUseCase()
             for text in [PostDate.latestText, PostDate.earliestText, "2026-11-23T10:20:30.123Z", "1969-12-31T23:59:59.001Z"] {
                 let created = try PostDate.parse(text, field: "test")
-                let saved = try await posts.save(Post(title: text, content: "", createDate: created))
+                let saved = try await posts.save(Post(title: text, content: "", createDate: created), key: nil)
                 #expect(PostDate.format(try await posts.post(uid: saved.uid).createDate) == text)
             }
             let tooLate = Date(timeIntervalSince1970: Double(PostDate.latest + 1) / 1000)
             #expect(
-                await postsError { _ = try await posts.save(Post(title: "late", content: "", createDate: tooLate)) }
+                await postsError { _ = try await posts.save(Post(title: "late", content: "", createDate: tooLate), key: nil) }
                     == .invalid("createDate", .dateOutOfRange("+10000-01-01T00:00:00.000Z")))
         }
     }
@@ -140,9 +143,9 @@ struct PostsContractTests {
             let posts = provider.makePostsUseCase()
             let changes = provider.makePostChangesUseCase()
             let start = try await changes.head()
-            let one = try await posts.save(.stub(title: "one"))
-            let two = try await posts.save(.stub(title: "two"))
-            _ = try await posts.delete(uid: one.uid)
+            let one = try await posts.save(.stub(title: "one"), key: nil)
+            let two = try await posts.save(.stub(title: "two"), key: nil)
+            _ = try await posts.delete(uid: one.uid, key: nil)
             let page = try await changes.changes(after: start, limit: 10)
             #expect(page.changes.map(\.uid) == [two.uid, one.uid])
             #expect(page.changes.last?.kind == .delete)
@@ -158,11 +161,11 @@ struct PostsContractTests {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
             let before = try await posts.count()
-            let saved = try await posts.save(.stub())
-            _ = try await posts.save(saved)  // saved again: still one post
-            _ = try await posts.save(.stub())
+            let saved = try await posts.save(.stub(), key: nil)
+            _ = try await posts.save(saved, key: nil)  // saved again: still one post
+            _ = try await posts.save(.stub(), key: nil)
             #expect(try await posts.count() == before + 2)
-            #expect(try await posts.delete(uid: saved.uid))
+            #expect(try await posts.delete(uid: saved.uid, key: nil))
             #expect(try await posts.count() == before + 1)
         }
     }
