@@ -46,8 +46,11 @@ extension BrokerCore {
 
     private mutating func expireQueuedRequests(of name: String, now: Instant) {
         guard let expired = services[name]?.removeExpired(now: now), !expired.isEmpty else { return }
+        // With no worker at all, "no worker" says why better than "timeout":
+        // a client that gives a short budget still learns what to start.
+        let hasWorkers = (services[name]?.workers ?? 0) > 0
         for request in expired {
-            if let expires = request.expires, expires <= now {
+            if let expires = request.expires, expires <= now, hasWorkers {
                 reject(request, of: name, timeout(request, service: name))
             } else {
                 reject(request, of: name, .serviceUnavailable(service: name, waited: request.received.duration(to: now)))

@@ -9,7 +9,14 @@ extension ClientEngine {
             return
         }
         var nextDeadline: Instant? = nil
+        // No connection has been up yet: since when requests have waited for one.
+        var everLive = false
+        var unconnectedSince: Instant?
         while true {
+            if !everLive, configuration.firstConnectionWait != nil, unconnectedSince == nil, state.withLock({ !$0.pending.isEmpty }) {
+                unconnectedSince = clock.now
+            }
+            let unreachableBy = unconnectedSince.flatMap { since in configuration.firstConnectionWait.map { since + $0 } }
             var poller = Poller()
             let socketIndex = poller.addReadable(link.socket)
             let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
@@ -18,7 +25,7 @@ extension ClientEngine {
             // the next, when requests are waiting on it.
             let connectBy =
                 failsOver && !link.live && state.withLock({ !$0.pending.isEmpty }) ? link.opened + configuration.connectWait : nil
-            let wake = [nextDeadline, connectBy].compactMap { $0 }.min()
+            let wake = [nextDeadline, connectBy, unreachableBy].compactMap { $0 }.min()
             do {
                 try poller.poll(timeout: wake.map { clock.now.duration(to: $0) })
                 if poller.isReadable(wakerIndex) { waker.drain() }
@@ -34,6 +41,12 @@ extension ClientEngine {
                     }
                 }
                 var now = clock.now
+                everLive = everLive || link.live
+                if everLive { unconnectedSince = nil }
+                if let unreachableBy, !everLive, now >= unreachableBy {
+                    failPending(with: .unreachable(endpoints: endpoints, waited: configuration.firstConnectionWait ?? .zero))
+                    unconnectedSince = nil
+                }
                 if let connectBy, now >= connectBy, !link.live, state.withLock({ !$0.pending.isEmpty }) {
                     logger.warning(
                         "no connection to the gateway within \(configuration.connectWait); trying the next",
@@ -122,6 +135,7 @@ extension ClientEngine {
             case .outcome(.succeeded):
                 (link.live, link.handshaking) = (true, false)
                 handshakes.record(.succeeded)
+                connectedOnce.store(true, ordering: .relaxed)
             case .outcome(let failure):
                 link.handshaking = false
                 handshakes.record(failure)
@@ -251,6 +265,15 @@ extension ClientEngine {
             logger.info("no reply in time; retrying on a new socket", metadata: ["endpoint": "\(endpoints[currentIndex])"])
         }
         return outcome
+    }
+
+    /// Every request waiting now fails with `error`; the client goes on.
+    private func failPending(with error: MajordomoClientError) {
+        let failed = state.withLock { state -> [Pending] in
+            defer { state.pending.removeAll(); state.byCorrelation.removeAll(); state.unsent.removeAll() }
+            return Array(state.pending.values)
+        }
+        for request in failed { request.continuation.resume(throwing: error) }
     }
 
     /// The end: every request still waiting fails with `.closed`.

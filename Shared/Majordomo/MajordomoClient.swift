@@ -28,6 +28,13 @@ public final class MajordomoClient: Sendable {
         /// (its handshake done) while requests wait, before the next broker
         /// is tried.
         public var connectWait: Duration = .milliseconds(500)
+        /// How long requests wait for the first connection to any broker
+        /// (its handshake done) before they fail with `.unreachable`: how a
+        /// caller tells "nobody is there" from a slow reply without asking
+        /// first. Once a connection has been up, requests wait out their
+        /// own timeouts instead (a broker restarting comes back). Nil: they
+        /// always do.
+        public var firstConnectionWait: Duration?
         /// ZMTP PINGs on the connection, and the silence after one past
         /// which the broker is taken as dead (requests in flight are then
         /// sent again: to the next broker, or on a new connection).
@@ -90,6 +97,10 @@ public final class MajordomoClient: Sendable {
     /// and has not succeeded since (watched on tcp://, and on ipc:// with
     /// CURVE): how a caller tells "refused" from "no answer".
     public var handshakeFailure: HandshakeEvent? { engine.handshakes.failure }
+
+    /// Whether a connection to a broker has been up (its handshake done):
+    /// a request that timed out before one was tells "nobody is there".
+    public var hasConnected: Bool { engine.connectedOnce.load(ordering: .relaxed) }
 
     /// Fails every request in flight with `.closed` and releases the socket.
     public func close() { engine.close() }

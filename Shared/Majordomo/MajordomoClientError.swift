@@ -6,6 +6,9 @@ public enum MajordomoClientError: Error, Equatable, CustomStringConvertible {
     case timeout(service: String, endpoint: String, attempts: Int, each: Duration)
     /// The client was closed while the request was in flight.
     case closed
+    /// No connection to any broker came up within
+    /// `Configuration.firstConnectionWait`.
+    case unreachable(endpoints: [String], waited: Duration)
 
     public var description: String {
         switch self {
@@ -14,6 +17,8 @@ public enum MajordomoClientError: Error, Equatable, CustomStringConvertible {
                 + "'\(service)' worker?"
         case .closed:
             "the client was closed before the reply arrived"
+        case .unreachable(let endpoints, let waited):
+            "no connection to \(endpoints.joined(separator: ",")) within \(waited); is the gateway running?"
         }
     }
 }

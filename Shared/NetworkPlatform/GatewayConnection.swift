@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import Majordomo
-import Synchronization
 import Tracing
 import Wire
 import ZeroMQ
@@ -15,9 +14,11 @@ final class GatewayConnection: Sendable {
     private let context: Context
     private let client: MajordomoClient
     private let timeout: Duration
+    /// How long a gateway has to answer a status probe, and to accept a
+    /// connection before requests fail as "no answer".
     static let probeTimeout = Duration.seconds(2)
-    /// Services `mmi.service` has confirmed to have a worker.
-    private let confirmed = Mutex<Set<String>>([])
+    /// How much less than a call waits its request's budget says, at most.
+    static let answerMargin = Duration.milliseconds(100)
 
     init(endpoints: [String], timeout: Duration, retries: Int, context: Context) throws(PostsError) {
         self.endpoints = endpoints
@@ -26,6 +27,9 @@ final class GatewayConnection: Sendable {
         var configuration = MajordomoClient.Configuration()
         configuration.timeout = timeout
         configuration.retries = retries
+        // The gateway is there, or not, within this: no need to wait out a
+        // long timeout to say that nobody is listening.
+        configuration.firstConnectionWait = min(timeout, Self.probeTimeout)
         configuration.isLeaving = Self.isLeaving
         configuration.rebudget = Self.rebudget
         do {
@@ -53,11 +57,19 @@ final class GatewayConnection: Sendable {
         }
     }
 
+    /// The budget a request says, in milliseconds, for a call that waits
+    /// `wait`: a little less, so that the gateway's own answer when the
+    /// budget runs out (-32004, or -32003 when no worker serves the
+    /// service) arrives before the call gives up.
+    static func told(_ wait: Duration) -> Int {
+        max(1, Int(((wait - min(answerMargin, wait / 10)).seconds * 1000).rounded(.down)))
+    }
+
     /// The request with `params._meta.timeoutMs` cut to what is left, for a
     /// request moved to another gateway.
     @Sendable static func rebudget(_ body: [Frame], remaining: Duration) -> [Frame] {
         guard body.count == 1 else { return body }
-        let milliseconds = max(1, Int((remaining.seconds * 1000).rounded(.up)))
+        let milliseconds = told(remaining)
         return body[0].withUnsafeBytes { bytes in
             guard let budget = RequestBudget.find(in: bytes) else { return body }
             return [Frame(budget.rewriting(bytes, to: milliseconds))]
@@ -80,11 +92,10 @@ final class GatewayConnection: Sendable {
     }
 
     private func send<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params, key: String?) async throws(PostsError) -> Result {
-        try await confirm(method.service)
         let budget = RPCDeadline.remaining(within: timeout)
         guard budget > .zero else { throw .timeout(seconds: 0) }
         let id = JSONRPCID.string(UUID().uuidString)
-        var meta = RequestMeta(timeoutMs: Int((budget.seconds * 1000).rounded(.up)))
+        var meta = RequestMeta(timeoutMs: Self.told(budget))
         meta.requestKey = key
         // The client span, a child of whatever this call is made for (the
         // command, or a request being served), handed on in `_meta`.
@@ -100,7 +111,11 @@ final class GatewayConnection: Sendable {
             reply = try await client.request(service: method.service, body: [Frame(body)], correlationID: id.correlationKey, timeout: budget)
         } catch let error as MajordomoClientError {
             switch error {
-            case .timeout(_, _, let attempts, let each): throw .timeout(seconds: Double(attempts) * each.seconds)
+            case .timeout(_, _, let attempts, let each):
+                // Nobody there at all tells more than "no reply in time".
+                guard client.hasConnected else { throw unreachable(waited: each) }
+                throw .timeout(seconds: Double(attempts) * each.seconds)
+            case .unreachable(_, let waited): throw unreachable(waited: waited)
             case .closed: throw .failed("the connection to \(endpoint) was closed before the answer came")
             }
         } catch {
@@ -115,37 +130,16 @@ final class GatewayConnection: Sendable {
         }
     }
 
-    /// Asks the gateway (8/MMI) whether `service` has a worker, once per
-    /// service, so "the gateway is down" and "no worker for this service"
-    /// each fail as their own error instead of waiting out a timeout. A
-    /// gateway that answers "no worker" may have just restarted, its workers
-    /// registering again within two heartbeats: it is asked again, until the
-    /// timeout, before the answer stands.
-    private func confirm(_ service: String) async throws(PostsError) {
-        guard !service.hasPrefix("mmi."), !confirmed.withLock({ $0.contains(service) }) else { return }
+    /// No connection to any gateway came up: say why, as far as can be
+    /// told here. A gateway that answers but has no worker for the service
+    /// says so itself (-32003 `noWorker`), so no question is sent first.
+    private func unreachable(waited: Duration) -> PostsError {
         if let denied = endpoints.first(where: IPCAccess.isDenied), endpoints.allSatisfy(IPCAccess.isDenied) {
-            throw .unavailable(.permissionDenied(endpoint: denied))
+            return .unavailable(.permissionDenied(endpoint: denied))
         }
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let answer: String?
-            // The gateway answers this itself, at once: a short wait tells a dead
-            // gateway from a slow service without waiting out a long timeout.
-            let wait = min(timeout, Self.probeTimeout)
-            do {
-                answer = try await client.request(service: "mmi.service", body: [Frame(service)], correlationID: nil, timeout: wait).first?.string
-            } catch {
-                if let refusal = notAdmitted() { throw refusal }
-                throw .unavailable(.noAnswer(endpoint: endpoints.joined(separator: ","), seconds: wait.seconds))
-            }
-            if answer == "200" { break }
-            guard ContinuousClock.now + Self.recheck < deadline else { throw .unavailable(.noWorker(service: service)) }
-            try? await Task.sleep(for: Self.recheck)
-        }
-        confirmed.withLock { _ = $0.insert(service) }
+        if let refusal = notAdmitted() { return refusal }
+        return .unavailable(.noAnswer(endpoint: endpoints.joined(separator: ","), seconds: waited.seconds))
     }
-
-    static let recheck = Duration.milliseconds(100)
 
     /// `endpoint`'s own status, asked on a connection of its own (not
     /// through the gateway in use), within `probeTimeout`; nil when it does

@@ -21,7 +21,8 @@ struct NetworkPlatformTests {
         defer { harness.shutdown() }
         try await harness.startGateway(context: try Context())
         let posts = UseCaseProvider(try NetworkPlatform.connect(endpoint: harness.gatewayEndpoint, timeout: .seconds(2))).makePostsUseCase()
-        #expect(await postsError { _ = try await posts.post(uid: UUID()) } == .unavailable(.noWorker(service: "posts")))
+        let error = await postsError { _ = try await posts.post(uid: UUID()) }
+        #expect(error == .unavailable(.noWorker(service: "posts")), "\(String(describing: error))")
     }
 
     @Test func test_statusGroupsSessionsIntoTheirProcesses() async throws {

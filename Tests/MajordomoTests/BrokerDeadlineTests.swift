@@ -40,6 +40,14 @@ struct BrokerDeadlineTests {
         #expect(broker.core.outstanding.isEmpty)
     }
 
+    @Test func test_aBudgetThatRunsOutWhileTheServiceHasNoWorkerAtAll_isAnsweredNoWorker_notTimeout() async {
+        var broker = Harness()
+        broker.request(from: "c1", service: "echo", "budget:300")
+        let answered = broker.advance(.milliseconds(300))
+        #expect(answered == [clientReply(to: "c1", service: "echo", "unavailable")], "the client learns what to start")
+        #expect(broker.core.outstanding.isEmpty)
+    }
+
     @Test func test_aBudgetThatRunsOutWithAWorker_answersTheClient_andTheLateReplyIsDropped() async {
         var broker = Harness()
         broker.ready("w1", service: "echo")

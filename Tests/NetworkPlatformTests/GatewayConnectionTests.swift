@@ -119,12 +119,11 @@ struct GatewayConnectionTests {
             let connection = try GatewayConnection(
                 endpoints: [silent.endpoint, standby.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
-            // a takes the call's first message (its 8/MMI probe) and goes away without a word.
-            let probe = try #require(try await silent.nextMessage())
-            #expect(probe.dropFirst(3).first?.string == "mmi.service")
+            // a takes the call's first message (the request itself: no probe goes first) and goes away without a word.
+            let first = try #require(try await silent.nextMessage())
+            #expect(first.dropFirst(3).first?.string == "echo")
             silent.close()
             try await standby.answerNext(as: "b")
-            #expect(standby.probes == 1, "the probe left unanswered by a is sent to b")
             let outcome = try #require(await call.result())
             #expect(outcome == .success(Echo(text: "b: hello")))
             #expect(connection.endpoint == standby.endpoint)
@@ -154,7 +153,7 @@ struct GatewayConnectionTests {
             #expect(try moved.call.meta().requestKey == key, "the same key on b: the write is applied once")
             let budget = try #require(try taken.call.meta().timeoutMs)
             let rest = try #require(try moved.call.meta().timeoutMs)
-            #expect(budget == 30_000, "the call's budget is the connection's timeout")
+            #expect(budget == 30_000 - 100, "the call's budget is the connection's timeout, less the margin for the gateway's own answer")
             #expect(rest < budget, "b is given what is left of the budget, not all of it again")
         }
     }
@@ -181,24 +180,37 @@ struct GatewayConnectionTests {
             let context = try Context()
             let endpoints = ["ipc://\(directory)/a.ipc", "ipc://\(directory)/b.ipc"]
             let connection = try GatewayConnection(endpoints: endpoints, timeout: .milliseconds(300), retries: 0, context: context)
-            // The probe waits the timeout (under probeTimeout), then the call gives up.
+            // The call waits its timeout (under the first connection's wait); nobody was there: no answer.
             await #expect(throws: PostsError.unavailable(.noAnswer(endpoint: "\(endpoints[0]),\(endpoints[1])", seconds: 0.3))) {
                 try await connection.call(Self.echo, Echo(text: "hello"))
             }
         }
     }
 
-    @Test func test_whenTheGatewayHasNoWorkerForTheService_thenItIsAskedAgainAndTheCallFailsNamingTheService() async throws {
+    @Test func test_theRequestGoesFirst_withNoQuestionBeforeIt_andAGatewaysNoWorkerIsTheCallsError() async throws {
         try await withTemporaryDirectory("nc") { directory in
             let context = try Context()
-            let gateway = try FakeGateway(context, at: "ipc://\(directory)/g.ipc", serviceAnswer: "404")
-            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .milliseconds(600), retries: 0, context: context)
+            let gateway = try FakeGateway(context, at: "ipc://\(directory)/g.ipc")
+            let connection = try GatewayConnection(endpoints: [gateway.endpoint], timeout: .seconds(30), retries: 0, context: context)
             let call = BackgroundCall(connection, Self.echo, "hello")
-            let request = try await gateway.nextRequest(within: .seconds(10), until: { call.isFinished })
-            if let request { Issue.record("a request was sent to a service with no worker: \(request.call.method)") }
+            let first = try #require(try await gateway.nextMessage())
+            #expect(first.dropFirst(3).first?.string == "echo", "the call's first message is its request")
+            let request = try #require(try FakeGateway.request(in: first))
+            try gateway.refuse(request, with: .unavailable(.noWorker(service: "echo")))
             let outcome = try #require(await call.result())
             #expect(outcome == .failure(.unavailable(.noWorker(service: "echo"))))
-            #expect(gateway.probes > 1, "a gateway that just restarted gets time for its workers to come back")
+        }
+    }
+
+    @Test func test_whenNobodyListens_theCallFailsAsNoAnswer_withinTheFirstConnectionsWait_notItsWholeTimeout() async throws {
+        try await withTemporaryDirectory("nc") { directory in
+            let context = try Context()
+            let endpoint = "ipc://\(directory)/nobody.ipc"
+            let connection = try GatewayConnection(endpoints: [endpoint], timeout: .seconds(60), retries: 0, context: context)
+            let call = BackgroundCall(connection, Self.echo, "hello")
+            // Within the suite's limit, not the call's minute: it gives up after the first connection's wait.
+            let outcome = try #require(await call.result(within: .seconds(30)))
+            #expect(outcome == .failure(.unavailable(.noAnswer(endpoint: endpoint, seconds: GatewayConnection.probeTimeout.seconds))))
         }
     }
 }
@@ -223,22 +235,17 @@ private struct ClientRequest {
 }
 
 /// A gateway played by hand on the test's thread: a ROUTER that reads
-/// 7/MDP client requests without blocking (a look, then a 2 ms sleep),
-/// answers 8/MMI's `mmi.service` itself, and hands the rest to the test.
+/// 7/MDP client requests without blocking (a look, then a 2 ms sleep) and
+/// hands them to the test.
 private final class FakeGateway {
     let endpoint: String
     private let socket: Socket
-    /// What `mmi.service` is answered with: "200", the service has a worker; "404", it has none.
-    private let serviceAnswer: Frame
-    /// How many `mmi.service` probes came.
-    private(set) var probes = 0
 
-    init(_ context: Context, at endpoint: String, serviceAnswer: String = "200") throws {
+    init(_ context: Context, at endpoint: String) throws {
         socket = try Socket(context, .router)
         try socket.set(.linger, 100)
         try socket.bind(endpoint)
         self.endpoint = endpoint
-        self.serviceAnswer = Frame(serviceAnswer)
     }
 
     func close() { socket.close() }
@@ -248,8 +255,7 @@ private final class FakeGateway {
         try await firstValue(within: limit) { try socket.receive(wait: false) }
     }
 
-    /// The next request for a service (not `mmi.service`, which is answered
-    /// on the way); nil if none came within `limit`, or before `stop` held.
+    /// The next request; nil if none came within `limit`, or before `stop` held.
     func nextRequest(within limit: Duration = .seconds(30), until stop: () -> Bool = { false }) async throws -> ClientRequest? {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline, !stop() {
@@ -257,7 +263,7 @@ private final class FakeGateway {
                 try await Task.sleep(for: .milliseconds(2))
                 continue
             }
-            if let request = try take(frames) { return request }
+            if let request = try Self.request(in: frames) { return request }
         }
         return nil
     }
@@ -284,16 +290,11 @@ private final class FakeGateway {
         try socket.send([request.peer, Frame(), clientHeader, request.service, Frame(body)])
     }
 
-    /// A request to hand on, or nil once an 8/MMI probe is answered.
-    private func take(_ frames: [Frame]) throws -> ClientRequest? {
+    /// The client request `frames` hold; nil (an issue recorded) for anything else.
+    static func request(in frames: [Frame]) throws -> ClientRequest? {
         // [peer, "", MDPC01, service, body]
         guard frames.count == 5, frames[1].isEmpty, frames[2] == clientHeader else {
             Issue.record("not a 7/MDP client request of one body frame: \(frames)")
-            return nil
-        }
-        if frames[3] == "mmi.service" {
-            probes += 1
-            try socket.send([frames[0], Frame(), clientHeader, frames[3], serviceAnswer])
             return nil
         }
         let call = try JSONRPC.decodeRequest(Data(frames[4].bytes)).get()
