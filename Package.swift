@@ -54,11 +54,15 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
-        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: unchecked),
+        // Small things about the process that every layer below the
+        // services uses: named threads, a log line's rate limit, the file
+        // descriptor limit.
+        .target(name: "SystemSupport", path: "Shared/SystemSupport"),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ", "SystemSupport"], path: "Shared/ZeroMQ", swiftSettings: unchecked),
         .target(
             name: "Majordomo",
             dependencies: [
-                "ZeroMQ",
+                "ZeroMQ", "SystemSupport",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -70,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "EventBus",
-            dependencies: ["ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ZeroMQ", "SystemSupport", .product(name: "Logging", package: "swift-log")],
             path: "Shared/EventBus"
         ),
         .target(name: "Domain", path: "Shared/Domain"),
@@ -84,13 +88,25 @@ let package = Package(
             ],
             path: "Shared/Application"
         ),
+        // The format: JSON, the JSON-RPC envelope and its errors, the DTOs,
+        // the messages, and each method declared once with the client's end.
+        .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire"),
+        // `params._meta`'s trace context as swift-distributed-tracing's.
         .target(
-            name: "Wire",
+            name: "WireTracing",
+            dependencies: ["Wire", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Shared/WireTracing"
+        ),
+        // The service's side of the wire: the router (params, deadlines,
+        // spans, metrics per method) and each method's handler.
+        .target(
+            name: "RPCServer",
             dependencies: [
-                "Domain", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Metrics", package: "swift-metrics"),
+                "Domain", "Wire", "WireTracing",
+                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            path: "Shared/Wire"
+            path: "Shared/RPCServer"
         ),
         .target(
             name: "LocalPlatform",
@@ -116,7 +132,7 @@ let package = Package(
         .target(
             name: "NetworkPlatform",
             dependencies: [
-                "Domain", "Wire", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log"),
+                "Domain", "Wire", "WireTracing", "Majordomo", "ZeroMQ", "EventBus", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/NetworkPlatform"
@@ -142,7 +158,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "Majordomo", "ZeroMQ", "Observability",
+                "Majordomo", "ZeroMQ", "SystemSupport", "Observability",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -153,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "Domain", "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "EventBus", "Observability",
+                "Domain", "Majordomo", "Wire", "WireTracing", "ZeroMQ", "SystemSupport", "ServiceSupport", "EventBus", "Observability",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,7 +181,8 @@ let package = Package(
         .executableTarget(
             name: "PostsService",
             dependencies: [
-                "Domain", "EventBus", "LocalPlatform", "PostgresPlatform", "Majordomo", "ServiceSupport", "Wire", "ZeroMQ", "Observability",
+                "Domain", "EventBus", "LocalPlatform", "PostgresPlatform", "Majordomo", "ServiceSupport", "Wire", "WireTracing", "RPCServer",
+                "ZeroMQ", "Observability",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -178,7 +195,8 @@ let package = Package(
         .executableTarget(
             name: "SearchService",
             dependencies: [
-                "Domain", "EventBus", "LocalPlatform", "Majordomo", "NetworkPlatform", "ServiceSupport", "Wire", "ZeroMQ", "Observability",
+                "Domain", "EventBus", "LocalPlatform", "Majordomo", "NetworkPlatform", "ServiceSupport", "Wire", "WireTracing", "RPCServer",
+                "ZeroMQ", "Observability",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -190,7 +208,7 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport", "ZeroMQ", "Observability",
+                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport", "ZeroMQ", "SystemSupport", "Observability",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -201,7 +219,7 @@ let package = Package(
         .executableTarget(
             name: "EchoWorker",
             dependencies: [
-                "Majordomo", "Wire", "ServiceSupport",
+                "Majordomo", "Wire", "ServiceSupport", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -240,10 +258,11 @@ let package = Package(
         ),
         .testTarget(
             name: "MajordomoTests",
-            dependencies: ["Majordomo", "ZeroMQ", "TestSupport", "TestTraits", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Majordomo", "ZeroMQ", "SystemSupport", "TestSupport", "TestTraits", .product(name: "Logging", package: "swift-log")],
             path: "Tests/MajordomoTests"
         ),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "Domain", "TestSupport", "TestTraits"], path: "Tests/WireTests"),
+        .testTarget(
+            name: "WireTests", dependencies: ["Wire", "WireTracing", "RPCServer", "Domain", "TestSupport", "TestTraits"], path: "Tests/WireTests"),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport", "TestTraits"], path: "Tests/DomainTests"),
         .testTarget(
             name: "ApplicationTests",
@@ -262,7 +281,7 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "PostsService", "SearchService", "Domain", "Wire", "LocalPlatform", "ZeroMQ", "TestSupport", "TestTraits",
+                "PostsService", "SearchService", "Domain", "Wire", "RPCServer", "LocalPlatform", "ZeroMQ", "TestSupport", "TestTraits",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ServiceTests"

@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import Observability
 import ServiceSupport
+import SystemSupport
 import Tracing
 import ZeroMQ
 

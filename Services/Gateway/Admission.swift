@@ -3,6 +3,7 @@ import Majordomo
 import ServiceLifecycle
 import ServiceSupport
 import Synchronization
+import SystemSupport
 import UnixSignals
 import ZeroMQ
 

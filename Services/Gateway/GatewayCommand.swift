@@ -10,6 +10,7 @@ import Majordomo
 import Observability
 import ServiceLifecycle
 import ServiceSupport
+import SystemSupport
 import ZeroMQ
 
 @main

@@ -1,6 +1,7 @@
 import Majordomo
 import Tracing
 import Wire
+import WireTracing
 import ZeroMQ
 
 /// The gateway's span of each request, under the caller's trace context

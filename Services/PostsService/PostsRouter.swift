@@ -2,8 +2,10 @@ import Domain
 import EventBus
 import Foundation
 import Logging
+import RPCServer
 import Tracing
 import Wire
+import WireTracing
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

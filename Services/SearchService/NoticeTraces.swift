@@ -2,6 +2,7 @@ import EventBus
 import Synchronization
 import Tracing
 import Wire
+import WireTracing
 
 /// The trace contexts of change notices heard and not yet applied, newest
 /// `limit` kept: each replica's apply of a traced write is a span in that

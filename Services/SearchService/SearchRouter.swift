@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import LocalPlatform
 import Logging
+import RPCServer
 import Wire
 #if canImport(Glibc)
 @preconcurrency import Glibc

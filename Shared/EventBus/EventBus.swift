@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import Synchronization
+import SystemSupport
 import ZeroMQ
 
 /// The gateway's event bus: publishers connect to an XSUB end, subscribers

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import Synchronization
+import SystemSupport
 import ZeroMQ
 
 /// A 7/MDP broker: one ROUTER that clients and workers both connect to

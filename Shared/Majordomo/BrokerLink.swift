@@ -1,3 +1,4 @@
+import SystemSupport
 import ZeroMQ
 #if canImport(Glibc)
 @preconcurrency import Glibc

@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import Synchronization
+import SystemSupport
 import ZeroMQ
 #if canImport(Glibc)
 @preconcurrency import Glibc

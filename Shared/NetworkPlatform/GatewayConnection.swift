@@ -3,6 +3,7 @@ import Foundation
 import Majordomo
 import Tracing
 import Wire
+import WireTracing
 import ZeroMQ
 
 /// JSON-RPC calls through the gateway, with failures turned into PostsError.

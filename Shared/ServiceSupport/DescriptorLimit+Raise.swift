@@ -1,4 +1,5 @@
 import Logging
+import SystemSupport
 import ZeroMQ
 
 extension DescriptorLimit {

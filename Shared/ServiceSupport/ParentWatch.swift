@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemSupport
 import ZeroMQ
 #if canImport(Glibc)
 @preconcurrency import Glibc

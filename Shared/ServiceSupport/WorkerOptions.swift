@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import Majordomo
 import Observability
+import SystemSupport
 import ZeroMQ
 
 /// The flags every worker executable takes, each with its environment

@@ -1,4 +1,5 @@
 @testable import Majordomo
+import SystemSupport
 import TestSupport
 import TestTraits
 import Testing

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import RPCServer
 import Synchronization
 import TestSupport
 import TestTraits

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import RPCServer
 import TestSupport
 import TestTraits
 import Testing

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemSupport
 
 /// How many connections a process's own ZMTP listeners may hold at once,
 /// shared by them (the gateway's router and its event bus, on two threads),

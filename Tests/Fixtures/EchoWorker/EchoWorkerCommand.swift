@@ -4,6 +4,7 @@ import Logging
 import Majordomo
 import ServiceLifecycle
 import ServiceSupport
+import SystemSupport
 import Wire
 import ZeroMQ
 

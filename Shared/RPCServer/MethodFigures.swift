@@ -1,9 +1,11 @@
+import Domain
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import Synchronization
+import Wire
 
 /// A router's methods' figures, shared by the router and its `rpc.stats`
 /// handler (which is registered before the methods it reports on).

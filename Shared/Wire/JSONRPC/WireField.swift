@@ -9,8 +9,8 @@ import Foundation
 /// in the request it is, `params.title`, `params.posts[3].uid`. The
 /// request key is Domain's `requestKey` and the wire's
 /// `params._meta.requestKey`.
-enum WireField {
-    static let requestKey = "params.\(RequestMeta.member).\(RequestMeta.CodingKeys.requestKey.rawValue)"
+package enum WireField {
+    package static let requestKey = "params.\(RequestMeta.member).\(RequestMeta.CodingKeys.requestKey.rawValue)"
 
     static func isInParams(_ field: String) -> Bool {
         field == "params" || field.hasPrefix("params.") || field.hasPrefix("params[")

@@ -1,6 +1,8 @@
 import CoreMetrics
+import Domain
 import Metrics
 import Synchronization
+import Wire
 
 /// One method's figures on the server side, written through swift-metrics
 /// (docs/OPERATIONS.md, "Metrics"): requests by outcome and how long they

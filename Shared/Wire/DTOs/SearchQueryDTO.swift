@@ -5,6 +5,39 @@ import FoundationEssentials
 import Foundation
 #endif
 
+public struct SearchParams: Codable, Sendable {
+    public var q: String
+    public var limit: Int?
+    public var offset: Int?
+    public init(q: String, limit: Int? = nil, offset: Int? = nil) { (self.q, self.limit, self.offset) = (q, limit, offset) }
+}
+
+/// The result of `search.query`: a page of hits, how many match, the
+/// change sequence the answering index had applied, and which process
+/// answered.
+public struct SearchResultDTO: Codable, Sendable, Equatable {
+    public var hits: [SearchHitDTO]
+    /// At least this many when `totalIsExact` is false.
+    public var total: Int
+    public var totalIsExact: Bool
+    /// The change sequence the answering index had applied.
+    public var sequence: Int64
+    /// The answering process's id.
+    public var pid: Int32
+
+    public init(domain results: SearchResults, pid: Int32) {
+        (total, totalIsExact, sequence, self.pid) = (results.total, results.totalIsExact, results.sequence, pid)
+        hits = results.hits.map(SearchHitDTO.init(domain:))
+    }
+
+    public func toDomain() throws(PostsError) -> SearchResults {
+        var domain: [SearchHit] = []
+        domain.reserveCapacity(hits.count)
+        for (index, hit) in hits.enumerated() { domain.append(try hit.toDomain(field: "hits[\(index)]")) }
+        return SearchResults(hits: domain, total: total, totalIsExact: totalIsExact, sequence: sequence)
+    }
+}
+
 /// A search hit on the wire: `highlights` are `[start, end]` pairs, in
 /// Unicode scalars of `snippet`, start inclusive and end exclusive.
 public struct SearchHitDTO: Codable, Sendable, Equatable {

@@ -5,6 +5,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
+public struct ListParams: Codable, Sendable {
+    public var limit: Int?
+    public var cursor: String?
+    public init(limit: Int? = nil, cursor: String? = nil) { (self.limit, self.cursor) = (limit, cursor) }
+}
+
 public struct PageResult: Codable, Sendable, Equatable {
     public var posts: [PostDTO]
     /// Written as `null` on the last page, never left out.

@@ -1,4 +1,5 @@
 import Tracing
+import Wire
 
 extension RequestMeta {
     /// This meta with the trace context of `context` (the current span's).

@@ -1,4 +1,5 @@
 import Tracing
+import Wire
 
 /// W3C trace context in and out of `params._meta`, for whatever
 /// instrument is bootstrapped (swift-otel's propagator writes the

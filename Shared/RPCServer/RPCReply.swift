@@ -1,3 +1,5 @@
+import Domain
+import Wire
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -61,3 +61,15 @@ public struct GatewayStatus: Sendable, Codable, Equatable {
         processes.filter { $0.service == service }.reduce(0) { $0 + $1.sessions }
     }
 }
+
+/// The result of `mmi.services`.
+public struct GatewayServices: Sendable, Codable, Equatable {
+    public var services: [SystemStatus.Service]
+    public init(services: [SystemStatus.Service]) { self.services = services }
+}
+
+/// The result of `mmi.workers`: the processes serving each service.
+public struct GatewayWorkers: Sendable, Codable, Equatable {
+    public var processes: [SystemStatus.Process]
+    public init(processes: [SystemStatus.Process]) { self.processes = processes }
+}

@@ -50,3 +50,8 @@ public struct PostDTO: Codable, Sendable, Equatable {
         return Post(uid: uid, title: title, content: content, createDate: created, updateDate: updated)
     }
 }
+
+public struct UIDParams: Codable, Sendable {
+    public var uid: String
+    public init(uid: String) { self.uid = uid }
+}

@@ -1,6 +1,8 @@
 import CoreMetrics
 import Domain
 import Tracing
+import Wire
+import WireTracing
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,4 +1,6 @@
+import Domain
 import Synchronization
+import Wire
 
 /// The last `capacity` durations of a method, for its p50 and p99 in
 /// `rpc.stats`: bounded memory, and percentiles of what is recent.

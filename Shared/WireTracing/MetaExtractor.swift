@@ -1,4 +1,5 @@
 import Tracing
+import Wire
 
 struct MetaExtractor: Extractor {
     func extract(key: String, from carrier: RequestMeta) -> String? {

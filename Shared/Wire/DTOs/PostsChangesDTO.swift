@@ -5,6 +5,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
+public struct ChangesParams: Codable, Sendable {
+    public var after: Int64
+    public var limit: Int?
+    public init(after: Int64, limit: Int? = nil) { (self.after, self.limit) = (after, limit) }
+}
+
 public struct ChangesResult: Codable, Sendable, Equatable {
     public var changes: [ChangeDTO]
     public var head: Int64
@@ -37,4 +43,12 @@ extension ChangesResult {
         }
         return PostChanges(changes: result, head: head, database: database)
     }
+}
+
+public struct ChangeDTO: Codable, Sendable, Equatable {
+    public var sequence: Int64
+    public var uid: String
+    /// "upsert" or "delete".
+    public var kind: String
+    public var post: PostDTO?
 }

@@ -31,7 +31,7 @@ public struct JSONRPCError: Error, Sendable, Hashable, Codable, CustomStringConv
 
     /// A request whose `_meta.timeoutMs` was spent before it was served:
     /// its caller has stopped waiting, so it is not worked on.
-    static func budgetSpent(method: String) -> Self {
+    package static func budgetSpent(method: String) -> Self {
         Self(
             .timeout, "'\(method)' was not served: its time budget (params._meta.timeoutMs) ran out before it reached the service",
             data: ["seconds": 0])
