@@ -18,8 +18,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         commandName: "posts-service",
         abstract: "MDP worker for service 'posts': owns the posts, in a SQLite file or on PostgreSQL.",
         discussion: """
-            Methods: posts.list, posts.get, posts.save, posts.saveMany, posts.delete,
-            posts.changes, posts.health (docs/PROTOCOL.md).
+            Methods: \(PostsMethod.names.joined(separator: ", ")), rpc.stats (docs/PROTOCOL.md).
 
             Every flag has an environment variable; a flag wins over its variable:
               --gateway             POSTS_GATEWAY              default ipc://<runtime dir>/gateway.ipc

@@ -52,7 +52,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
             exits. Moved there as it is (scp -rp), `search-service --index-dir DIR`
             goes on from it.
 
-            Methods: search.query, search.stats, search.health (docs/PROTOCOL.md).
+            Methods: \(SearchMethod.names.joined(separator: ", ")), rpc.stats (docs/PROTOCOL.md).
             """
     )
 

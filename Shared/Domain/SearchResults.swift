@@ -9,8 +9,8 @@ import Foundation
 public struct SearchResults: Sendable, Equatable, Codable {
     public var hits: [SearchHit]
     /// How many posts match; at least this many when `totalIsExact` is false
-    /// (an index that stops counting at some bound says so; the FTS5 index
-    /// ranks every match, so its count is always exact).
+    /// (an index that stops counting at some bound says so; one that
+    /// ranks every match always has an exact count).
     public var total: Int
     public var totalIsExact: Bool
     public var sequence: Int64

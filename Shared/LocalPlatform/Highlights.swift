@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import GRDB
 import Synchronization
 
 /// Splits a marked-up snippet (`Snippet.marked`) into text and highlighted ranges.

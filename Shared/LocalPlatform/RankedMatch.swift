@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A match among the best, as the page shows it.
 struct RankedMatch {

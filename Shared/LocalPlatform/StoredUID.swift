@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import GRDB
 import Logging
 
 enum StoredUID {

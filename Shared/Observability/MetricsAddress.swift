@@ -18,3 +18,9 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
+
+public struct MetricsAddressError: Error, CustomStringConvertible {
+    public let text: String
+    public let reason: String
+    public var description: String { "metrics address '\(text)' is not host:port: \(reason)" }
+}

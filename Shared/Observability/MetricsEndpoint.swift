@@ -70,3 +70,9 @@ public final class MetricsEndpoint: Service {
         try? await group.shutdownGracefully()
     }
 }
+
+public struct MetricsEndpointError: Error, CustomStringConvertible {
+    public let address: MetricsAddress
+    public let reason: String
+    public var description: String { "cannot serve metrics at \(address): \(reason)" }
+}

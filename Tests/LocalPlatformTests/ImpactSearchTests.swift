@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import GRDB
 @testable import LocalPlatform
 import TestSupport
 import TestTraits

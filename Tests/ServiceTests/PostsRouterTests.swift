@@ -35,6 +35,11 @@ struct PostsRouterTests {
         #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#
     }
 
+    @Test func test_everyMethodServed_isListedInHelp_andEveryOneListedIsServed() async throws {
+        let fixture = try Fixture()
+        #expect(fixture.router.router.methods == (PostsMethod.names + ["rpc.stats"]).sorted())
+    }
+
     @Test func test_aSavedPostIsReadBack_withItsDatesInMilliseconds() async throws {
         let fixture = try Fixture()
         let uid = UUID().uuidString

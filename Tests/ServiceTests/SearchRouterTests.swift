@@ -25,6 +25,7 @@ struct SearchRouterTests {
         let router = SearchRouter(
             search: SearchInteractor(engine: index), index: index, sync: sync, maxReplyBytes: 1 << 20,
             logger: Logger(label: "test"))
+        #expect(router.router.methods == (SearchMethod.names + ["rpc.stats"]).sorted(), "what --help lists is what is served")
         sync.heard(head: 1)
         let before = try await call(router, #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)
         #expect(before["result"]?["index"]?["lag"]?.intValue == 1, "a notice of head 1 before anything was applied")

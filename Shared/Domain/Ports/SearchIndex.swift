@@ -14,8 +14,8 @@ public protocol SearchIndex: Sendable {
     /// Empties the index, to be rebuilt from sequence 0 of `database`.
     func reset(database: String?) async throws(PostsError)
     func documentCount() async throws(PostsError) -> Int
-    /// Merges what many small writes left (FTS5 keeps a segment per
-    /// transaction), so each query reads one structure instead of many.
+    /// Merges what many small writes left (an index that keeps a segment
+    /// per write), so each query reads one structure instead of many.
     /// Changes no result. `IndexSync` calls it after a large catch-up.
     func compact() async throws(PostsError)
 }

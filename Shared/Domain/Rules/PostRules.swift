@@ -59,8 +59,9 @@ public enum PostRules {
         guard post.content.utf8.count <= maxContentBytes else {
             throw .invalid(name("content"), .tooLong(max: maxContentBytes, actual: post.content.utf8.count, unit: .bytes))
         }
-        // SQLite's text functions and FTS5 stop at U+0000, so a post holding
-        // one would be stored or found cut short: refused, never changed.
+        // Text stores and search indexes commonly stop at U+0000 (C strings),
+        // so a post holding one could be stored or found cut short: refused,
+        // never changed.
         if post.title.utf8.contains(0) { throw .invalid(name("title"), .forbiddenCharacter(0)) }
         if post.content.utf8.contains(0) { throw .invalid(name("content"), .forbiddenCharacter(0)) }
         for (field, date) in [("createDate", post.createDate), ("updateDate", post.updateDate)] where !PostDate.inRange(date) {

@@ -20,6 +20,10 @@ public enum PostsMethod {
     public static let count = RPCMethod<NoParams, CountResult>("posts.count", service: service)
     /// Served by each posts-service process itself (its pid), not a use case.
     public static let health = RPCMethod<NoParams, HealthResult>("posts.health", service: service)
+
+    /// Every method's name, as `--help` lists them (a router test holds
+    /// this to what posts-service serves).
+    public static let names = [list.name, get.name, save.name, saveMany.name, delete.name, changes.name, count.name, health.name]
 }
 
 // The client's end: each port requirement, one call. It checks nothing: the
