@@ -208,7 +208,7 @@ let package = Package(
         .executableTarget(
             name: "Client",
             dependencies: [
-                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport", "ZeroMQ", "SystemSupport", "Observability",
+                "Domain", "Application", "LocalPlatform", "NetworkPlatform", "ServiceSupport", "Wire", "ZeroMQ", "SystemSupport", "Observability",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),

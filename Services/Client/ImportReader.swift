@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import ServiceSupport
 import Synchronization
+import Wire
 
 /// Reads the entries of an import file (a JSON array or JSON Lines): only
 /// the format; what an entry means is Domain's `ImportRules`.
@@ -19,39 +20,47 @@ enum ImportReader {
 
     static func entries(from data: Data) throws(PostsError) -> [ImportEntry] {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        var items: [(label: String, data: Data)] = []
+        var items: [(label: String, value: JSONValue)] = []
         if data.first(where: { !isSpace($0) }) == UInt8(ascii: "[") {
-            guard let array = try? JSONSerialization.jsonObject(with: data) as? [Any] else {
-                throw .invalid("file", .malformed("starts like a JSON array but is not valid JSON"))
+            let document: JSONValue
+            do {
+                document = try JSONValue(parsing: data)
+            } catch {
+                throw .invalid("file", .malformed("starts like a JSON array but is not valid JSON: \(error)"))
             }
-            for (index, element) in array.enumerated() {
-                guard JSONSerialization.isValidJSONObject(element), let item = try? JSONSerialization.data(withJSONObject: element) else {
-                    throw .invalid("entry \(index + 1)", .malformed("is not a JSON object"))
-                }
-                items.append(("entry \(index + 1)", item))
-            }
+            guard case .array(let array) = document else { throw .invalid("file", .malformed("is not one JSON array")) }
+            for (index, element) in array.enumerated() { items.append(("entry \(index + 1)", element)) }
         } else {
             // Raw bytes, not Characters: splitting 100 MB of text by grapheme,
             // or even through Data's generic split, is what made imports slow.
+            var lines: [(label: String, data: Data)] = []
             data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
                 var start = 0
                 var number = 1
                 while start <= bytes.count {
                     let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
                     let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                    if !line.allSatisfy(isSpace) { items.append(("line \(number)", Data(line))) }
+                    if !line.allSatisfy(isSpace) { lines.append(("line \(number)", Data(line))) }
                     start = end + 1
                     number += 1
                 }
             }
+            for (label, line) in lines {
+                do {
+                    items.append((label, try JSONValue(parsing: line)))
+                } catch {
+                    throw .invalid(label, .malformed("is not valid JSON: \(error)"))
+                }
+            }
         }
-        let decoder = JSONDecoder()
         var entries: [ImportEntry] = []
         entries.reserveCapacity(items.count)
-        for (label, item) in items {
-            guard let entry = try? decoder.decode(Entry.self, from: item) else {
+        for (label, value) in items {
+            guard case .object = value else {
                 throw .invalid(label, .malformed("is not a post object (expected {\"title\", \"content\"} or {\"title\", \"body\"})"))
             }
+            // Wire's decoder, as every request's: a member of the wrong kind is named.
+            let entry = try value.decode(Entry.self, root: label)
             entries.append(
                 ImportEntry(
                     label: label, uid: entry.uid, userId: entry.userId, id: entry.id, title: entry.title,

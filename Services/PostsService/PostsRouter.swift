@@ -51,7 +51,6 @@ struct PostsRouter: Sendable {
         var meta = RequestMeta()
         if let context { meta.carry(context) }
         let notice = ChangeNotice(service: PostsMethod.service, head: head, traceparent: meta.traceparent, tracestate: meta.tracestate)
-        guard let body = try? JSONWriter.encode(notice) else { return }
-        events.publish(topic: notice.topic, body: Array(body))
+        events.publish(topic: notice.topic, body: notice.body)
     }
 }

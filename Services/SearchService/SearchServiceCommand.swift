@@ -96,7 +96,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         let subscriber = try EventSubscriber(
             endpoints: eventsEndpoints, topic: ChangeNotice.topic(of: PostsMethod.service), context: context, logger: logger
         ) { _, body in
-            if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) {
+            if let notice = ChangeNotice(body: body) {
                 traces.heard(notice)
                 sync.heard(head: notice.head)
             }

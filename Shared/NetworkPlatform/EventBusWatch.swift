@@ -28,7 +28,7 @@ struct EventBusWatch: PostsWatchUseCase {
                     endpoints: events, topic: ChangeNotice.topic(of: PostsMethod.service), context: context,
                     logger: Logger(label: "posts.watch")
                 ) { _, body in
-                    if let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(body)) { continuation.yield(notice.head) }
+                    if let notice = ChangeNotice(body: body) { continuation.yield(notice.head) }
                 }
             let poll = Task {
                 for await head in polling.changes() { continuation.yield(head) }

@@ -119,6 +119,10 @@ struct PostsCLITests {
         #expect(badGateway.status == 64 && badGateway.stderr.contains("POSTS_GATEWAY"))
         let badImport = try await harness.posts(["import", "-"], input: "{\"title\":\"ok\"}\n{\"content\":\"no title\"}\n")
         #expect(badImport.status == 65 && badImport.stderr.contains("line 2.title is required"))
+        let wrongKind = try await harness.posts(["import", "-"], input: "{\"title\":\"ok\"}\n{\"title\":5}\n")
+        #expect(wrongKind.status == 65 && wrongKind.stderr.contains("line 2.title must be a string (got 5)"), "\(wrongKind.stderr)")
+        let notAnObject = try await harness.posts(["import", "-"], input: "[{\"title\":\"ok\"}, 7]")
+        #expect(notAnObject.status == 65 && notAnObject.stderr.contains("entry 2 is not a post object"), "\(notAnObject.stderr)")
         #expect(try await harness.posts(["list", "--json"]).json?["posts"] == .array([]), "a bad import writes nothing")
     }
 

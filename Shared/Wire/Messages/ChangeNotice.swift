@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The event a service publishes after every committed write: its name and
 /// the newest change sequence. Topic `<service>.changed`; body
 /// `{"service":"posts","head":42}`, and the W3C trace context of the write
@@ -17,4 +23,17 @@ public struct ChangeNotice: Sendable, Equatable, Codable {
 
     /// The topic a service's notices go out on: the one place it is spelled.
     public static func topic(of service: String) -> String { "\(service).changed" }
+
+    /// The notice as it is published: one JSON object.
+    public var body: [UInt8] { (try? JSONWriter.encode(self)).map { Array($0) } ?? [] }
+
+    /// A notice read from a published body; nil for one that is not a
+    /// notice (a subscriber skips it: a lost notice costs a reader one
+    /// timer period, never data).
+    public init?(body: [UInt8]) {
+        guard let value = try? JSONValue(parsing: Data(body)),
+            let notice = try? JSONValueDecoder.decode(ChangeNotice.self, from: value, root: "notice")
+        else { return nil }
+        self = notice
+    }
 }
