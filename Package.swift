@@ -238,7 +238,7 @@ let package = Package(
         .executableTarget(
             name: "GatewayBench",
             dependencies: [
-                "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Domain", "TestSupport",
+                "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Domain", "Wire", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -20,7 +20,9 @@ struct GatewayBench: ParsableCommand {
     @Option(help: "Body size in bytes.") var bodySize = 100
     @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
     @Option(
-        help: "Which figures: gateway, posts, search, all, stores (SQLite beside PostgreSQL; needs --database-url), or ranking (in this process).")
+        help:
+            "Which figures: gateway, posts, search, all, stores (SQLite beside PostgreSQL; needs --database-url), or, in this process, ranking or json (ours beside Foundation's)."
+    )
     var suite = "all"
     @Option(help: "With suite 'ranking': a corpus (JSON Lines of posts) to read instead of generating --search-posts of --search-corpus.")
     var corpusFile: String?
@@ -35,6 +37,10 @@ struct GatewayBench: ParsableCommand {
     func run() throws {
         if let endpoint = rawEchoServer { return try RawEchoServer.serve(endpoint) }
         if suite == "ranking" { return try ranking() }
+        if suite == "json" {
+            print("Machine: \(Report.machine)\n")
+            return print(try JSONSuite(samples: max(5, samples / 1000)).run())
+        }
         let lab = try Lab(binaries: binaries)
         defer { lab.shutdown() }
         let context = try Context()
