@@ -35,7 +35,7 @@ final class GatewayConnection: Sendable {
         configuration.rebudget = Self.rebudget
         do {
             client = try MajordomoClient(endpoints: endpoints, configuration: configuration, context: context) { body in
-                body.first.flatMap { frame in frame.withUnsafeBytes { JSONRPC.id(in: Data($0))?.correlationKey } }
+                body.first.flatMap { frame in frame.withUnsafeBytes { JSONRPC.id(in: $0)?.correlationKey } }
             }
         } catch {
             throw .failed("cannot use gateway endpoint '\(endpoints.joined(separator: ","))': \(error)")
@@ -52,7 +52,7 @@ final class GatewayConnection: Sendable {
     /// them only the `error` member.
     @Sendable static func isLeaving(_ body: [Frame]) -> Bool {
         guard body.count == 1, body[0].count < 4096 else { return false }
-        switch JSONRPC.outage(in: Data(body[0].bytes)) {
+        switch body[0].withUnsafeBytes({ JSONRPC.outage(in: $0) }) {
         case .shuttingDown?, .interrupted?: return true
         default: return false
         }
@@ -122,8 +122,13 @@ final class GatewayConnection: Sendable {
         } catch {
             throw .failed("cannot send to \(endpoint): \(error)")
         }
-        do {
-            return try JSONRPC.decodeResponse(Data(reply.first?.bytes ?? []), as: Result.self)
+        do throws(JSONRPCError) {
+            guard let frame = reply.first else { throw JSONRPCError(.internalError, "the reply has no body") }
+            // Read where it arrived: the frame's bytes, copied nowhere.
+            let decoded = frame.withUnsafeBytes { bytes in
+                Swift.Result { () throws(JSONRPCError) in try JSONRPC.decodeResponse(bytes: bytes, as: Result.self) }
+            }
+            return try decoded.get()
         } catch {
             span.attributes["rpc.jsonrpc.error_code"] = error.code.rawValue
             span.setStatus(SpanStatus(code: .error, message: error.code.name))

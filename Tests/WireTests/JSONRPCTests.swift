@@ -18,6 +18,21 @@ struct JSONRPCTests {
         #expect(try request.params(Params.self) == Params(title: "t", count: 2))
     }
 
+    @Test func test_aReplyReadWhereItsBytesAre_readsAsTheSameReplyCopied() async throws {
+        let reply = try JSONRPC.encodeResult(id: .string("r-1"), HealthResult(status: "ok", service: "posts", pid: 7))
+        let refusal = JSONRPC.encodeError(id: .number(2), JSONRPCError(PostsError.unavailable(.shuttingDown)))
+        reply.withUnsafeBytes { bytes in
+            #expect(JSONRPC.id(in: bytes) == .string("r-1"))
+            #expect(JSONRPC.id(in: bytes) == JSONRPC.id(in: reply))
+            #expect((try? JSONRPC.decodeResponse(bytes: bytes, as: HealthResult.self)) == (try? JSONRPC.decodeResponse(reply, as: HealthResult.self)))
+            #expect(JSONRPC.outage(in: bytes) == nil)
+        }
+        refusal.withUnsafeBytes { bytes in
+            #expect(JSONRPC.outage(in: bytes) == .shuttingDown)
+            #expect(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(bytes: bytes, as: HealthResult.self) }
+        }
+    }
+
     @Test func test_paramsOrAFallback_whenThereAreNone() async throws {
         let none = try JSONRPC.decodeRequest(Data(#"{"jsonrpc":"2.0","id":1,"method":"m","params":null}"#.utf8)).get()
         #expect(try none.params(ListParams.self, or: ListParams(limit: 3)).limit == 3)

@@ -31,7 +31,12 @@ extension JSONParser {
     /// stops at it, so a message cut short after its id still has one.
     /// Nil when the text is not an object or has no such member.
     static func member(_ name: String, in data: Data) -> JSONValue? {
-        try? with(data) { parser throws(Failure) -> JSONValue? in
+        data.withUnsafeBytes { member(name, in: $0) }
+    }
+
+    /// `member(_:in:)` over bytes where they are (a frame's).
+    static func member(_ name: String, in bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        try? with(bytes: bytes) { parser throws(Failure) -> JSONValue? in
             parser.skipSpace()
             guard parser.peek == UInt8(ascii: "{") else { return nil }
             var found: JSONValue?

@@ -62,7 +62,15 @@ struct JSONParser {
 
     /// The whole document, which must be one value and nothing after it.
     static func parse(_ data: Data) throws(Failure) -> (value: JSONValue, issue: Issue?) {
-        try with(data) { parser throws(Failure) in
+        let result: Result<(value: JSONValue, issue: Issue?), Failure> = data.withUnsafeBytes { bytes in
+            Result { () throws(Failure) in try parse(bytes: bytes) }
+        }
+        return try result.get()
+    }
+
+    /// The whole document in `bytes`, read where they are.
+    static func parse(bytes: UnsafeRawBufferPointer) throws(Failure) -> (value: JSONValue, issue: Issue?) {
+        try with(bytes: bytes) { parser throws(Failure) in
             let value = try parser.value(depth: 0)
             try parser.expectEnd()
             return (value, parser.issue)

@@ -63,11 +63,17 @@ extension JSONRPC {
     /// Reads a response: the result, or the error it carries. A reply that
     /// is not what was asked for is an internal error saying where it differs.
     public static func decodeResponse<Result: Decodable>(_ data: Data, as type: Result.Type) throws(JSONRPCError) -> Result {
+        let result = data.withUnsafeBytes { bytes in Swift.Result { () throws(JSONRPCError) in try decodeResponse(bytes: bytes, as: type) } }
+        return try result.get()
+    }
+
+    /// `decodeResponse(_:as:)` over bytes where they are (a reply's frame).
+    public static func decodeResponse<Result: Decodable>(bytes: UnsafeRawBufferPointer, as type: Result.Type) throws(JSONRPCError) -> Result {
         let document: JSONValue
         do {
-            document = try JSONValue(parsing: data)
+            document = try JSONValue(parsing: bytes)
         } catch {
-            throw JSONRPCError(.internalError, "the reply (\(data.count) bytes) cannot be read: \(error)")
+            throw JSONRPCError(.internalError, "the reply (\(bytes.count) bytes) cannot be read: \(error)")
         }
         guard case .object(let members) = document else {
             throw JSONRPCError(.internalError, "the reply is not a JSON-RPC 2.0 response (it is \(document.shortDescription))")
@@ -92,11 +98,21 @@ extension JSONRPC {
         JSONParser.member("id", in: data).flatMap(JSONRPCID.init)
     }
 
+    /// `id(in:)` over bytes where they are (a reply's frame), copied nowhere.
+    public static func id(in bytes: UnsafeRawBufferPointer) -> JSONRPCID? {
+        JSONParser.member("id", in: bytes).flatMap(JSONRPCID.init)
+    }
+
     /// The outage a reply reports (-32003 and its `data.reason`), read from
     /// its `error` member alone: a reply with a result is skipped over, not
     /// built. Nil for any other reply.
     public static func outage(in data: Data) -> Outage? {
-        guard let error = JSONParser.member("error", in: data), error["code"]?.intValue == Int(JSONRPCErrorCode.serviceUnavailable.rawValue),
+        data.withUnsafeBytes { outage(in: $0) }
+    }
+
+    /// `outage(in:)` over bytes where they are (a reply's frame).
+    public static func outage(in bytes: UnsafeRawBufferPointer) -> Outage? {
+        guard let error = JSONParser.member("error", in: bytes), error["code"]?.intValue == Int(JSONRPCErrorCode.serviceUnavailable.rawValue),
             let details = error["data"]
         else { return nil }
         return OutageData.decode(details)
