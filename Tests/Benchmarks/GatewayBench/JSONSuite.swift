@@ -73,7 +73,11 @@ struct JSONSuite {
         let query = try JSONRPC.encodeRequest(
             id: .number(1), method: "search.query", params: SearchParams(q: "zebra crossing", limit: 10, offset: 0),
             meta: RequestMeta(timeoutMs: 10_000))
-        let notice = Data(ChangeNotice(service: "posts", head: 123_456, traceparent: "00-" + String(repeating: "a", count: 32) + "-" + String(repeating: "b", count: 16) + "-01").body)
+        let notice = Data(
+            ChangeNotice(
+                service: "posts", head: 123_456,
+                traceparent: "00-" + String(repeating: "a", count: 32) + "-" + String(repeating: "b", count: 16) + "-01"
+            ).body)
         return [
             Self.decoding("posts.save request", save, SaveParams.self),
             Self.decoding("posts.saveMany request, 1,000 posts", many, SaveManyParams.self),
@@ -101,7 +105,9 @@ struct JSONSuite {
         let hits = SearchResultDTO(
             domain: SearchResults(
                 hits: (0..<10).map {
-                    SearchHit(uid: UUID(), title: "Zebra crossing \($0)", snippet: "…a zebra crossing at dawn, where the stripes…", highlights: [2..<7, 8..<16], score: 12.5)
+                    SearchHit(
+                        uid: UUID(), title: "Zebra crossing \($0)", snippet: "…a zebra crossing at dawn, where the stripes…",
+                        highlights: [2..<7, 8..<16], score: 12.5)
                 }, total: 1234, sequence: 99), pid: 42)
         return [
             Self.encoding("a post (posts.get reply)", post),
