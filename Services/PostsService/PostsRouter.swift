@@ -6,6 +6,7 @@ import RPCServer
 import Tracing
 import Wire
 import WireTracing
+import ZeroMQ
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -32,7 +33,16 @@ struct PostsRouter: Sendable {
     }
 
     nonisolated(nonsending) func handle(_ body: Data) async -> Data {
-        let handled = await router.handle(body)
+        await handle(read: JSONRPC.decodeRequest(body))
+    }
+
+    /// A request as a worker receives it: read where its frame's bytes are.
+    nonisolated(nonsending) func handle(frame: Frame) async -> Data {
+        await handle(read: frame.withUnsafeBytes { JSONRPC.decodeRequest(bytes: $0) })
+    }
+
+    private nonisolated(nonsending) func handle(read: Result<JSONRPC.IncomingRequest, JSONRPC.RequestFailure>) async -> Data {
+        let handled = await router.handle(read: read)
         if handled.wrote {
             // In the request's span: the line carries its trace_id.
             ServiceContext.$current.withValue(handled.context) {

@@ -78,7 +78,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
         if let metrics { services.append(.init(service: metrics)) }
         services.append(
-            .init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker)))
+            .init(service: WorkerService(worker: mdpWorker, handler: BodyHandler(router.handle(frame:), refusing: JSONRPC.wrongFrameCount).worker)))
         let group = ServiceGroup(
             configuration: .init(
                 services: services,

@@ -4,6 +4,7 @@ import LocalPlatform
 import Logging
 import RPCServer
 import Wire
+import ZeroMQ
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -32,4 +33,9 @@ struct SearchRouter: Sendable {
     }
 
     func handle(_ body: Data) async -> Data { await router.handle(body).reply }
+
+    /// A request as a worker receives it: read where its frame's bytes are.
+    func handle(frame: Frame) async -> Data {
+        await router.handle(read: frame.withUnsafeBytes { JSONRPC.decodeRequest(bytes: $0) }).reply
+    }
 }

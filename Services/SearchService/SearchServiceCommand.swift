@@ -114,7 +114,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         // First in, last out: the span exporter sends the last spans.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracing.map { [.init(service: $0)] } ?? []
         if let metrics { services += [.init(service: metrics), .init(service: IndexGauges(sync: sync))] }
-        let handler = BodyHandler(router.handle, refusing: JSONRPC.wrongFrameCount).worker
+        let handler = BodyHandler(router.handle(frame:), refusing: JSONRPC.wrongFrameCount).worker
         services += [
             .init(service: RankingSave(index: index, logger: logger)),
             .init(service: RankingLoad(index: index, logger: logger), successTerminationBehavior: .ignore),

@@ -177,17 +177,28 @@ public struct JSONRPCRouter: Sendable {
 
     /// Serves one request body (one JSON-RPC request), and counts it.
     public nonisolated(nonsending) func handle(_ body: Data, now: ContinuousClock.Instant = .now) async -> Handled {
+        await handle(read: JSONRPC.decodeRequest(body), now: now)
+    }
+
+    /// Serves one request read where its bytes arrived
+    /// (`JSONRPC.decodeRequest(bytes:)`, over a frame's bytes: no copy), and
+    /// counts it.
+    public nonisolated(nonsending) func handle(
+        read: Result<JSONRPC.IncomingRequest, JSONRPC.RequestFailure>, now: ContinuousClock.Instant = .now
+    ) async -> Handled {
         active.increment()
-        let handled = await serve(body, now: now)
+        let handled = await serve(read, now: now)
         let metrics = handled.method.flatMap { entries[$0]?.metrics } ?? unknown
         metrics.record(handled.outcome, after: now.duration(to: .now))
         active.decrement()
         return handled
     }
 
-    private nonisolated(nonsending) func serve(_ body: Data, now: ContinuousClock.Instant) async -> Handled {
+    private nonisolated(nonsending) func serve(
+        _ read: Result<JSONRPC.IncomingRequest, JSONRPC.RequestFailure>, now: ContinuousClock.Instant
+    ) async -> Handled {
         let request: JSONRPC.IncomingRequest
-        switch JSONRPC.decodeRequest(body) {
+        switch read {
         case .failure(let failure):
             return Handled(
                 reply: JSONRPC.encodeError(id: failure.id, failure.error), method: nil,

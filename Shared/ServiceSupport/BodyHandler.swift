@@ -7,15 +7,16 @@ import Majordomo
 import ZeroMQ
 
 /// A service whose requests are one frame each (every JSON-RPC service
-/// here): its handler takes the body as bytes and gives the reply as
-/// bytes, and never sees the transport's frames.
+/// here): its handler takes the request's frame, to read where its bytes
+/// are, and gives the reply as bytes; it never sees the transport's
+/// frames otherwise.
 public struct BodyHandler: Sendable {
-    let handle: nonisolated(nonsending) @Sendable (Data) async -> Data
+    let handle: nonisolated(nonsending) @Sendable (Frame) async -> Data
     /// The reply to a request of another number of frames.
     let refuse: @Sendable (_ frames: Int) -> Data
 
     public init(
-        _ handle: nonisolated(nonsending) @escaping @Sendable (Data) async -> Data, refusing refuse: @escaping @Sendable (_ frames: Int) -> Data
+        _ handle: nonisolated(nonsending) @escaping @Sendable (Frame) async -> Data, refusing refuse: @escaping @Sendable (_ frames: Int) -> Data
     ) {
         (self.handle, self.refuse) = (handle, refuse)
     }
@@ -24,7 +25,7 @@ public struct BodyHandler: Sendable {
     public var worker: WorkerService.Handler {
         .async { [handle, refuse] frames in
             guard frames.count == 1 else { return [Frame(refuse(frames.count))] }
-            return [Frame(await handle(frames[0].withUnsafeBytes { Data($0) }))]
+            return [Frame(await handle(frames[0]))]
         }
     }
 }

@@ -7,6 +7,7 @@ import TestSupport
 import TestTraits
 import Testing
 import Wire
+import ZeroMQ
 
 /// posts-service's router on a real SQLite file: raw JSON-RPC in, raw JSON out.
 @Suite("posts-service router", .ownThread, .timeLimit(.minutes(5)))
@@ -33,6 +34,18 @@ struct PostsRouterTests {
 
     private func request(_ method: String, _ params: String) -> String {
         #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#
+    }
+
+    @Test func test_aRequestReadWhereItsFrameIs_isAnsweredAsTheSameRequestCopied() async throws {
+        let fixture = try Fixture()
+        _ = try await fixture.call(request("posts.save", #"{"post":{"uid":"\#(UUID().uuidString)","title":"t","content":"c"}}"#))
+        let body = request("posts.count", "{}")
+        let copied = await fixture.router.handle(Data(body.utf8))
+        let inPlace = await fixture.router.handle(frame: Frame(body))
+        #expect(inPlace == copied)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: inPlace)["result"]?["count"]?.intValue == 1)
+        let broken = await fixture.router.handle(frame: Frame(#"{"jsonrpc":"2.0","id":3,"method":"#))
+        #expect(try JSONDecoder().decode(JSONValue.self, from: broken)["error"]?["code"]?.intValue == -32700)
     }
 
     @Test func test_everyMethodServed_isListedInHelp_andEveryOneListedIsServed() async throws {

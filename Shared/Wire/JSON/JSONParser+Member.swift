@@ -11,7 +11,17 @@ extension JSONParser {
     /// request's envelope is read so, without a dictionary of its own.
     /// `value` is the document when it is not an object.
     static func parse(_ data: Data, members member: (String, JSONValue) -> Void) throws(Failure) -> (value: JSONValue?, issue: Issue?) {
-        try with(data) { parser throws(Failure) in
+        let result: Result<(value: JSONValue?, issue: Issue?), Failure> = data.withUnsafeBytes { bytes in
+            Result { () throws(Failure) in try parse(bytes: bytes, members: member) }
+        }
+        return try result.get()
+    }
+
+    /// `parse(_:members:)` over bytes where they are (a request's frame).
+    static func parse(bytes: UnsafeRawBufferPointer, members member: (String, JSONValue) -> Void) throws(Failure) -> (
+        value: JSONValue?, issue: Issue?
+    ) {
+        try with(bytes: bytes) { parser throws(Failure) in
             parser.skipSpace()
             guard parser.peek == UInt8(ascii: "{") else {
                 let value = try parser.value(depth: 0)

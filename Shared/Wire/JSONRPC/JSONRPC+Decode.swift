@@ -10,13 +10,20 @@ import Foundation
 extension JSONRPC {
     /// Reads a request, or says what error to answer with (and to which id).
     public static func decodeRequest(_ data: Data) -> Result<IncomingRequest, RequestFailure> {
+        data.withUnsafeBytes { decodeRequest(bytes: $0) }
+    }
+
+    /// `decodeRequest(_:)` over bytes where they are (a request's frame):
+    /// what it builds (the params' tree) owns its values, so nothing of the
+    /// bytes is kept.
+    public static func decodeRequest(bytes data: UnsafeRawBufferPointer) -> Result<IncomingRequest, RequestFailure> {
         func refuse(_ id: JSONRPCID, _ error: JSONRPCError) -> Result<IncomingRequest, RequestFailure> {
             .failure(RequestFailure(id: id, error: error))
         }
         // The envelope's members as they are read; any other is parsed and dropped.
         var members: (jsonrpc: JSONValue?, id: JSONValue?, method: JSONValue?, params: JSONValue?) = (nil, nil, nil, nil)
         let parsed = Result { () throws(JSONParser.Failure) in
-            try JSONParser.parse(data) { key, value in
+            try JSONParser.parse(bytes: data) { key, value in
                 switch key {
                 case "jsonrpc": members.jsonrpc = value
                 case "id": members.id = value
