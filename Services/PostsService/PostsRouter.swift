@@ -57,7 +57,7 @@ struct PostsRouter: Sendable {
     /// pull. Best effort by design: a lost notice costs a reader one timer
     /// period, never data, because readers pull `posts.changes`.
     private func announceChange(context: ServiceContext?) async {
-        guard let events, let head = try? await changes.head() else { return }
+        guard let events, let head = try? await changes.headAfterWrite() else { return }
         var meta = RequestMeta()
         if let context { meta.carry(context) }
         let notice = ChangeNotice(service: PostsMethod.service, head: head, traceparent: meta.traceparent, tracestate: meta.tracestate)

@@ -36,4 +36,9 @@ struct SQLiteChangeFeed: ChangeFeed {
     func head() async throws(PostsError) -> Int64 {
         try await store.read("head") { db in try Schema.head(db) }
     }
+
+    func headAfterOwnWrites() async throws(PostsError) -> Int64 {
+        let known = store.headAfterWrites.load(ordering: .acquiring)
+        return known > 0 ? known : try await head()
+    }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite file: WAL mode (readers never wait for the writer), migrated
 /// on open, safe to share between processes (writers wait for each other
@@ -11,6 +12,9 @@ final class SQLiteFile: Sendable {
     private let readers: SQLiteReaders
     /// Each operation's time, when the process serves metrics.
     let timers: StoreTimers?
+    /// The head as this process's newest committed write of posts left it
+    /// (0 before the first): what a change notice announces, without a read.
+    let headAfterWrites = Atomic<Int64>(0)
 
     /// The most of a file read through a memory map (SQLite's own limit:
     /// 2 GB less 64 KiB), and the page cache of each connection, in KiB.
@@ -80,6 +84,15 @@ final class SQLiteFile: Sendable {
         try await timers.measure(operation) { () async throws(PostsError) in
             do { return try await pool.write(body) } catch { throw Self.map(error) }
         }
+    }
+
+    /// A write of posts: `write`, noting the head it leaves
+    /// (`headAfterWrites`), read in its own transaction so that no read is
+    /// needed after it.
+    func writePosts<T: Sendable>(_ operation: StaticString, _ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
+        let (value, head) = try await write(operation) { db in (try body(db), try Schema.head(db)) }
+        headAfterWrites.max(head, ordering: .releasing)
+        return value
     }
 
     /// What every read and write of the posts database answers for a failure:

@@ -35,7 +35,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func save(_ post: Post, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Post {
-        try await store.write("save") { db in
+        try await store.writePosts("save") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .save(post), now: now, db, answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
@@ -58,7 +58,7 @@ struct SQLitePostStore: PostStore {
 
     func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int {
         guard !posts.isEmpty else { return 0 }
-        return try await store.write("save_batch") { db in
+        return try await store.writePosts("save_batch") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .batch(posts), now: now, db,
@@ -71,7 +71,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
-        try await store.write("delete") { db in
+        try await store.writePosts("delete") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .delete(uid: uid), now: now, db, answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)

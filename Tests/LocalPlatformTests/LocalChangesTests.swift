@@ -27,6 +27,24 @@ struct LocalChangesTests {
         }
     }
 
+    @Test func test_theHeadAfterAWrite_isThatWritesSequence_knownWithoutARead_andAnotherProcessesWritesAreNotClaimed() async throws {
+        try await withDatabase { path in
+            let provider = try openLocal(path)
+            let (posts, changes) = (provider.makePostsUseCase(), provider.makePostChangesUseCase())
+            #expect(try await changes.headAfterWrite() == 0, "no write yet: the head, read")
+            let saved = try await posts.save(.stub(title: "a"), key: nil)
+            #expect(try await changes.headAfterWrite() == 1)
+            _ = try await posts.save(batch: [.stub(title: "b"), .stub(title: "c")], key: nil)
+            #expect(try await changes.headAfterWrite() == 3)
+            _ = try await posts.delete(uid: saved.uid, key: nil)
+            #expect(try await changes.headAfterWrite() == 4)
+            // Another process on the same file: its write is in the head, not in this one's own.
+            _ = try await openLocal(path).makePostsUseCase().save(.stub(title: "elsewhere"), key: nil)
+            #expect(try await changes.head() == 5)
+            #expect(try await changes.headAfterWrite() == 4)
+        }
+    }
+
     @Test func test_eachDatabaseFileHasItsOwnIdentity_keptWhenReopened() async throws {
         let first = try await withDatabase { path in
             let id = try await openLocal(path).makePostChangesUseCase().changes(after: 0, limit: 1).database

@@ -10,4 +10,6 @@ public struct ChangesInteractor: PostChangesUseCase {
     }
 
     public func head() async throws(PostsError) -> Int64 { try await feed.head() }
+
+    public func headAfterWrite() async throws(PostsError) -> Int64 { try await feed.headAfterOwnWrites() }
 }
