@@ -1,5 +1,6 @@
 import Domain
 import Wire
+
 /// How a request ended, as metrics count it: answered with a result, or
 /// with the error code it was answered with.
 public enum RPCOutcome: Sendable, Equatable {

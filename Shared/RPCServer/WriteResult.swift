@@ -1,5 +1,6 @@
 import Domain
 import Wire
+
 /// The result of a method that writes, when it can say that nothing
 /// changed (a delete that found nothing): no change notice follows it.
 public protocol WriteResult {
