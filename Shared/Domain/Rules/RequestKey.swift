@@ -4,10 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A key the client gives a write (`params._meta.requestKey`), the same on
-/// every attempt of that write, so that a write sent again (to another
-/// gateway, after a lost answer) is applied once and answered as the first
-/// attempt was (docs/PROTOCOL.md, "Request keys").
+/// A key the client gives a write, the same on every attempt of that
+/// write, so that a write sent again (to another gateway, after a lost
+/// answer) is applied once and answered as the first attempt was
+/// (docs/PROTOCOL.md, "Request keys": each delivery mechanism carries it
+/// its own way).
 ///
 /// Each store remembers a key with what its write answered, in the same
 /// transaction as the write, for `remembered`: across restarts, and across
@@ -32,9 +33,8 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
     /// long backlog.
     public static let prunedPerWrite = 16
 
-    /// The name errors give the key when no caller named it otherwise: a
-    /// delivery mechanism says where its requests carry it (the wire's
-    /// `params._meta.requestKey`, an HTTP `Idempotency-Key` header).
+    /// The name errors give the key when no caller named it otherwise; a
+    /// delivery mechanism renames it to where its requests carry it.
     public static let field = "requestKey"
 
     /// Checks the form: 1 to 128 characters from `A-Z a-z 0-9 . _ : -`
