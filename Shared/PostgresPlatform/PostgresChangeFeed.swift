@@ -40,4 +40,11 @@ struct PostgresChangeFeed: ChangeFeed {
     func head() async throws(PostsError) -> Int64 {
         try await database.read("head") { connection, logger in try await Schema.head(connection, logger: logger) }
     }
+
+    /// The sequence this process's newest write took (other processes on
+    /// the database announce their own), or the head before its first.
+    func headAfterOwnWrites() async throws(PostsError) -> Int64 {
+        let known = database.headAfterWrites.load(ordering: .acquiring)
+        return known > 0 ? known : try await head()
+    }
 }

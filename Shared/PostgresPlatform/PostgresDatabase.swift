@@ -3,6 +3,7 @@ import Foundation
 import LocalPlatform
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// One PostgreSQL database, through a connection pool that runs for the
 /// life of this object. Every call has a deadline: a server that went away
@@ -19,6 +20,15 @@ final class PostgresDatabase: Sendable {
     static let defaultCallTimeout = Duration.seconds(5)
     /// Each operation's time, when the process serves metrics.
     let timers: StoreTimers?
+    /// The newest sequence this process's committed writes took (0 before
+    /// the first): what a change notice announces, without a read.
+    let headAfterWrites = Atomic<Int64>(0)
+
+    /// Keeps what a write took, once it committed.
+    func noteWrite(_ stamp: Stamp) {
+        let sequence = stamp.sequence.load(ordering: .acquiring)
+        if sequence > 0 { headAfterWrites.max(sequence, ordering: .releasing) }
+    }
 
     init(url: DatabaseURL, callTimeout: Duration = defaultCallTimeout, timers: StoreTimers? = nil, logger: Logger) {
         location = url.description
@@ -147,4 +157,11 @@ final class PostgresDatabase: Sendable {
         let why = psql.underlying.map { "\(psql.code): \($0)" } ?? "\(psql.code)"
         return .unavailable(.store("PostgreSQL at \(location): \(why)"))
     }
+}
+
+/// The sequence a write's statements took, noted as they run.
+final class Stamp: Sendable {
+    let sequence = Atomic<Int64>(0)
+
+    func took(_ value: Int64) { sequence.max(value, ordering: .releasing) }
 }

@@ -43,24 +43,27 @@ struct PostgresPostStore: PostStore {
 
     func save(_ post: Post, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Post {
         let now = PostDate.milliseconds(Date())
-        guard key != nil || ifUnchangedSince != nil else {
-            return try await database.statement("save") { client, logger in
-                try await Self.upsert([post], now: now) { try await client.query($0, logger: logger) }[0]
-            }
-        }
-        return try await database.write("save") { connection, logger in
-            // The sequence lock is held: nobody else writes until commit.
-            try await PostgresRequestKeys.once(
-                key, .save(post), now: now, connection, logger: logger,
-                answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
-            ) {
-                if let ifUnchangedSince {
-                    var stored: Int64?
-                    let rows = try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger)
-                    for try await value in rows.decode(Int64.self) { stored = value }
-                    guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
+        let stamp = Stamp()
+        return try await noting(stamp) { () async throws(PostsError) in
+            guard key != nil || ifUnchangedSince != nil else {
+                return try await database.statement("save") { client, logger in
+                    try await Self.upsert([post], now: now, stamp) { try await client.query($0, logger: logger) }[0]
                 }
-                return try await Self.upsert([post], now: now) { try await connection.query($0, logger: logger) }[0]
+            }
+            return try await database.write("save") { connection, logger in
+                // The sequence lock is held: nobody else writes until commit.
+                try await PostgresRequestKeys.once(
+                    key, .save(post), now: now, connection, logger: logger,
+                    answer: KeyedWrite.answer(saved:), remembered: { KeyedWrite.saved(post, answer: $0) }
+                ) {
+                    if let ifUnchangedSince {
+                        var stored: Int64?
+                        let rows = try await connection.query("SELECT update_ms FROM post WHERE uid = \(post.uid)", logger: logger)
+                        for try await value in rows.decode(Int64.self) { stored = value }
+                        guard stored == PostDate.milliseconds(ifUnchangedSince) else { throw PostsError.conflict(uid: post.uid) }
+                    }
+                    return try await Self.upsert([post], now: now, stamp) { try await connection.query($0, logger: logger) }[0]
+                }
             }
         }
     }
@@ -68,41 +71,57 @@ struct PostgresPostStore: PostStore {
     func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int {
         guard !posts.isEmpty else { return 0 }
         let now = PostDate.milliseconds(Date())
-        guard let key else {
-            return try await database.statement("save_batch") { client, logger in
-                try await Self.upsert(posts, now: now) { try await client.query($0, logger: logger) }.count
+        let stamp = Stamp()
+        return try await noting(stamp) { () async throws(PostsError) in
+            guard let key else {
+                return try await database.statement("save_batch") { client, logger in
+                    try await Self.upsert(posts, now: now, stamp) { try await client.query($0, logger: logger) }.count
+                }
             }
-        }
-        return try await database.write("save_batch") { connection, logger in
-            try await PostgresRequestKeys.once(
-                key, .batch(posts), now: now, connection, logger: logger,
-                answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
-            ) {
-                try await Self.upsert(posts, now: now) { try await connection.query($0, logger: logger) }.count
+            return try await database.write("save_batch") { connection, logger in
+                try await PostgresRequestKeys.once(
+                    key, .batch(posts), now: now, connection, logger: logger,
+                    answer: KeyedWrite.answer(count:), remembered: KeyedWrite.count(answer:)
+                ) {
+                    try await Self.upsert(posts, now: now, stamp) { try await connection.query($0, logger: logger) }.count
+                }
             }
         }
     }
 
     func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
         let now = PostDate.milliseconds(Date())
-        return try await database.write("delete") { connection, logger in
-            try await PostgresRequestKeys.once(
-                key, .delete(uid: uid), now: now, connection, logger: logger,
-                answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)
-            ) {
-                var deleted = false
-                let rows = try await connection.query("DELETE FROM post WHERE uid = \(uid) RETURNING uid", logger: logger)
-                for try await _ in rows.decode(UUID.self) { deleted = true }
-                guard deleted else { return false }
-                let sequence = try await Schema.nextSequences(1, connection, logger: logger)
-                try await connection.query(
-                    """
-                    INSERT INTO tombstone (uid, sequence, delete_ms) VALUES (\(uid), \(sequence), \(now))
-                    ON CONFLICT (uid) DO UPDATE SET sequence = excluded.sequence, delete_ms = excluded.delete_ms
-                    """, logger: logger)
-                return true
+        let stamp = Stamp()
+        return try await noting(stamp) { () async throws(PostsError) in
+            return try await database.write("delete") { connection, logger in
+                try await PostgresRequestKeys.once(
+                    key, .delete(uid: uid), now: now, connection, logger: logger,
+                    answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)
+                ) {
+                    var deleted = false
+                    let rows = try await connection.query("DELETE FROM post WHERE uid = \(uid) RETURNING uid", logger: logger)
+                    for try await _ in rows.decode(UUID.self) { deleted = true }
+                    guard deleted else { return false }
+                    let sequence = try await Schema.nextSequences(1, connection, logger: logger)
+                    stamp.took(sequence)
+                    try await connection.query(
+                        """
+                        INSERT INTO tombstone (uid, sequence, delete_ms) VALUES (\(uid), \(sequence), \(now))
+                        ON CONFLICT (uid) DO UPDATE SET sequence = excluded.sequence, delete_ms = excluded.delete_ms
+                        """, logger: logger)
+                    return true
+                }
             }
         }
+    }
+
+    /// `body`, then what its writes took kept as the head they left: only
+    /// once it succeeded (committed), so a rolled-back sequence is never
+    /// announced.
+    private func noting<T>(_ stamp: Stamp, _ body: () async throws(PostsError) -> T) async throws(PostsError) -> T {
+        let value = try await body()
+        database.noteWrite(stamp)
+        return value
     }
 
     func count() async throws(PostsError) -> Int {
@@ -120,7 +139,7 @@ struct PostgresPostStore: PostStore {
     /// first create date. Its first step takes the sequences (`value + n`,
     /// post i getting `first + i`), which locks the sequence row first, as
     /// every write does; the tombstones of the posts go in its last step.
-    static func upsert(_ posts: [Post], now: Int64, _ query: Query) async throws -> [Post] {
+    static func upsert(_ posts: [Post], now: Int64, _ stamp: Stamp, _ query: Query) async throws -> [Post] {
         let uids = posts.map(\.uid)
         let titles = posts.map(\.title)
         let contents = posts.map(\.content)
@@ -135,10 +154,13 @@ struct PostgresPostStore: PostStore {
                 unnest(\(uids)::uuid[], \(titles)::text[], \(contents)::text[], \(created)::bigint[]) WITH ORDINALITY AS x(u, t, c, cr, n)
             ON CONFLICT (uid) DO UPDATE SET title = excluded.title, content = excluded.content,
                 update_ms = excluded.update_ms, sequence = excluded.sequence
-            RETURNING uid, create_ms
+            RETURNING uid, create_ms, sequence
             """)
         var createdBy: [UUID: Int64] = [:]
-        for try await (uid, create) in rows.decode((UUID, Int64).self) { createdBy[uid] = create }
+        for try await (uid, create, sequence) in rows.decode((UUID, Int64, Int64).self) {
+            createdBy[uid] = create
+            stamp.took(sequence)
+        }
         return posts.map { post in
             var stored = post
             stored.createDate = PostDate.date(milliseconds: createdBy[post.uid] ?? PostDate.milliseconds(post.createDate))

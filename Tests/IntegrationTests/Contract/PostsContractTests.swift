@@ -169,4 +169,24 @@ struct PostsContractTests {
             #expect(try await posts.count() == before + 1)
         }
     }
+
+    @Test(arguments: ContractPlatform.allCases)
+    func test_contract_theHeadAfterAWrite_isAtLeastThatWritesSequence(_ platform: ContractPlatform) async throws {
+        try await platform.run { provider async throws in
+            let (posts, changes) = (provider.makePostsUseCase(), provider.makePostChangesUseCase())
+            let saved = try await posts.save(.stub(title: "a"), key: nil)
+            #expect(try await changes.headAfterWrite() == changes.head())
+            _ = try await posts.save(batch: [.stub(title: "b"), .stub(title: "c")], key: nil)
+            #expect(try await changes.headAfterWrite() == changes.head())
+            _ = try await posts.delete(uid: saved.uid, key: nil)
+            let head = try await changes.head()
+            #expect(try await changes.headAfterWrite() == head)
+            #expect(try await changes.changes(after: head - 1, limit: 10).changes.map(\.uid) == [saved.uid], "the delete is the head")
+            // A write that fails (a conflict) takes nothing: the head stays.
+            await #expect(throws: PostsError.self) {
+                _ = try await posts.save(.stub(title: "x"), ifUnchangedSince: Date(timeIntervalSince1970: 1), key: nil)
+            }
+            #expect(try await changes.headAfterWrite() == head)
+        }
+    }
 }
