@@ -9,7 +9,9 @@ extension ClientEngine {
             return
         }
         var nextDeadline: Instant? = nil
-        // No connection has been up yet: since when requests have waited for one.
+        // No connection has been up yet: since when requests have waited for
+        // one. A broker that is there but slow to finish its handshake is not
+        // "unreachable"; one whose handshake failed is.
         var everLive = false
         var unconnectedSince: Instant?
         while true {
@@ -43,7 +45,7 @@ extension ClientEngine {
                 var now = clock.now
                 everLive = everLive || link.live
                 if everLive { unconnectedSince = nil }
-                if let unreachableBy, !everLive, now >= unreachableBy {
+                if let unreachableBy, !everLive, now >= unreachableBy, !link.handshaking || handshakes.failure != nil {
                     failPending(with: .unreachable(endpoints: endpoints, waited: configuration.firstConnectionWait ?? .zero))
                     unconnectedSince = nil
                 }
@@ -132,10 +134,10 @@ extension ClientEngine {
             switch event {
             case .connected:
                 link.handshaking = true
+                connectedOnce.store(true, ordering: .relaxed)
             case .outcome(.succeeded):
                 (link.live, link.handshaking) = (true, false)
                 handshakes.record(.succeeded)
-                connectedOnce.store(true, ordering: .relaxed)
             case .outcome(let failure):
                 link.handshaking = false
                 handshakes.record(failure)

@@ -47,7 +47,7 @@ final class ClientEngine: Sendable {
     let state = Mutex(State())
     let waker = Waker()
     let handshakes = HandshakeRecord()
-    /// Whether a connection to a broker has been up (its handshake done).
+    /// Whether a connection to a broker has been made (its socket connected).
     let connectedOnce = Atomic<Bool>(false)
     /// The broker in use, by its place in `endpoints`.
     let current = Atomic<Int>(0)

@@ -29,7 +29,7 @@ public final class MajordomoClient: Sendable {
         /// is tried.
         public var connectWait: Duration = .milliseconds(500)
         /// How long requests wait for the first connection to any broker
-        /// (its handshake done) before they fail with `.unreachable`: how a
+        /// (its socket connected) before they fail with `.unreachable`: how a
         /// caller tells "nobody is there" from a slow reply without asking
         /// first. Once a connection has been up, requests wait out their
         /// own timeouts instead (a broker restarting comes back). Nil: they
@@ -98,8 +98,9 @@ public final class MajordomoClient: Sendable {
     /// CURVE): how a caller tells "refused" from "no answer".
     public var handshakeFailure: HandshakeEvent? { engine.handshakes.failure }
 
-    /// Whether a connection to a broker has been up (its handshake done):
-    /// a request that timed out before one was tells "nobody is there".
+    /// Whether a connection to a broker has been made (its socket
+    /// connected): a request that timed out before one was tells "nobody
+    /// is there".
     public var hasConnected: Bool { engine.connectedOnce.load(ordering: .relaxed) }
 
     /// Fails every request in flight with `.closed` and releases the socket.

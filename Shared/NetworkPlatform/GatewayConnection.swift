@@ -113,8 +113,12 @@ final class GatewayConnection: Sendable {
         } catch let error as MajordomoClientError {
             switch error {
             case .timeout(_, _, let attempts, let each):
-                // Nobody there at all tells more than "no reply in time".
+                // Refused, or nobody there at all, tells more than "no reply in time".
+                if let refusal = notAdmitted() { throw refusal }
                 guard client.hasConnected else { throw unreachable(waited: each) }
+                // So does a service with no worker, whose own answer from the
+                // gateway came too late: asked now, once, and answered at once.
+                if await hasNoWorker(method.service) { throw .unavailable(.noWorker(service: method.service)) }
                 throw .timeout(seconds: Double(attempts) * each.seconds)
             case .unreachable(_, let waited): throw unreachable(waited: waited)
             case .closed: throw .failed("the connection to \(endpoint) was closed before the answer came")
@@ -134,6 +138,14 @@ final class GatewayConnection: Sendable {
             span.setStatus(SpanStatus(code: .error, message: error.code.name))
             throw PostsError(error)
         }
+    }
+
+    /// Whether the gateway says (8/MMI) that `service` has no worker: asked
+    /// only after a call timed out, to say why. False when it cannot tell.
+    private func hasNoWorker(_ service: String) async -> Bool {
+        let answer = try? await client.request(
+            service: MDP.mmiServiceName, body: [Frame(service)], correlationID: nil, timeout: Self.probeTimeout)
+        return answer?.first?.string == "404"
     }
 
     /// No connection to any gateway came up: say why, as far as can be
