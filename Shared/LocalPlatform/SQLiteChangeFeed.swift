@@ -37,8 +37,8 @@ struct SQLiteChangeFeed: ChangeFeed {
         try await store.read("head") { db in try Schema.head(db) }
     }
 
-    func headAfterOwnWrites() async throws(PostsError) -> Int64 {
+    var ownWritesHead: Int64? {
         let known = store.headAfterWrites.load(ordering: .acquiring)
-        return known > 0 ? known : try await head()
+        return known > 0 ? known : nil
     }
 }

@@ -61,6 +61,7 @@ enum Schema {
     }
 
     static func head(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM changeSequence WHERE id = 1") ?? 0
+        // Cached: every write of posts reads it in its own transaction (`SQLiteFile.writePosts`).
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM changeSequence WHERE id = 1")) ?? 0
     }
 }

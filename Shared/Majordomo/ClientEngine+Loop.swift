@@ -269,9 +269,11 @@ extension ClientEngine {
         return outcome
     }
 
-    /// Every request waiting now fails with `error`; the client goes on.
-    private func failPending(with error: MajordomoClientError) {
+    /// Every request waiting now fails with `error`; with `closing`, the
+    /// client takes no more.
+    private func failPending(with error: MajordomoClientError, closing: Bool = false) {
         let failed = state.withLock { state -> [Pending] in
+            if closing { state.closed = true }
             defer { state.pending.removeAll(); state.byCorrelation.removeAll(); state.unsent.removeAll() }
             return Array(state.pending.values)
         }
@@ -279,12 +281,5 @@ extension ClientEngine {
     }
 
     /// The end: every request still waiting fails with `.closed`.
-    private func failEverything() {
-        let abandoned = state.withLock { state -> [Pending] in
-            state.closed = true
-            defer { state.pending.removeAll(); state.byCorrelation.removeAll(); state.unsent.removeAll() }
-            return Array(state.pending.values)
-        }
-        for request in abandoned { request.continuation.resume(throwing: MajordomoClientError.closed) }
-    }
+    private func failEverything() { failPending(with: .closed, closing: true) }
 }

@@ -114,8 +114,7 @@ final class GatewayConnection: Sendable {
             switch error {
             case .timeout(_, _, let attempts, let each):
                 // Refused, or nobody there at all, tells more than "no reply in time".
-                if let refusal = notAdmitted() { throw refusal }
-                guard client.hasConnected else { throw unreachable(waited: each) }
+                guard client.hasConnected, notAdmitted() == nil else { throw unreachable(waited: each) }
                 // So does a service with no worker, whose own answer from the
                 // gateway came too late: asked now, once, and answered at once.
                 if await hasNoWorker(method.service) { throw .unavailable(.noWorker(service: method.service)) }

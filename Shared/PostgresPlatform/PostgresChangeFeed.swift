@@ -41,10 +41,9 @@ struct PostgresChangeFeed: ChangeFeed {
         try await database.read("head") { connection, logger in try await Schema.head(connection, logger: logger) }
     }
 
-    /// The sequence this process's newest write took (other processes on
-    /// the database announce their own), or the head before its first.
-    func headAfterOwnWrites() async throws(PostsError) -> Int64 {
+    /// Other processes on the database announce their own.
+    var ownWritesHead: Int64? {
         let known = database.headAfterWrites.load(ordering: .acquiring)
-        return known > 0 ? known : try await head()
+        return known > 0 ? known : nil
     }
 }

@@ -70,13 +70,13 @@ public struct JSONRPCRouter: Sendable {
         self.tracer = tracer is NoOpTracer ? nil : tracer
         active = Meter(label: MethodMetrics.activeName, dimensions: [("rpc_system", "jsonrpc"), ("rpc_service", service)])
         let figures = figures
-        register(ServerStats.method(of: service)) { _, call in (try call.reply(figures.stats()), false) }
+        onReply(ServerStats.method(of: service)) { _, call in try call.reply(figures.stats()) }
     }
 
     /// The methods registered, by name.
     public var methods: [String] { entries.keys.sorted() }
 
-    // `on`, `onReply` and `register` are inlinable so that each service
+    // `on` and `onReply` are inlinable so that each service
     // specializes them for its own params and result types: unspecialized,
     // every request looked up the metadata of `RPCCall<Result>` and its
     // kin at run time (about 4,000 instructions of a posts.get's).
@@ -98,41 +98,23 @@ public struct JSONRPCRouter: Sendable {
     /// Registers `handler` for `write`, which must be this service's. It is
     /// given the request's key (`params._meta.requestKey`, checked; nil when
     /// the request carries none) to hand to the use case, which applies the
-    /// write once per key. A change notice follows each answer unless its
-    /// result says nothing changed (`WriteResult`).
+    /// write once per key; a refusal that names the key (`RequestKey.field`)
+    /// is answered naming where the request carries it. A change notice
+    /// follows each answer unless its result says nothing changed
+    /// (`WriteResult`).
     @inlinable
     public mutating func on<Params, Result>(
         _ write: RPCWrite<Params, Result>,
         _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RequestKey?, RPCCall<Result>) async throws -> Result
     ) {
         let method = write.method
-        let metrics = entry(for: method)
+        let metrics = entry(for: method, writes: true)
         entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
             let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
             let params = try Self.params(of: request, for: method)
-            let key = try Self.key(of: meta)
-            let result = try await Self.namingKey { () async throws -> Result in try await handler(params, key, call) }
+            let key = try meta.requestKey.map { text throws(PostsError) in try RequestKey(text) }
+            let result = try await handler(params, key, call)
             return (try call.reply(result).data, (result as? any WriteResult)?.changedSomething ?? true)
-        }
-    }
-
-    /// Where a request carries its key, as errors name it.
-    @usableFromInline static let keyField = WireField.requestKey
-
-    @inlinable
-    static func key(of meta: RequestMeta) throws(PostsError) -> RequestKey? {
-        try meta.requestKey.map { text throws(PostsError) in try RequestKey(text, field: keyField) }
-    }
-
-    /// The use case names the key `RequestKey.field` (a key used for
-    /// another write); the request holds it at `keyField`.
-    @inlinable
-    static func namingKey<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as PostsError {
-            guard case .invalid(let invalid) = error, invalid.field == RequestKey.field else { throw error }
-            throw PostsError.invalid(keyField, invalid.reason)
         }
     }
 
@@ -142,26 +124,19 @@ public struct JSONRPCRouter: Sendable {
         _ method: RPCMethod<Params, Result>,
         _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RPCCall<Result>) async throws -> RPCReply<Result>
     ) {
-        register(method) { params, call in (try await handler(params, call), false) }
-    }
-
-    @inlinable
-    mutating func register<Params, Result>(
-        _ method: RPCMethod<Params, Result>,
-        _ handler: nonisolated(nonsending) @escaping @Sendable (Params, RPCCall<Result>) async throws -> (RPCReply<Result>, wrote: Bool)
-    ) {
         let metrics = entry(for: method)
         entries[method.name] = Entry(metrics: metrics) { request, meta, deadline, maxReplyBytes in
             let call = RPCCall<Result>(id: request.id, meta: meta, deadline: deadline, maxReplyBytes: maxReplyBytes)
-            let (reply, wrote) = try await handler(try Self.params(of: request, for: method), call)
-            return (reply.data, wrote)
+            return (try await handler(try Self.params(of: request, for: method), call).data, false)
         }
     }
 
     /// Checks that `method` may be registered here, and makes its figures.
     @usableFromInline
-    mutating func entry<Params, Result>(for method: RPCMethod<Params, Result>) -> MethodMetrics {
+    mutating func entry<Params, Result>(for method: RPCMethod<Params, Result>, writes: Bool = false) -> MethodMetrics {
         precondition(method.service == service, "\(method.name) belongs to service '\(method.service)', not '\(service)'")
+        // A write registered as a read would take no key and publish no change notice.
+        precondition(method.writes == writes, "\(method.name) writes: register it by its RPCWrite, whose handler takes the request key")
         precondition(entries[method.name] == nil, "\(method.name) is registered twice")
         let metrics = MethodMetrics(service: service, method: method.name)
         figures.add(metrics)

@@ -48,7 +48,7 @@ extension PostsMethod {
 
     /// The use case names a post's own fields (`title`); the request holds
     /// them under `prefix` (`post.title`). The request key is not the
-    /// post's: the router names it.
+    /// post's: the wire names it where the request carries it (WireField).
     private static func naming<T>(_ prefix: String, _ body: () async throws(PostsError) -> T) async throws(PostsError) -> T {
         do {
             return try await body()

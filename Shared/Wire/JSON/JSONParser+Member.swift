@@ -5,19 +5,12 @@ import Foundation
 #endif
 
 extension JSONParser {
-    /// The whole document, as `parse` reads it, except that an object at
-    /// the top is not built: each of its members goes to `member` as it is
-    /// read (a repeated name goes again, and the last one stands). A
-    /// request's envelope is read so, without a dictionary of its own.
-    /// `value` is the document when it is not an object.
-    static func parse(_ data: Data, members member: (String, JSONValue) -> Void) throws(Failure) -> (value: JSONValue?, issue: Issue?) {
-        let result: Result<(value: JSONValue?, issue: Issue?), Failure> = data.withUnsafeBytes { bytes in
-            Result { () throws(Failure) in try parse(bytes: bytes, members: member) }
-        }
-        return try result.get()
-    }
-
-    /// `parse(_:members:)` over bytes where they are (a request's frame).
+    /// The whole document in `bytes` (a request's frame, read where it
+    /// is), as `parse` reads it, except that an object at the top is not
+    /// built: each of its members goes to `member` as it is read (a
+    /// repeated name goes again, and the last one stands). A request's
+    /// envelope is read so, without a dictionary of its own. `value` is
+    /// the document when it is not an object.
     static func parse(bytes: UnsafeRawBufferPointer, members member: (String, JSONValue) -> Void) throws(Failure) -> (
         value: JSONValue?, issue: Issue?
     ) {

@@ -45,30 +45,14 @@ struct JSONParser {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// Runs `body` over the bytes of `data`.
-    static func with<T>(_ data: Data, _ body: (inout JSONParser) throws(Failure) -> T) throws(Failure) -> T {
-        let result: Result<T, Failure> = data.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
-            return Result { () throws(Failure) -> T in try body(&parser) }
-        }
-        return try result.get()
-    }
-
     /// Runs `body` over `bytes` (a frame's, read where they are).
     static func with<T>(bytes: UnsafeRawBufferPointer, _ body: (inout JSONParser) throws(Failure) -> T) throws(Failure) -> T {
         var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self))
         return try body(&parser)
     }
 
-    /// The whole document, which must be one value and nothing after it.
-    static func parse(_ data: Data) throws(Failure) -> (value: JSONValue, issue: Issue?) {
-        let result: Result<(value: JSONValue, issue: Issue?), Failure> = data.withUnsafeBytes { bytes in
-            Result { () throws(Failure) in try parse(bytes: bytes) }
-        }
-        return try result.get()
-    }
-
-    /// The whole document in `bytes`, read where they are.
+    /// The whole document in `bytes` (read where they are), which must be
+    /// one value and nothing after it.
     static func parse(bytes: UnsafeRawBufferPointer) throws(Failure) -> (value: JSONValue, issue: Issue?) {
         try with(bytes: bytes) { parser throws(Failure) in
             let value = try parser.value(depth: 0)

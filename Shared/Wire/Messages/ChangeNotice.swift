@@ -31,8 +31,8 @@ public struct ChangeNotice: Sendable, Equatable, Codable {
     /// notice (a subscriber skips it: a lost notice costs a reader one
     /// timer period, never data).
     public init?(body: [UInt8]) {
-        guard let value = try? JSONValue(parsing: Data(body)),
-            let notice = try? JSONValueDecoder.decode(ChangeNotice.self, from: value, root: "notice")
+        guard let value = body.withUnsafeBytes({ try? JSONValue(parsing: $0) }),
+            let notice = try? value.decode(ChangeNotice.self, root: "notice")
         else { return nil }
         self = notice
     }
