@@ -20,52 +20,68 @@ enum ImportReader {
 
     static func entries(from data: Data) throws(PostsError) -> [ImportEntry] {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        var items: [(label: String, value: JSONValue)] = []
+        var read: [(label: String, entry: Entry)] = []
         if data.first(where: { !isSpace($0) }) == UInt8(ascii: "[") {
-            let document: JSONValue
+            let document: JSONBytes
             do {
-                document = try JSONValue(parsing: data)
+                document = try JSONBytes(checking: data)
             } catch {
                 throw .invalid("file", .malformed("starts like a JSON array but is not valid JSON: \(error)"))
             }
-            guard case .array(let array) = document else { throw .invalid("file", .malformed("is not one JSON array")) }
-            for (index, element) in array.enumerated() { items.append(("entry \(index + 1)", element)) }
+            let label = { (index: Int) in "entry \(index + 1)" }
+            guard let entries = try objects({ () throws(PostsError) in try document.decodeElements(Entry.self, name: label) }) else {
+                throw .invalid("file", .malformed("is not one JSON array"))
+            }
+            read = entries.enumerated().map { (label($0.offset), $0.element) }
         } else {
             // Raw bytes, not Characters: splitting 100 MB of text by grapheme,
             // or even through Data's generic split, is what made imports slow.
-            var lines: [(label: String, data: Data)] = []
+            var failure: PostsError?
             data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
                 var start = 0
                 var number = 1
-                while start <= bytes.count {
+                while start <= bytes.count, failure == nil {
                     let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
                     let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                    if !line.allSatisfy(isSpace) { lines.append(("line \(number)", Data(line))) }
+                    let label = "line \(number)"
+                    if !line.allSatisfy(isSpace) {
+                        do throws(PostsError) {
+                            let text: JSONBytes
+                            do {
+                                text = try JSONBytes(checking: line)
+                            } catch {
+                                throw .invalid(label, .malformed("is not valid JSON: \(error)"))
+                            }
+                            let entry = try objects { () throws(PostsError) in try text.decode(Entry.self, root: label) }
+                            read.append((label, entry))
+                        } catch {
+                            failure = error
+                        }
+                    }
                     start = end + 1
                     number += 1
                 }
             }
-            for (label, line) in lines {
-                do {
-                    items.append((label, try JSONValue(parsing: line)))
-                } catch {
-                    throw .invalid(label, .malformed("is not valid JSON: \(error)"))
-                }
-            }
+            if let failure { throw failure }
         }
-        var entries: [ImportEntry] = []
-        entries.reserveCapacity(items.count)
-        for (label, value) in items {
-            guard case .object = value else {
-                throw .invalid(label, .malformed("is not a post object (expected {\"title\", \"content\"} or {\"title\", \"body\"})"))
-            }
-            // Wire's decoder, as every request's: a member of the wrong kind is named.
-            let entry = try value.decode(Entry.self, root: label)
-            entries.append(
-                ImportEntry(
-                    label: label, uid: entry.uid, userId: entry.userId, id: entry.id, title: entry.title,
-                    content: entry.content, body: entry.body, createDate: entry.createDate))
+        return read.map { label, entry in
+            ImportEntry(
+                label: label, uid: entry.uid, userId: entry.userId, id: entry.id, title: entry.title,
+                content: entry.content, body: entry.body, createDate: entry.createDate)
         }
-        return entries
+    }
+
+    /// Reads with Wire's reader, as every request is read (a member of the
+    /// wrong kind is named), saying so when an entry is not an object at all.
+    private static func objects<T>(_ read: () throws(PostsError) -> T) throws(PostsError) -> T {
+        do {
+            return try read()
+        } catch {
+            // The entry itself, not one of its members, is of the wrong kind.
+            if case .invalid(let invalid) = error, !invalid.field.contains("."), case .wrongType(expected: .object, _) = invalid.reason {
+                throw .invalid(invalid.field, .malformed("is not a post object (expected {\"title\", \"content\"} or {\"title\", \"body\"})"))
+            }
+            throw error
+        }
     }
 }

@@ -231,7 +231,7 @@ private struct ClientRequest {
     let call: JSONRPC.IncomingRequest
 
     /// `params.text`.
-    var text: String? { call.params?["text"]?.stringValue }
+    var text: String? { call.params?.value["text"]?.stringValue }
 }
 
 /// A gateway played by hand on the test's thread: a ROUTER that reads

@@ -5,28 +5,6 @@ import Foundation
 #endif
 
 extension JSONParser {
-    /// The whole document in `bytes` (a request's frame, read where it
-    /// is), as `parse` reads it, except that an object at the top is not
-    /// built: each of its members goes to `member` as it is read (a
-    /// repeated name goes again, and the last one stands). A request's
-    /// envelope is read so, without a dictionary of its own. `value` is
-    /// the document when it is not an object.
-    static func parse(bytes: UnsafeRawBufferPointer, members member: (String, JSONValue) -> Void) throws(Failure) -> (
-        value: JSONValue?, issue: Issue?
-    ) {
-        try with(bytes: bytes) { parser throws(Failure) in
-            parser.skipSpace()
-            guard parser.peek == UInt8(ascii: "{") else {
-                let value = try parser.value(depth: 0)
-                try parser.expectEnd()
-                return (value, parser.issue)
-            }
-            try parser.memberValues(depth: 1, member)
-            try parser.expectEnd()
-            return (nil, parser.issue)
-        }
-    }
-
     /// One member of a top-level object, without building the rest: the
     /// gateway and the client read every message's `id` to route or match
     /// it, and a reply may hold megabytes of posts. Values before it are

@@ -23,15 +23,22 @@ extension JSONParser {
         }
         var utf8: [UInt8] = []
         utf8.reserveCapacity(index - start + 16)
-        utf8.append(contentsOf: bytes[start..<index])
+        // The text between escapes goes across in runs, not byte by byte.
+        var run = start
         while index < bytes.count {
             let byte = bytes[index]
+            if byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
+                index += 1
+                continue
+            }
+            utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
             index += 1
             switch byte {
             case UInt8(ascii: "\""): return utf8.withUnsafeBufferPointer { text($0) }
-            case UInt8(ascii: "\\"): try escape(into: &utf8)
-            case ..<0x20: index -= 1; throw syntax("a control character in a string must be escaped")
-            default: utf8.append(byte)
+            case UInt8(ascii: "\\"):
+                try escape(into: &utf8)
+                run = index
+            default: index -= 1; throw syntax("a control character in a string must be escaped")
             }
         }
         throw syntax("unterminated string")
@@ -68,7 +75,7 @@ extension JSONParser {
     /// The scalar of `XXXX` after `\u`, joining a surrogate pair written as
     /// two escapes; a surrogate without its partner is noted, and U+FFFD
     /// stands for it.
-    private mutating func unicodeEscape() throws(Failure) -> UInt32 {
+    mutating func unicodeEscape() throws(Failure) -> UInt32 {
         let unit = try hex4(at: index)
         index += 4
         switch unit {

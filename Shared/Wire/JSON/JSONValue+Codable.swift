@@ -8,9 +8,9 @@ import Foundation
 /// it (ours, or Foundation's in tests and tools).
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
-        // Our decoder already holds the value: no need to guess it back.
-        if let decoder = decoder as? JSONValueDecoder {
-            self = decoder.value
+        // Our reader reads the tree straight from the text: no guessing.
+        if let reader = decoder as? JSONReader {
+            self = try reader.value()
             return
         }
         let container = try decoder.singleValueContainer()

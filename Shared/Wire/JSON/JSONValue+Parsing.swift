@@ -28,12 +28,3 @@ extension JSONValue {
         self = parsed.value
     }
 }
-
-extension JSONValue {
-    /// This value as `type`, decoded directly (no Foundation decoder), with
-    /// errors naming the field from `root`: `entry 3.title must be a
-    /// string (got 5)`.
-    public func decode<T: Decodable>(_ type: T.Type, root: String) throws(PostsError) -> T {
-        try JSONValueDecoder.decode(type, from: self, root: root)
-    }
-}

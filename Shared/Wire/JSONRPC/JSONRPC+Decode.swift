@@ -5,8 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reading requests and replies with our parser (JSONParser): a request's
-/// faults are answered in JSON's words, naming the member that is wrong.
+/// Reading requests and replies with our parser and reader (JSONParser,
+/// JSONReader): a request's faults are answered in JSON's words, naming the
+/// member that is wrong.
 extension JSONRPC {
     /// Reads a request, or says what error to answer with (and to which id).
     public static func decodeRequest(_ data: Data) -> Result<IncomingRequest, RequestFailure> {
@@ -20,17 +21,44 @@ extension JSONRPC {
         func refuse(_ id: JSONRPCID, _ error: JSONRPCError) -> Result<IncomingRequest, RequestFailure> {
             .failure(RequestFailure(id: id, error: error))
         }
-        // The envelope's members as they are read; any other is parsed and dropped.
+        // The envelope's members as they are read; params are checked and
+        // kept as text, any other member checked and dropped.
         var members: (jsonrpc: JSONValue?, id: JSONValue?, method: JSONValue?, params: JSONValue?) = (nil, nil, nil, nil)
+        var params: Range<Int>?
         let parsed = Result { () throws(JSONParser.Failure) in
-            try JSONParser.parse(bytes: data) { key, value in
-                switch key {
-                case "jsonrpc": members.jsonrpc = value
-                case "id": members.id = value
-                case "method": members.method = value
-                case "params": members.params = value
-                default: break
+            try JSONParser.with(bytes: data) { parser throws(JSONParser.Failure) -> (JSONValue?, JSONParser.Issue?) in
+                parser.skipSpace()
+                guard parser.peek == UInt8(ascii: "{") else {
+                    let value = try parser.value(depth: 0)
+                    try parser.expectEnd()
+                    return (value, parser.issue)
                 }
+                parser.path.reserveCapacity(8)
+                try parser.members(depth: 1) { parser, key throws(JSONParser.Failure) in
+                    parser.path.append(.key(key))
+                    defer { parser.path.removeLast() }
+                    switch key {
+                    case "jsonrpc": members.jsonrpc = try parser.value(depth: 1)
+                    case "id": members.id = try parser.value(depth: 1)
+                    case "method": members.method = try parser.value(depth: 1)
+                    case "params":
+                        parser.skipSpace()
+                        let start = parser.index
+                        switch parser.peek {
+                        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "n"):
+                            try parser.checkValue(depth: 1)
+                            members.params = nil
+                        default:
+                            // Refused below, saying what it is.
+                            members.params = try parser.value(depth: 1)
+                        }
+                        params = start..<parser.index
+                    default: try parser.checkValue(depth: 1)
+                    }
+                    return true
+                }
+                try parser.expectEnd()
+                return (nil, parser.issue)
             }
         }
         let issue: JSONParser.Issue?
@@ -53,9 +81,8 @@ extension JSONRPC {
         guard case .string(let method)? = members.method, !method.isEmpty else {
             return refuse(id, .invalidRequest("method must be a non-empty string (got \(shown(members.method)))"))
         }
-        switch members.params {
-        case nil, .null?, .object?, .array?: break
-        case let other?: return refuse(id, .invalidRequest("params must be an object or an array (got \(other.shortDescription))"))
+        if let other = members.params {
+            return refuse(id, .invalidRequest("params must be an object or an array (got \(other.shortDescription))"))
         }
         if let issue {
             // Inside params it is the caller's field, answered -32602 like
@@ -64,7 +91,7 @@ extension JSONRPC {
             let place = issue.path.isEmpty ? "the request" : issue.path
             return refuse(id, .invalidRequest(InvalidField(place, issue.reason).description))
         }
-        return .success(IncomingRequest(id: id, method: method, params: members.params))
+        return .success(IncomingRequest(id: id, method: method, params: params.map { JSONBytes(checked: Array(data[$0])) }))
     }
 
     /// Reads a response: the result, or the error it carries. A reply that
@@ -74,26 +101,50 @@ extension JSONRPC {
         return try result.get()
     }
 
-    /// `decodeResponse(_:as:)` over bytes where they are (a reply's frame).
+    /// `decodeResponse(_:as:)` over bytes where they are (a reply's frame):
+    /// the result is read from them in place, as `type`.
     public static func decodeResponse<Result: Decodable>(bytes: UnsafeRawBufferPointer, as type: Result.Type) throws(JSONRPCError) -> Result {
-        let document: JSONValue
-        do {
-            document = try JSONValue(parsing: bytes)
-        } catch {
-            throw JSONRPCError(.internalError, "the reply (\(bytes.count) bytes) cannot be read: \(error)")
+        var error: JSONValue?
+        var result: Int?
+        let walked = Swift.Result { () throws(JSONParser.Failure) -> JSONValue? in
+            try JSONParser.with(bytes: bytes) { parser throws(JSONParser.Failure) -> JSONValue? in
+                parser.skipSpace()
+                guard parser.peek == UInt8(ascii: "{") else {
+                    let document = try parser.value(depth: 0)
+                    try parser.expectEnd()
+                    return document
+                }
+                try parser.members(depth: 1) { parser, key throws(JSONParser.Failure) in
+                    switch key {
+                    case "error": error = try parser.value(depth: 1)
+                    case "result":
+                        parser.skipSpace()
+                        result = parser.index
+                        try parser.skipValue(depth: 1)
+                    default: try parser.skipValue(depth: 1)
+                    }
+                    return true
+                }
+                try parser.expectEnd()
+                return nil
+            }
         }
-        guard case .object(let members) = document else {
+        switch walked {
+        case .failure(let failure):
+            throw JSONRPCError(.internalError, "the reply (\(bytes.count) bytes) cannot be read: \(JSONParseError(failure, bytes: bytes.count))")
+        case .success(let document?):
             throw JSONRPCError(.internalError, "the reply is not a JSON-RPC 2.0 response (it is \(document.shortDescription))")
+        case .success(nil): break
         }
-        if let error = members["error"], error != .null {
+        if let error, error != .null {
             throw JSONRPCError(reading: error)
                 ?? JSONRPCError(.internalError, "the reply's error is not a JSON-RPC 2.0 error object (it needs an integer code)")
         }
-        guard let result = members["result"] else {
+        guard let result else {
             throw JSONRPCError(.internalError, "the reply has neither result nor error")
         }
         do {
-            return try JSONValueDecoder.decode(type, from: result, root: "result")
+            return try JSONReader.decode(type, from: bytes.bindMemory(to: UInt8.self), at: result, root: "result")
         } catch {
             throw JSONRPCError(.internalError, "the reply is not what was asked for: \(error)")
         }

@@ -17,19 +17,22 @@ public enum JSONRPC {
         public let error: JSONRPCError
     }
 
-    /// A request as a server receives it; `params` are decoded on demand.
+    /// A request as a server receives it; `params` are decoded on demand,
+    /// from their text as it arrived (checked with the rest of the request).
     public struct IncomingRequest: Sendable {
         public let id: JSONRPCID
         public let method: String
         /// Absent, null, an object or an array.
-        public let params: JSONValue?
+        public let params: JSONBytes?
+
+        public init(id: JSONRPCID, method: String, params: JSONBytes?) { (self.id, self.method, self.params) = (id, method, params) }
 
         /// Decodes `params`. A mismatch is answered as invalid params (-32602)
         /// naming the field where it is (`params.post.title`), in Domain's
         /// words, with the reason's values in `data`.
         public func params<Params: Decodable>(_ type: Params.Type) throws(JSONRPCError) -> Params {
             do {
-                return try JSONValueDecoder.decode(type, from: params ?? .null, root: "params")
+                return try (params ?? Self.null).decode(type, root: "params")
             } catch {
                 throw JSONRPCError(error)
             }
@@ -37,18 +40,37 @@ public enum JSONRPC {
 
         /// Decodes `params`, or gives `fallback` when there are none (absent or null).
         public func params<Params: Decodable>(_ type: Params.Type, or fallback: Params) throws(JSONRPCError) -> Params {
-            guard let params, params != .null else { return fallback }
+            guard let params, !params.isNull else { return fallback }
             return try self.params(type)
         }
 
         /// `params._meta` (`RequestMeta`), empty when there is none; a
         /// member of the wrong type is invalid params naming it.
         public func meta() throws(JSONRPCError) -> RequestMeta {
-            guard case .object(let members)? = params, let meta = members[RequestMeta.member], meta != .null else { return RequestMeta() }
+            guard let params, params.isObject else { return RequestMeta() }
             do {
-                return try JSONValueDecoder.decode(RequestMeta.self, from: meta, root: "params.\(RequestMeta.member)")
+                return try params.decode(MetaMember.self, root: "params").meta ?? RequestMeta()
             } catch {
                 throw JSONRPCError(error)
+            }
+        }
+
+        private static let null = JSONBytes(checked: Array("null".utf8))
+
+        /// `params` read for `_meta` alone: its other members are skipped.
+        private struct MetaMember: Decodable {
+            var meta: RequestMeta?
+
+            init(from decoder: any Decoder) throws {
+                meta = try decoder.container(keyedBy: Key.self).decodeIfPresent(RequestMeta.self, forKey: Key())
+            }
+
+            struct Key: CodingKey {
+                var stringValue: String { RequestMeta.member }
+                var intValue: Int? { nil }
+                init() {}
+                init?(stringValue: String) { nil }
+                init?(intValue: Int) { nil }
             }
         }
     }

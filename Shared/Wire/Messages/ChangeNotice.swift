@@ -31,9 +31,7 @@ public struct ChangeNotice: Sendable, Equatable, Codable {
     /// notice (a subscriber skips it: a lost notice costs a reader one
     /// timer period, never data).
     public init?(body: [UInt8]) {
-        guard let value = body.withUnsafeBytes({ try? JSONValue(parsing: $0) }),
-            let notice = try? value.decode(ChangeNotice.self, root: "notice")
-        else { return nil }
+        guard let notice = body.withUnsafeBytes({ try? JSONBytes.decode(ChangeNotice.self, from: $0, root: "notice") }) else { return nil }
         self = notice
     }
 }
