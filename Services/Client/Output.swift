@@ -2,21 +2,16 @@ import Application
 import Domain
 import Foundation
 import ServiceSupport
+import Wire
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
 
 /// Printing for people (tables, relative dates) and for scripts (JSON).
 enum Output {
+    /// Wire's writer, as every message is written: keys sorted, dates as text.
     static func json<Value: Encodable>(_ value: Value) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(PostDate.format(date))
-        }
-        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        print(String(decoding: data, as: UTF8.self))
+        print((try? JSONWriter.encodeForPeople(value)) ?? "null")
     }
 
     /// Every cell is peer-supplied text, shown on one line: escaped.

@@ -13,6 +13,12 @@ import Foundation
 /// own a reply paid about ninety of those checks.
 final class JSONOutput {
     private var text = JSONText()
+    /// Dates as Domain writes them (`PostDate`: ISO 8601 in UTC, to the
+    /// millisecond) rather than as `Date`'s own conformance does (seconds
+    /// since 2001): for people (`JSONWriter.encodeForPeople`).
+    let datesAsText: Bool
+
+    init(datesAsText: Bool = false) { self.datesAsText = datesAsText }
 
     var bytes: [UInt8] { text.bytes }
 
@@ -50,6 +56,8 @@ final class JSONOutput {
             writeString(unsafeBitCast(value, to: URL.self).absoluteString)
         } else if T.self == Data.self {
             writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
+        } else if datesAsText, T.self == Date.self {
+            writeString(PostDate.format(unsafeBitCast(value, to: Date.self)))
         } else if T.self == UUID.self {
             // `uuidString`, as its conformance writes it, without a
             // single-value container and Foundation's snprintf.

@@ -61,12 +61,15 @@ extension JSONParser {
     private mutating func checkString() throws(Failure) {
         index += 1
         let start = index
-        var bits: UInt8 = 0
-        while index < bytes.count {
-            let byte = bytes[index]
+        var ascii = true
+        while true {
+            let run = plainRun(from: index)
+            index = run.end
+            ascii = ascii && run.ascii
+            guard let byte = peek else { throw syntax("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                if bits >= 0x80, !Self.isUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index])) {
+                if !ascii, !Self.isUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index])) {
                     note(.notText("it holds bytes that are not UTF-8"))
                 }
                 index += 1
@@ -84,13 +87,9 @@ extension JSONParser {
                     index -= 1
                     throw syntax("unknown escape '\\\(Character(Unicode.Scalar(escaped)))' in a string")
                 }
-            case ..<0x20: throw syntax("a control character in a string must be escaped")
-            default:
-                bits |= byte
-                index += 1
+            default: throw syntax("a control character in a string must be escaped")
             }
         }
-        throw syntax("unterminated string")
     }
 
     /// Whether `utf8` is well-formed UTF-8 (RFC 3629: no overlong form, no

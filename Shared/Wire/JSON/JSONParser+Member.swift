@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension JSONParser {
     /// One member of a top-level object, without building the rest: the
@@ -100,16 +103,20 @@ extension JSONParser {
         }
     }
 
+    /// Skips a string: its closing quote is the first one after an even run
+    /// of backslashes, found a quote at a time (`memchr`), not a byte at a time.
     private mutating func skipString() throws(Failure) {
         index += 1
+        guard let base = bytes.baseAddress else { throw syntax("unterminated string") }
         while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""): index += 1; return
-            case UInt8(ascii: "\\"): index += 2
-            case ..<0x20: throw syntax("a control character in a string must be escaped")
-            default: index += 1
-            }
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else { break }
+            let quote = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            var backslashes = 0
+            while quote - backslashes - 1 >= index, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            index = quote + 1
+            if backslashes % 2 == 0 { return }
         }
+        index = bytes.count
         throw syntax("unterminated string")
     }
 }

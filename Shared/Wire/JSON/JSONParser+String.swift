@@ -7,6 +7,57 @@ extension JSONParser {
         index += 1
         let start = index
         // Most strings have no escapes: their bytes are the text, unchanged.
+        var (end, ascii) = plainRun(from: index)
+        index = end
+        guard index < bytes.count else { throw syntax("unterminated string") }
+        if bytes[index] == UInt8(ascii: "\"") {
+            defer { index += 1 }
+            return text(UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: ascii)
+        }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(index - start + 16)
+        utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        // The text between escapes goes across in runs, not byte by byte.
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return utf8.withUnsafeBufferPointer { text($0, ascii: ascii) }
+            case UInt8(ascii: "\\"):
+                try escape(into: &utf8)
+                // An escape may stand for a character past ASCII (`\u00e9`).
+                let escapedASCII = (utf8.last ?? 0) < 0x80
+                let run = plainRun(from: index)
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<run.end]))
+                ascii = ascii && escapedASCII && run.ascii
+                index = run.end
+            default: index -= 1; throw syntax("a control character in a string must be escaped")
+            }
+        }
+        throw syntax("unterminated string")
+    }
+
+    /// From `start`, where the first quote, backslash or control byte is
+    /// (or the end), and whether every byte before it is ASCII. Eight bytes
+    /// are looked at a time while none of them is one of those.
+    @inline(__always)
+    func plainRun(from start: Int) -> (end: Int, ascii: Bool) {
+        var index = start
+        var high: UInt64 = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let quotes = word ^ (ones &* 0x22)
+                let backslashes = word ^ (ones &* 0x5C)
+                // A byte that is zero after the xor, or below 0x20, sets its top bit here.
+                let special = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+                if special & (ones &* 0x80) != 0 { break }
+                high |= word
+                index += 8
+            }
+        }
         var bits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -14,46 +65,17 @@ extension JSONParser {
             bits |= byte
             index += 1
         }
-        guard index < bytes.count else { throw syntax("unterminated string") }
-        if bytes[index] == UInt8(ascii: "\"") {
-            defer { index += 1 }
-            let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<index])
-            // ASCII is UTF-8 as it stands.
-            return bits < 0x80 ? String(decoding: utf8, as: UTF8.self) : text(utf8)
-        }
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(index - start + 16)
-        // The text between escapes goes across in runs, not byte by byte.
-        var run = start
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
-                index += 1
-                continue
-            }
-            utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""): return utf8.withUnsafeBufferPointer { text($0) }
-            case UInt8(ascii: "\\"):
-                try escape(into: &utf8)
-                run = index
-            default: index -= 1; throw syntax("a control character in a string must be escaped")
-            }
-        }
-        throw syntax("unterminated string")
+        return (index, high & 0x8080_8080_8080_8080 == 0 && bits < 0x80)
     }
 
-    /// Decoding repairs what is not UTF-8 (U+FFFD stands for it), so the
-    /// text is the bytes unchanged exactly when they were UTF-8. (Not
-    /// `String(validating:as:)`: it is generic, and looked up the runtime's
-    /// type metadata for every string of every request.)
-    private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
-        var text = String(decoding: utf8, as: UTF8.self)
-        if !text.withUTF8({ $0.count == utf8.count && $0.elementsEqual(utf8) }) {
-            note(.notText("it holds bytes that are not UTF-8"))
-        }
-        return text
+    /// The text of `utf8`; bytes that are not UTF-8 are noted, and U+FFFD
+    /// stands for them. (Not `String(validating:as:)`: it is generic, and
+    /// looked up the runtime's type metadata for every string of every
+    /// request.)
+    private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String {
+        // ASCII is UTF-8 as it stands.
+        if !ascii, !Self.isUTF8(utf8) { note(.notText("it holds bytes that are not UTF-8")) }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// `index` is just past the backslash.

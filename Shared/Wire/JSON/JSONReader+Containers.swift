@@ -21,6 +21,36 @@ extension JSONReader {
             try JSONReader.primitive(type, reader.bytes, at: member(key), root: reader.root, path: codingPath, key: key)
         }
 
+        /// One look for the member, not three (`contains`, `decodeNil`, `decode`).
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let offset = offset(key), reader.bytes[offset] != UInt8(ascii: "n") else { return nil }
+            return try JSONReader.primitive(type, reader.bytes, at: offset, root: reader.root, path: codingPath, key: key)
+        }
+
+        // The kinds JSON has, each read by its own specialization of
+        // `primitive` rather than through the generic one's casts.
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(as: type, key) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(as: type, key) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(as: type, key) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(as: type, key) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(as: type, key) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(as: type, key) }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(as: type, key) }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(as: type, key) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(as: type, key) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(as: type, key) }
+
+        @inline(__always)
+        private func decode<T: Decodable>(as type: T.Type, _ key: Key) throws -> T {
+            try JSONReader.primitive(type, reader.bytes, at: member(key), root: reader.root, path: codingPath, key: key)
+        }
+
+        @inline(__always)
+        private func decodeIfPresent<T: Decodable>(as type: T.Type, _ key: Key) throws -> T? {
+            guard let offset = offset(key), reader.bytes[offset] != UInt8(ascii: "n") else { return nil }
+            return try JSONReader.primitive(type, reader.bytes, at: offset, root: reader.root, path: codingPath, key: key)
+        }
+
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             try decoder(key).container(keyedBy: type)
         }

@@ -29,6 +29,19 @@ public enum JSONWriter {
         return Data(output.bytes)
     }
 
+    /// `value` for people and scripts to read (the CLI's `--json`): keys
+    /// sorted, two spaces per level, dates as `PostDate` text; the same
+    /// writer, then its text laid out (`JSONValue.laidOut`).
+    public static func encodeForPeople<T: Encodable>(_ value: T) throws -> String {
+        let output = JSONOutput(datesAsText: true)
+        try output.write(value, depth: 0, path: [], key: nil)
+        output.close(deeperThan: 0)
+        let tree = try output.bytes.withUnsafeBytes { bytes in try JSONValue(parsing: bytes) }
+        var text = JSONText()
+        tree.layOut(into: &text, indent: 0)
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
+
     /// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`, with `meta` as
     /// the last member of the params object (`params._meta`), when there
     /// is meta and the params are an object (every method's are).

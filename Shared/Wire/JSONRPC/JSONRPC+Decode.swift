@@ -25,6 +25,7 @@ extension JSONRPC {
         // kept as text, any other member checked and dropped.
         var members: (jsonrpc: JSONValue?, id: JSONValue?, method: JSONValue?, params: JSONValue?) = (nil, nil, nil, nil)
         var params: Range<Int>?
+        var meta: Range<Int>?
         let parsed = Result { () throws(JSONParser.Failure) in
             try JSONParser.with(bytes: data) { parser throws(JSONParser.Failure) -> (JSONValue?, JSONParser.Issue?) in
                 parser.skipSpace()
@@ -44,8 +45,21 @@ extension JSONRPC {
                     case "params":
                         parser.skipSpace()
                         let start = parser.index
+                        meta = nil
                         switch parser.peek {
-                        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "n"):
+                        case UInt8(ascii: "{"):
+                            // Its `_meta` is noted on the way, for the router to read alone.
+                            try parser.members(depth: 2) { parser, key throws(JSONParser.Failure) in
+                                parser.path.append(.key(key))
+                                defer { parser.path.removeLast() }
+                                parser.skipSpace()
+                                let start = parser.index
+                                try parser.checkValue(depth: 2)
+                                if key == RequestMeta.member { meta = start..<parser.index }
+                                return true
+                            }
+                            members.params = nil
+                        case UInt8(ascii: "["), UInt8(ascii: "n"):
                             try parser.checkValue(depth: 1)
                             members.params = nil
                         default:
@@ -91,7 +105,10 @@ extension JSONRPC {
             let place = issue.path.isEmpty ? "the request" : issue.path
             return refuse(id, .invalidRequest(InvalidField(place, issue.reason).description))
         }
-        return .success(IncomingRequest(id: id, method: method, params: params.map { JSONBytes(checked: Array(data[$0])) }))
+        return .success(
+            IncomingRequest(
+                id: id, method: method, params: params.map { JSONBytes(checked: Array(data[$0])) },
+                meta: meta.map { JSONBytes(checked: Array(data[$0])) }))
     }
 
     /// Reads a response: the result, or the error it carries. A reply that

@@ -25,7 +25,12 @@ public enum JSONRPC {
         /// Absent, null, an object or an array.
         public let params: JSONBytes?
 
-        public init(id: JSONRPCID, method: String, params: JSONBytes?) { (self.id, self.method, self.params) = (id, method, params) }
+        /// `params._meta`'s text, found while the request was checked.
+        private let metaText: JSONBytes?
+
+        init(id: JSONRPCID, method: String, params: JSONBytes?, meta: JSONBytes?) {
+            (self.id, self.method, self.params, self.metaText) = (id, method, params, meta)
+        }
 
         /// Decodes `params`. A mismatch is answered as invalid params (-32602)
         /// naming the field where it is (`params.post.title`), in Domain's
@@ -47,32 +52,15 @@ public enum JSONRPC {
         /// `params._meta` (`RequestMeta`), empty when there is none; a
         /// member of the wrong type is invalid params naming it.
         public func meta() throws(JSONRPCError) -> RequestMeta {
-            guard let params, params.isObject else { return RequestMeta() }
+            guard let metaText, !metaText.isNull else { return RequestMeta() }
             do {
-                return try params.decode(MetaMember.self, root: "params").meta ?? RequestMeta()
+                return try metaText.decode(RequestMeta.self, root: "params.\(RequestMeta.member)")
             } catch {
                 throw JSONRPCError(error)
             }
         }
 
         private static let null = JSONBytes(checked: Array("null".utf8))
-
-        /// `params` read for `_meta` alone: its other members are skipped.
-        private struct MetaMember: Decodable {
-            var meta: RequestMeta?
-
-            init(from decoder: any Decoder) throws {
-                meta = try decoder.container(keyedBy: Key.self).decodeIfPresent(RequestMeta.self, forKey: Key())
-            }
-
-            struct Key: CodingKey {
-                var stringValue: String { RequestMeta.member }
-                var intValue: Int? { nil }
-                init() {}
-                init?(stringValue: String) { nil }
-                init?(intValue: Int) { nil }
-            }
-        }
     }
 
     public static func encodeRequest<Params: Encodable>(id: JSONRPCID, method: String, params: Params?, meta: RequestMeta? = nil) throws -> Data {
