@@ -11,28 +11,44 @@ import Foundation
 /// its handler asks for them as a type); `JSONBytes.decode(_:from:root:)`
 /// reads a body that is read once (a reply, a change notice) in place.
 public struct JSONBytes: Sendable, Equatable {
-    /// The value's text, from its first byte to its last.
-    public let bytes: [UInt8]
+    /// The text the value is part of (a whole request, for its params).
+    private let storage: [UInt8]
+    /// Where the value is in it.
+    private let range: Range<Int>
+    /// Where each of its containers' values start, when its check noted them.
+    private let structure: JSONStructure?
 
-    /// Bytes already checked by this wire's parser.
-    init(checked bytes: [UInt8]) { self.bytes = bytes }
+    /// The value's text, from its first byte to its last.
+    public var bytes: ArraySlice<UInt8> { storage[range] }
+
+    public static func == (lhs: JSONBytes, rhs: JSONBytes) -> Bool { lhs.bytes == rhs.bytes }
+
+    /// A value in `storage` already checked by this wire's parser.
+    init(checked storage: [UInt8], range: Range<Int>? = nil, structure: JSONStructure? = nil) {
+        (self.storage, self.range, self.structure) = (storage, range ?? 0..<storage.count, structure)
+    }
 
     /// Checks `text` whole (structure, escapes, UTF-8, numbers), and keeps
     /// it; the first fault is named with its place (`title`, `[3].uid`).
     public init(checking text: UnsafeRawBufferPointer) throws(JSONParseError) {
-        switch Result(catching: { () throws(JSONParser.Failure) in try JSONParser.check(bytes: text) }) {
+        let checked = Result { () throws(JSONParser.Failure) in
+            try JSONParser.with(bytes: text) { parser throws(JSONParser.Failure) in
+                if text.count >= JSONStructure.worthNoting { parser.notes = JSONStructure.Notes() }
+                parser.skipSpace()
+                let start = parser.index
+                try parser.checkValue(depth: 0)
+                let end = parser.index
+                try parser.expectEnd()
+                return (parser.issue, start..<end, parser.notes)
+            }
+        }
+        switch checked {
         case .failure(let failure): throw JSONParseError(failure, bytes: text.count)
-        case .success(let issue?):
+        case .success((let issue?, _, _)):
             let place = issue.path.isEmpty ? "the document" : issue.path
             throw JSONParseError(offset: nil, path: issue.path, description: "\(place) \(InvalidField(place, issue.reason).rule)")
-        case .success(nil):
-            // Space around the value is not kept.
-            let text = text.bindMemory(to: UInt8.self)
-            var start = 0
-            var end = text.count
-            while start < end, Self.isSpace(text[start]) { start += 1 }
-            while end > start, Self.isSpace(text[end - 1]) { end -= 1 }
-            bytes = Array(text[start..<end])
+        case .success((nil, let range, let notes)):
+            self.init(checked: Array(text.bindMemory(to: UInt8.self)), range: range, structure: notes.map(JSONStructure.init))
         }
     }
 
@@ -44,7 +60,9 @@ public struct JSONBytes: Sendable, Equatable {
     /// The value as `type`, errors naming the field from `root`:
     /// `params.post.title must be a string (got 5)`, `entry 3.title …`.
     public func decode<T: Decodable>(_ type: T.Type, root: String) throws(PostsError) -> T {
-        let result = bytes.withUnsafeBufferPointer { text in Result { () throws(PostsError) in try JSONReader.decode(type, from: text, root: root) } }
+        let result = storage.withUnsafeBufferPointer { text in
+            Result { () throws(PostsError) in try JSONReader.decode(type, from: text, at: range.lowerBound, root: root, structure: structure) }
+        }
         return try result.get()
     }
 
@@ -60,31 +78,30 @@ public struct JSONBytes: Sendable, Equatable {
     public var value: JSONValue { (try? decode(JSONValue.self, root: "value")) ?? .null }
 
     /// `null`.
-    public var isNull: Bool { bytes.first == UInt8(ascii: "n") }
+    public var isNull: Bool { storage[range].first == UInt8(ascii: "n") }
     /// An object (`{…}`).
-    public var isObject: Bool { bytes.first == UInt8(ascii: "{") }
+    public var isObject: Bool { storage[range].first == UInt8(ascii: "{") }
     /// An array (`[…]`).
-    public var isArray: Bool { bytes.first == UInt8(ascii: "[") }
+    public var isArray: Bool { storage[range].first == UInt8(ascii: "[") }
 
     /// Each element of an array, read as `type` under its own name
     /// (`name(0)` is the first's: `entry 1`); nil when this is no array.
     public func decodeElements<T: Decodable>(_ type: T.Type, name: (Int) -> String) throws(PostsError) -> [T]? {
         guard isArray else { return nil }
-        let result = bytes.withUnsafeBufferPointer { text in
+        let result = storage.withUnsafeBufferPointer { text in
             Result { () throws(PostsError) -> [T] in
-                let offsets = try JSONReader.elements(text, at: 0, root: "", path: [])
+                var offsets = structure?.arrays[range.lowerBound] ?? []
+                if structure == nil { offsets = try JSONReader.elements(text, at: range.lowerBound, root: "", path: []) }
                 var values: [T] = []
                 values.reserveCapacity(offsets.count)
                 for (index, offset) in offsets.enumerated() {
-                    values.append(try JSONReader.decode(type, from: text, at: offset, root: name(index)))
+                    values.append(try JSONReader.decode(type, from: text, at: offset, root: name(index), structure: structure))
                 }
                 return values
             }
         }
         return try result.get()
     }
-
-    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 }
 
 /// A value read from the whole of a text: nothing may follow it.
@@ -101,6 +118,6 @@ private struct Whole<T: Decodable>: Decodable {
         } catch {
             throw JSONReader.unreadable(error, reader.root, [], nil)
         }
-        value = try JSONReader.primitive(T.self, reader.bytes, at: reader.offset, root: reader.root, path: [], key: nil)
+        value = try JSONReader.primitive(T.self, reader.bytes, at: reader.offset, root: reader.root, path: [], key: nil, structure: nil)
     }
 }

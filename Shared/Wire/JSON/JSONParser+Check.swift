@@ -20,12 +20,17 @@ extension JSONParser {
         case UInt8(ascii: "\""): try checkString()
         case UInt8(ascii: "{"):
             if path.capacity == 0 { path.reserveCapacity(8) }
+            let start = index
+            var found: [JSONReader.Member]? = notes == nil ? nil : []
             try members(depth: depth + 1) { parser, key throws(Failure) in
                 parser.path.append(.key(key))
+                parser.skipSpace()
+                found?.append(JSONReader.Member(name: key, offset: parser.index))
                 try parser.checkValue(depth: depth + 1)
                 parser.path.removeLast()
                 return true
             }
+            if let found { notes?.objects[start] = found }
         case UInt8(ascii: "["): try checkArray(depth: depth + 1)
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
@@ -38,6 +43,9 @@ extension JSONParser {
     /// `index` is at `[`; `depth` counts it.
     private mutating func checkArray(depth: Int) throws(Failure) {
         guard depth <= Self.maxDepth else { throw .tooDeep(offset: index) }
+        let start = index
+        var found: [Int]? = notes == nil ? nil : []
+        defer { if let found { notes?.arrays[start] = found } }
         index += 1
         skipSpace()
         if peek == UInt8(ascii: "]") { index += 1; return }
@@ -46,6 +54,8 @@ extension JSONParser {
         var count = 0
         while true {
             path[path.count - 1] = .index(count)
+            skipSpace()
+            found?.append(index)
             try checkValue(depth: depth)
             count += 1
             skipSpace()

@@ -3,9 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension JSONParser {
     /// One member of a top-level object, without building the rest: the
@@ -103,20 +100,12 @@ extension JSONParser {
         }
     }
 
-    /// Skips a string: its closing quote is the first one after an even run
-    /// of backslashes, found a quote at a time (`memchr`), not a byte at a time.
+    /// Skips a string, its text unread (`closingQuote`).
     private mutating func skipString() throws(Failure) {
-        index += 1
-        guard let base = bytes.baseAddress else { throw syntax("unterminated string") }
-        while index < bytes.count {
-            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else { break }
-            let quote = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-            var backslashes = 0
-            while quote - backslashes - 1 >= index, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
-            index = quote + 1
-            if backslashes % 2 == 0 { return }
+        guard let closing = closingQuote(from: index + 1) else {
+            index = bytes.count
+            throw syntax("unterminated string")
         }
-        index = bytes.count
-        throw syntax("unterminated string")
+        index = closing + 1
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension JSONParser {
     /// A string's text; `index` is at its opening quote. Text that is not
     /// Unicode (bytes that are not UTF-8, a lone surrogate escape) is noted
@@ -14,27 +18,62 @@ extension JSONParser {
             defer { index += 1 }
             return text(UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: ascii)
         }
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(index - start + 16)
-        utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        // The text between escapes goes across in runs, not byte by byte.
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""): return utf8.withUnsafeBufferPointer { text($0, ascii: ascii) }
-            case UInt8(ascii: "\\"):
-                try escape(into: &utf8)
-                // An escape may stand for a character past ASCII (`\u00e9`).
-                let escapedASCII = (utf8.last ?? 0) < 0x80
+        // Escapes: the text is never longer than what is written for it
+        // (`\n` is one byte, `\u00e9` two), so it is made in place, in a
+        // string of that many bytes, with no buffer between.
+        let closing = closingQuote(from: index) ?? bytes.count
+        var failure: Failure?
+        let text = String(unsafeUninitializedCapacity: closing - start) { buffer -> Int in
+            guard let out = buffer.baseAddress, let from = bytes.baseAddress else { return 0 }
+            var written = index - start
+            out.update(from: from + start, count: written)
+            while index < closing {
+                // A run stops only at a quote (the closing one), a backslash or a control byte.
+                guard bytes[index] == UInt8(ascii: "\\") else {
+                    failure = syntax("a control character in a string must be escaped")
+                    return 0
+                }
+                index += 1
+                switch Result(catching: { () throws(Failure) in try escaped() }) {
+                case .success(let scalar): written += Self.write(scalar, to: out + written)
+                case .failure(let error):
+                    failure = error
+                    return 0
+                }
                 let run = plainRun(from: index)
-                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<run.end]))
-                ascii = ascii && escapedASCII && run.ascii
+                (out + written).update(from: from + index, count: run.end - index)
+                written += run.end - index
+                ascii = ascii && run.ascii
                 index = run.end
-            default: index -= 1; throw syntax("a control character in a string must be escaped")
             }
+            return written
         }
-        throw syntax("unterminated string")
+        if let failure { throw failure }
+        guard closing < bytes.count else { throw syntax("unterminated string") }
+        index = closing + 1
+        // Escapes stand for Unicode text (or U+FFFD, noted): only the bytes
+        // written as they are can fail to be UTF-8.
+        if !ascii, !Self.isUTF8(UnsafeBufferPointer(rebasing: bytes[start..<closing])) {
+            note(.notText("it holds bytes that are not UTF-8"))
+        }
+        return text
+    }
+
+    /// Where the string whose text starts at `start` ends: the first quote
+    /// after an even run of backslashes, found a quote at a time
+    /// (`memchr`). Nil when there is none.
+    func closingQuote(from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var from = start
+        while from < bytes.count {
+            guard let found = memchr(base + from, Int32(UInt8(ascii: "\"")), bytes.count - from) else { return nil }
+            let quote = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            var backslashes = 0
+            while quote - backslashes - 1 >= from, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            if backslashes % 2 == 0 { return quote }
+            from = quote + 1
+        }
+        return nil
     }
 
     /// From `start`, where the first quote, backslash or control byte is
@@ -78,18 +117,18 @@ extension JSONParser {
         return String(decoding: utf8, as: UTF8.self)
     }
 
-    /// `index` is just past the backslash.
-    private mutating func escape(into utf8: inout [UInt8]) throws(Failure) {
+    /// The scalar an escape stands for; `index` is just past its backslash.
+    private mutating func escaped() throws(Failure) -> UInt32 {
         guard let byte = peek else { throw syntax("unterminated string") }
         index += 1
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
-        case UInt8(ascii: "b"): utf8.append(0x08)
-        case UInt8(ascii: "f"): utf8.append(0x0C)
-        case UInt8(ascii: "n"): utf8.append(0x0A)
-        case UInt8(ascii: "r"): utf8.append(0x0D)
-        case UInt8(ascii: "t"): utf8.append(0x09)
-        case UInt8(ascii: "u"): Self.appendUTF8(try unicodeEscape(), to: &utf8)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return UInt32(byte)
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        case UInt8(ascii: "u"): return try unicodeEscape()
         default: index -= 1; throw syntax("unknown escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
         }
     }
@@ -138,23 +177,27 @@ extension JSONParser {
         return value
     }
 
-    /// A scalar (never a surrogate) as UTF-8.
-    private static func appendUTF8(_ scalar: UInt32, to utf8: inout [UInt8]) {
+    /// A scalar (never a surrogate) as UTF-8 at `out`; how many bytes.
+    private static func write(_ scalar: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
         case ..<0x80:
-            utf8.append(UInt8(scalar))
+            out[0] = UInt8(scalar)
+            return 1
         case ..<0x800:
-            utf8.append(UInt8(0xC0 | scalar >> 6))
-            utf8.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xC0 | scalar >> 6)
+            out[1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
         case ..<0x10000:
-            utf8.append(UInt8(0xE0 | scalar >> 12))
-            utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            utf8.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xE0 | scalar >> 12)
+            out[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
         default:
-            utf8.append(UInt8(0xF0 | scalar >> 18))
-            utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            utf8.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xF0 | scalar >> 18)
+            out[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            out[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
         }
     }
 }

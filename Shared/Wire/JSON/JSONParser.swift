@@ -42,6 +42,9 @@ struct JSONParser {
     /// and rendered as text only when an issue is noted.
     var path: [PathComponent] = []
     var issue: Issue?
+    /// When set, a check notes where each container's values start
+    /// (`JSONStructure`), for reading without skipping.
+    var notes: JSONStructure.Notes?
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 

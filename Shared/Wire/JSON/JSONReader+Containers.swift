@@ -4,7 +4,7 @@ extension JSONReader {
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let reader: JSONReader
         /// As written; a name written twice counts as written last.
-        let members: [(name: String, offset: Int)]
+        let members: [Member]
         var codingPath: [any CodingKey] { reader.codingPath }
         var allKeys: [Key] { members.compactMap { Key(stringValue: $0.name) } }
 
@@ -18,13 +18,13 @@ extension JSONReader {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try JSONReader.primitive(type, reader.bytes, at: member(key), root: reader.root, path: codingPath, key: key)
+            try reader.read(type, at: member(key), key: key)
         }
 
         /// One look for the member, not three (`contains`, `decodeNil`, `decode`).
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let offset = offset(key), reader.bytes[offset] != UInt8(ascii: "n") else { return nil }
-            return try JSONReader.primitive(type, reader.bytes, at: offset, root: reader.root, path: codingPath, key: key)
+            return try reader.read(type, at: offset, key: key)
         }
 
         // The kinds JSON has, each read by its own specialization of
@@ -42,13 +42,13 @@ extension JSONReader {
 
         @inline(__always)
         private func decode<T: Decodable>(as type: T.Type, _ key: Key) throws -> T {
-            try JSONReader.primitive(type, reader.bytes, at: member(key), root: reader.root, path: codingPath, key: key)
+            try reader.read(type, at: member(key), key: key)
         }
 
         @inline(__always)
         private func decodeIfPresent<T: Decodable>(as type: T.Type, _ key: Key) throws -> T? {
             guard let offset = offset(key), reader.bytes[offset] != UInt8(ascii: "n") else { return nil }
-            return try JSONReader.primitive(type, reader.bytes, at: offset, root: reader.root, path: codingPath, key: key)
+            return try reader.read(type, at: offset, key: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -75,7 +75,7 @@ extension JSONReader {
         }
 
         private func decoder(_ key: some CodingKey) throws(PostsError) -> JSONReader {
-            JSONReader(bytes: reader.bytes, offset: try member(key), root: reader.root, codingPath: codingPath + [key])
+            JSONReader(bytes: reader.bytes, offset: try member(key), root: reader.root, codingPath: codingPath + [key], structure: reader.structure)
         }
     }
 
@@ -99,7 +99,7 @@ extension JSONReader {
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
             let offset = try next()
             defer { currentIndex += 1 }
-            return try JSONReader.primitive(type, reader.bytes, at: offset, root: reader.root, path: codingPath, key: IndexKey(currentIndex))
+            return try reader.read(type, at: offset, key: IndexKey(currentIndex))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
@@ -117,7 +117,9 @@ extension JSONReader {
         }
 
         private mutating func decoder() throws(PostsError) -> JSONReader {
-            let decoder = JSONReader(bytes: reader.bytes, offset: try next(), root: reader.root, codingPath: codingPath + [IndexKey(currentIndex)])
+            let decoder = JSONReader(
+                bytes: reader.bytes, offset: try next(), root: reader.root, codingPath: codingPath + [IndexKey(currentIndex)],
+                structure: reader.structure)
             currentIndex += 1
             return decoder
         }
@@ -129,7 +131,7 @@ extension JSONReader {
 
         func decodeNil() -> Bool { reader.byte == UInt8(ascii: "n") && (try? reader.value()) == .null }
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try JSONReader.primitive(type, reader.bytes, at: reader.offset, root: reader.root, path: codingPath, key: nil)
+            try reader.read(type, at: reader.offset, key: nil)
         }
     }
 

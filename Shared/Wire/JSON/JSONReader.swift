@@ -28,17 +28,25 @@ struct JSONReader: Decoder {
     /// What the path starts from: `params`, `result`.
     let root: String
     let codingPath: [any CodingKey]
+    /// The text's containers, when its check noted them.
+    var structure: JSONStructure? = nil
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// An object's member: its name, and where its value starts.
+    struct Member: Sendable {
+        let name: String
+        let offset: Int
+    }
+
     /// `T` read from the value at `offset` of `bytes`, or the field that is wrong.
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>, at offset: Int = 0, root: String) throws(PostsError)
-        -> T
-    {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>, at offset: Int = 0, root: String, structure: JSONStructure? = nil
+    ) throws(PostsError) -> T {
         var parser = JSONParser(bytes: bytes)
         parser.index = offset
         parser.skipSpace()
         do {
-            return try primitive(type, bytes, at: parser.index, root: root, path: [], key: nil)
+            return try primitive(type, bytes, at: parser.index, root: root, path: [], key: nil, structure: structure)
         } catch let error as PostsError {
             throw error
         } catch DecodingError.keyNotFound(let key, let context) {
@@ -54,15 +62,21 @@ struct JSONReader: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard byte == UInt8(ascii: "{") else { throw wrongType(.object, key: nil) }
-        return KeyedDecodingContainer(Keyed(reader: self, members: try Self.members(bytes, at: offset, root: root, path: codingPath)))
+        let members = try structure?.objects[offset] ?? Self.members(bytes, at: offset, root: root, path: codingPath)
+        return KeyedDecodingContainer(Keyed(reader: self, members: members))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard byte == UInt8(ascii: "[") else { throw wrongType(.array, key: nil) }
-        return Unkeyed(reader: self, elements: try Self.elements(bytes, at: offset, root: root, path: codingPath))
+        return Unkeyed(reader: self, elements: try structure?.arrays[offset] ?? Self.elements(bytes, at: offset, root: root, path: codingPath))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(reader: self) }
+
+    /// A value of this reader's container, at `offset`, named by `key`.
+    func read<T: Decodable>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T {
+        try Self.primitive(type, bytes, at: offset, root: root, path: codingPath, key: key, structure: structure)
+    }
 
     /// The value's first byte.
     var byte: UInt8 { bytes[offset] }
@@ -134,13 +148,13 @@ struct JSONReader: Decoder {
     /// value starts; values are skipped, not read.
     static func members(
         _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, root: String, path: [any CodingKey]
-    ) throws(PostsError) -> [(name: String, offset: Int)] {
+    ) throws(PostsError) -> [Member] {
         try reading(bytes, at: offset, root, path, nil) { parser throws(JSONParser.Failure) in
-            var members: [(name: String, offset: Int)] = []
+            var members: [Member] = []
             members.reserveCapacity(6)
             try parser.members(depth: 0) { parser, name throws(JSONParser.Failure) in
                 parser.skipSpace()
-                members.append((name, parser.index))
+                members.append(Member(name: name, offset: parser.index))
                 try parser.skipValue(depth: 0)
                 return true
             }
@@ -174,7 +188,8 @@ struct JSONReader: Decoder {
     /// The one place values are read, for every kind of container; the
     /// types JSON has directly are read here, others through `init(from:)`.
     static func primitive<T: Decodable>(
-        _ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, root: String, path: [any CodingKey], key: (any CodingKey)?
+        _ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, root: String, path: [any CodingKey], key: (any CodingKey)?,
+        structure: JSONStructure?
     ) throws -> T {
         guard offset < bytes.count else { throw unreadable(.syntax(offset: offset, detail: "unexpected end"), root, path, key) }
         let first = bytes[offset]
@@ -217,7 +232,8 @@ struct JSONReader: Decoder {
         case is JSONValue.Type:
             return try value(bytes, at: offset, root: root, path: path, key: key) as! T
         default:
-            return try T(from: JSONReader(bytes: bytes, offset: offset, root: root, codingPath: path + (key.map { [$0] } ?? [])))
+            return try T(
+                from: JSONReader(bytes: bytes, offset: offset, root: root, codingPath: path + (key.map { [$0] } ?? []), structure: structure))
         }
     }
 

@@ -25,6 +25,7 @@ extension JSONRPC {
         // kept as text, any other member checked and dropped.
         var members: (jsonrpc: JSONValue?, id: JSONValue?, method: JSONValue?, params: JSONValue?) = (nil, nil, nil, nil)
         var params: Range<Int>?
+        var notes: JSONStructure.Notes?
         var meta: Range<Int>?
         let parsed = Result { () throws(JSONParser.Failure) in
             try JSONParser.with(bytes: data) { parser throws(JSONParser.Failure) -> (JSONValue?, JSONParser.Issue?) in
@@ -46,20 +47,30 @@ extension JSONRPC {
                         parser.skipSpace()
                         let start = parser.index
                         meta = nil
+                        // Where each value starts is noted on the way (in a
+                        // large request), so the handler's read skips nothing.
+                        if data.count >= JSONStructure.worthNoting { parser.notes = JSONStructure.Notes() }
+                        defer { (notes, parser.notes) = (parser.notes, nil) }
                         switch parser.peek {
                         case UInt8(ascii: "{"):
-                            // Its `_meta` is noted on the way, for the router to read alone.
+                            // Its `_meta` is noted in any case, for the router to read alone.
+                            var found: [JSONReader.Member] = []
                             try parser.members(depth: 2) { parser, key throws(JSONParser.Failure) in
                                 parser.path.append(.key(key))
                                 defer { parser.path.removeLast() }
                                 parser.skipSpace()
                                 let start = parser.index
+                                if parser.notes != nil { found.append(JSONReader.Member(name: key, offset: start)) }
                                 try parser.checkValue(depth: 2)
                                 if key == RequestMeta.member { meta = start..<parser.index }
                                 return true
                             }
+                            parser.notes?.objects[start] = found
                             members.params = nil
-                        case UInt8(ascii: "["), UInt8(ascii: "n"):
+                        case UInt8(ascii: "["):
+                            try parser.checkValue(depth: 1)
+                            members.params = nil
+                        case UInt8(ascii: "n"):
                             try parser.checkValue(depth: 1)
                             members.params = nil
                         default:
@@ -105,10 +116,13 @@ extension JSONRPC {
             let place = issue.path.isEmpty ? "the request" : issue.path
             return refuse(id, .invalidRequest(InvalidField(place, issue.reason).description))
         }
+        guard let params else { return .success(IncomingRequest(id: id, method: method, params: nil, meta: nil)) }
+        let storage = Array(data)
+        let structure = notes.map(JSONStructure.init)
         return .success(
             IncomingRequest(
-                id: id, method: method, params: params.map { JSONBytes(checked: Array(data[$0])) },
-                meta: meta.map { JSONBytes(checked: Array(data[$0])) }))
+                id: id, method: method, params: JSONBytes(checked: storage, range: params, structure: structure),
+                meta: meta.map { JSONBytes(checked: storage, range: $0, structure: structure) }))
     }
 
     /// Reads a response: the result, or the error it carries. A reply that

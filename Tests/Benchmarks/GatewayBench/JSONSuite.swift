@@ -3,7 +3,8 @@ import Foundation
 import Wire
 
 /// #45's choice of one JSON stack, measured: each message the product reads
-/// or writes, through our parser, tree and decoder (or our writer), beside
+/// or writes, through our reader (the text checked, then read into the type
+/// where it lies, with no tree: JSONReader) or our writer, beside
 /// swift-foundation's `JSONDecoder` and `JSONEncoder` (the same types
 /// FoundationEssentials has) decoding and encoding the same bytes into the
 /// same Codable types. In one process, one after the other, in turns.
