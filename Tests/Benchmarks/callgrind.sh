@@ -14,7 +14,9 @@
 # requests after a warm-up (callgrind's counters are zeroed, then dumped),
 # divided by their number, libraries included. BIN=DIR measures another
 # build. With ANNOTATE=N it also prints the N functions that executed the
-# most instructions of their own (callgrind_annotate), per request.
+# most instructions of their own (callgrind_annotate), per request; with
+# KEEP=DIR it leaves the callgrind files there, for
+# `callgrind_annotate --inclusive=yes`.
 #
 # valgrind cannot read the debug information of a release build linked
 # with a static Swift runtime, so it runs a copy without it (symbols kept).
@@ -105,6 +107,9 @@ for file in "$dir"/callgrind.out*; do
     count=$(awk '/^(summary|totals):/ {print $2; exit}' "$file")
     total=$((total + ${count:-0}))
 done
+if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP" && cp "$dir"/callgrind.out* "$KEEP"/
+fi
 if [ -n "${ANNOTATE:-}" ]; then
     for file in "$dir"/callgrind.out*; do
         grep -q '^events:' "$file" && callgrind_annotate --threshold=100 "$file"
