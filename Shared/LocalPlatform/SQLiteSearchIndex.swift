@@ -196,7 +196,9 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// Ranked by the ranking's postings, loaded first should they not be
     /// yet (a file index opened with documents and no saved postings).
     public func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
-        guard !SearchQuery.terms(in: query).isEmpty else {
+        // Read once, here: the ranking takes the terms, not the text.
+        let terms = SearchQuery.terms(in: query)
+        guard !terms.isEmpty else {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
         }
         if !readsInTransaction && !ranker.isComplete { try await rankingLoadedOnce() }
@@ -206,7 +208,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
             // A phrase's posts are read as a page's hits are (uid, text).
             let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
             let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { try stored.decode($0[1]) } }
-            guard let ranked = try self.ranker.rank(query, keep: limit + offset, texts: text) else {
+            guard let ranked = try self.ranker.rank(terms: terms, keep: limit + offset, texts: text) else {
                 throw PostsError.failed("the search ranking is not loaded")  // a reset or a load completes it, and it stays so
             }
             let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }

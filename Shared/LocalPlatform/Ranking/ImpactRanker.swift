@@ -169,7 +169,15 @@ public final class ImpactRanker: Sendable {
     public func rank(
         _ query: String, keep: Int, lastIsUnfinished: Bool = true, texts: ((Int64) throws -> (title: String, content: String)?)? = nil
     ) throws(PostsError) -> RankedRows? {
-        let terms = SearchQuery.terms(in: query)
+        try rank(terms: SearchQuery.terms(in: query), keep: keep, lastIsUnfinished: lastIsUnfinished, texts: texts)
+    }
+
+    /// `rank(_:keep:lastIsUnfinished:texts:)` for a query already read
+    /// into its terms (`SearchQuery.terms`): a search reads its query once.
+    func rank(
+        terms: [SearchQuery.Term], keep: Int, lastIsUnfinished: Bool = true,
+        texts: ((Int64) throws -> (title: String, content: String)?)? = nil
+    ) throws(PostsError) -> RankedRows? {
         guard !terms.isEmpty else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
         return try tokenizing { tokenizer in
             try self.state.withLock { state in
