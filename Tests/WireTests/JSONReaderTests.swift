@@ -147,6 +147,23 @@ struct JSONReaderTests {
         }
     }
 
+    /// Integers of every width are read as such, whatever the value in
+    /// their place (an object's included: read as a value, not a struct).
+    @Test func test_integersOfOtherWidths_areCheckedAsIntegers() async {
+        struct Widths: Decodable { var small: Int32?, byte: UInt8? }
+        #expect(throws: PostsError.invalid("params.small", .wrongType(expected: .integer, actual: "an object"))) {
+            try read(Widths.self, #"{"small":{}}"#)
+        }
+        #expect(throws: PostsError.invalid("params.small", .wrongType(expected: .integer, actual: "a string"))) {
+            try read(Widths.self, #"{"small":"7"}"#)
+        }
+        #expect(throws: PostsError.invalid("params.byte", .outOfRange(min: 0, max: 255, actual: "300"))) {
+            try read(Widths.self, #"{"byte":300}"#)
+        }
+        #expect(throws: PostsError.invalid("params", .wrongType(expected: .integer, actual: "an array"))) { try read(Int32.self, "[1]") }
+        #expect((try? read(Widths.self, #"{"small":-7,"byte":2e0}"#)).map { [$0.small, $0.byte.map(Int32.init)] } == [-7, 2])
+    }
+
     @Test func test_aReplyReadInPlace_mustEndWhereItsValueEnds() async {
         let text = Array(#"{"service":"posts","head":4} x"#.utf8)
         #expect(ChangeNotice(body: text) == nil)

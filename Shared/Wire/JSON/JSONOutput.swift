@@ -58,6 +58,13 @@ final class JSONOutput {
             writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
         } else if datesAsText, T.self == Date.self {
             writeString(PostDate.format(unsafeBitCast(value, to: Date.self)))
+        } else if T.self == JSONRPCID.self {
+            // Every envelope's id, without its single-value container.
+            switch unsafeBitCast(value, to: JSONRPCID.self) {
+            case .string(let text): writeString(text)
+            case .number(let number): writeInteger(number)
+            case .null: writeNull()
+            }
         } else if T.self == UUID.self {
             // `uuidString`, as its conformance writes it, without a
             // single-value container and Foundation's snprintf.

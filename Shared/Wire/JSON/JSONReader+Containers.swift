@@ -131,7 +131,7 @@ extension JSONReader {
 
         func decodeNil() -> Bool { reader.byte == UInt8(ascii: "n") && (try? reader.value()) == .null }
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try reader.read(type, at: reader.offset, key: nil)
+            try reader.read(type, at: reader.offset, key: nil, single: true)
         }
     }
 

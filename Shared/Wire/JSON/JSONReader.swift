@@ -74,8 +74,8 @@ struct JSONReader: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(reader: self) }
 
     /// A value of this reader's container, at `offset`, named by `key`.
-    func read<T: Decodable>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T {
-        try Self.primitive(type, bytes, at: offset, root: root, path: codingPath, key: key, structure: structure)
+    func read<T: Decodable>(_ type: T.Type, at offset: Int, key: (any CodingKey)?, single: Bool = false) throws -> T {
+        try Self.primitive(type, bytes, at: offset, root: root, path: codingPath, key: key, structure: structure, single: single)
     }
 
     /// The value's first byte.
@@ -189,13 +189,17 @@ struct JSONReader: Decoder {
     /// types JSON has directly are read here, others through `init(from:)`.
     static func primitive<T: Decodable>(
         _ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, root: String, path: [any CodingKey], key: (any CodingKey)?,
-        structure: JSONStructure?
+        structure: JSONStructure?, single: Bool = false
     ) throws -> T {
         guard offset < bytes.count else { throw unreadable(.syntax(offset: offset, detail: "unexpected end"), root, path, key) }
         let first = bytes[offset]
         func wrong(_ expected: ValueKind) -> PostsError { wrongType(expected, bytes, at: offset, root, path, key) }
         func read<V>(_ body: (inout JSONParser) throws(JSONParser.Failure) -> V) throws(PostsError) -> V {
             try reading(bytes, at: offset, root, path, key, body)
+        }
+        func integer<I: FixedWidthInteger>(_ type: I.Type) throws(PostsError) -> I {
+            guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw wrong(.integer) }
+            return try exact(type, try number(), wrong: wrong, field: { field(root, path, key) })
         }
         func number() throws(PostsError) -> JSONValue {
             guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw wrong(.number) }
@@ -221,9 +225,8 @@ struct JSONReader: Decoder {
                 throw PostsError.invalid(field(root, path, key), .malformed("is too large a number (got \(value.shortDescription))"))
             }
             return Float(number) as! T
-        case let integer as any FixedWidthInteger.Type:
-            guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw wrong(.integer) }
-            return try exact(integer, try number(), wrong: wrong, field: { field(root, path, key) }) as! T
+        case is Int.Type: return try integer(Int.self) as! T
+        case is Int64.Type: return try integer(Int64.self) as! T
         case is UUID.Type:
             guard first == UInt8(ascii: "\"") else { throw wrong(.string) }
             let text = try read { parser throws(JSONParser.Failure) in try parser.string() }
@@ -232,6 +235,12 @@ struct JSONReader: Decoder {
         case is JSONValue.Type:
             return try value(bytes, at: offset, root: root, path: path, key: key) as! T
         default:
+            // Other integers. Asked only of a value that is not an object or
+            // an array (a struct's is), or from a type's own single value
+            // (`Int32.init(from:)`), which must not come back here.
+            if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") || single, let type = type as? any FixedWidthInteger.Type {
+                return try integer(type) as! T
+            }
             return try T(
                 from: JSONReader(bytes: bytes, offset: offset, root: root, codingPath: path + (key.map { [$0] } ?? []), structure: structure))
         }

@@ -3,7 +3,12 @@ struct JSONText {
     private(set) var bytes: [UInt8] = []
     private var open: [(close: UInt8, hasElement: Bool)] = []
 
-    init() { bytes.reserveCapacity(512) }
+    /// Room for a reply of one post and its envelope, and for the
+    /// containers a reply nests, without growing.
+    init() {
+        bytes.reserveCapacity(1024)
+        open.reserveCapacity(8)
+    }
 
     mutating func append(_ more: some Sequence<UInt8>) { bytes.append(contentsOf: more) }
 
