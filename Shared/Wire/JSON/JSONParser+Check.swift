@@ -1,16 +1,4 @@
 extension JSONParser {
-    /// The whole document in `bytes`, checked as `parse` reads it (every
-    /// string's escapes and UTF-8, every number), building nothing: a
-    /// body that is decoded in place (`JSONReader`) is checked so first.
-    /// The value that parses but cannot be used, if any, is the issue.
-    static func check(bytes: UnsafeRawBufferPointer) throws(Failure) -> Issue? {
-        try with(bytes: bytes) { parser throws(Failure) in
-            try parser.checkValue(depth: 0)
-            try parser.expectEnd()
-            return parser.issue
-        }
-    }
-
     /// Checks the value at `index` as `value(depth:)` would read it, noting
     /// an unusable one at its path, and leaves `index` past it.
     mutating func checkValue(depth: Int) throws(Failure) {

@@ -19,8 +19,8 @@ import Foundation
 ///
 /// What it reads is checked as it is read (structure, escapes, UTF-8,
 /// numbers); what it skips, for structure only. A request is checked whole
-/// before it is read (`JSONParser.check`), so that a fault anywhere in it
-/// is answered before anything acts on it.
+/// before it is read (`JSONBytes(checking:)`, `JSONRPC.decodeRequest`), so
+/// that a fault anywhere in it is answered before anything acts on it.
 struct JSONReader: Decoder {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Where the value starts (its first byte, past any space).
