@@ -45,4 +45,5 @@ struct MeasuredSearchIndex: SearchIndex {
     func reset(database: String?) async throws(PostsError) { try await index.reset(database: database) }
     func documentCount() async throws(PostsError) -> Int { try await index.documentCount() }
     func compact() async throws(PostsError) { try await index.compact() }
+    func keepForNextProcess() async throws(PostsError) { try await index.keepForNextProcess() }
 }

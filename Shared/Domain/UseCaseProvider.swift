@@ -11,9 +11,10 @@ public struct UseCaseProvider: Sendable {
     public func makeStatusUseCase() -> any StatusUseCase { StatusInteractor(source: platform.status) }
     public func makeWatchUseCase() -> any PostsWatchUseCase { platform.watch }
 
-    /// Brings a search index this process keeps up to date now (after an
-    /// import, so the first search is quick); nothing to do otherwise.
+    /// Brings a search index this process keeps up to date now, and has it
+    /// keep its ranking for the next process (after an import, so the first
+    /// search, in this process or the next, is quick); nothing to do otherwise.
     public func prepareSearch() async throws(PostsError) {
-        if let sync = platform.searchSync { try await sync.catchUp() }
+        if let sync = platform.searchSync { try await sync.prepare() }
     }
 }

@@ -187,6 +187,13 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
         rankedGeneration.store(generation + 1, ordering: .relaxed)
     }
 
+    /// The ranking's postings saved beside the file (`saveRanking`), when
+    /// they hold every document and differ from those it names.
+    public func keepForNextProcess() async throws(PostsError) {
+        guard ranker.isComplete else { return }
+        _ = try await saveRanking()
+    }
+
     /// The ranking's postings trimmed to their size, and the memory they
     /// grew into given back (after a long catch-up).
     public func compact() async throws(PostsError) {

@@ -147,6 +147,8 @@ struct SearchTests {
         let padding = String(repeating: "\\u0001", count: 3000)
         let lines = (0..<40).map { #"{"title":"Padded \#($0)","content":"needle \#(padding)"}"# }.joined(separator: "\n")
         #expect(try await harness.posts(["import", "--local", harness.databasePath, "-"], input: lines).status == 0)
+        // Its ranking kept beside the file: the next `posts search --local` takes it up instead of building it.
+        #expect(FileManager.default.fileExists(atPath: harness.databasePath + "-search-postings"))
         try await harness.startGateway(["--max-frame-size", "65536"], context: context)
         try await harness.startPostsService(sessions: 2, ["--max-frame-size", "65536"], context: context)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context)

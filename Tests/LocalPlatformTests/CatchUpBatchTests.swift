@@ -39,6 +39,7 @@ private final class RecordingIndex: SearchIndex {
     func reset(database: String?) async throws(PostsError) { try await index.reset(database: database) }
     func documentCount() async throws(PostsError) -> Int { try await index.documentCount() }
     func compact() async throws(PostsError) { try await index.compact() }
+    func keepForNextProcess() async throws(PostsError) { try await index.keepForNextProcess() }
 }
 
 /// A feed in memory counting what it is asked; from call `switchAt` on, it

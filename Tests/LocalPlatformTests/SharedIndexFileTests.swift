@@ -28,6 +28,31 @@ struct SharedIndexFileTests {
         }
     }
 
+    /// `posts import --local`: an empty file is ranked as it fills (its
+    /// ranking complete from the start), and the ranking is kept beside it,
+    /// so no search after builds it, in the importing process or the next.
+    @Test func test_anImportIntoAnEmptyFile_isRankedAsItFills_andKeptForTheNextProcess() async throws {
+        try await withDatabase { path in
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let posts = SearchRankingTests.corpus(count: 300)
+            let importer = try opened(path)
+            // In pages, as a catch-up applies them.
+            for start in stride(from: 0, to: posts.count, by: 100) {
+                let page = Array(posts[start..<(start + 100)])
+                try await importer.apply(
+                    SearchRankingTests.changes(page, from: Int64(start + 1)), position: IndexPosition(applied: Int64(start + 100), database: nil))
+            }
+            #expect(importer.rankingLoaded, "ranked as it filled")
+            #expect(try await importer.savedPostingsID() == nil, "nothing kept until asked")
+            try await importer.keepForNextProcess()
+            #expect(try await importer.savedPostingsID() != nil && FileManager.default.fileExists(atPath: path + "-postings"))
+            try await expectFTS5s(importer, path, "the importer")
+            let next = try opened(path)
+            try await expectFTS5s(next, path, "the next process")
+            #expect(importer.rankingBuilds.load(ordering: .relaxed) == 0 && next.rankingBuilds.load(ordering: .relaxed) == 0, "never built")
+        }
+    }
+
     @Test func test_aProcessTakesUpThePostingsAnotherSaved_andEachFollowsWhatTheOtherWrites() async throws {
         try await withDatabase { path in
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

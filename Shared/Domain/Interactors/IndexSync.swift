@@ -46,6 +46,14 @@ public final class IndexSync: Sendable {
         wake.notify()
     }
 
+    /// Catches up, then has the index keep what it built for the next
+    /// process (`SearchIndex.keepForNextProcess`): after an import into a
+    /// file that later commands search.
+    public func prepare() async throws(PostsError) {
+        _ = try await catchUp()
+        try await index.keepForNextProcess()
+    }
+
     /// Applies every change there is; returns the sequence applied. Pages
     /// are applied a batch at a time (`CatchUpBatch`), and the next batch is
     /// fetched while one is written: the feed's work and the index's overlap.

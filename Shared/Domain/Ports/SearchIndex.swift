@@ -18,4 +18,13 @@ public protocol SearchIndex: Sendable {
     /// per write), so each query reads one structure instead of many.
     /// Changes no result. `IndexSync` calls it after a large catch-up.
     func compact() async throws(PostsError)
+    /// Keeps what this index built in memory for the next process that
+    /// opens it (a file index's ranking postings), so that process's first
+    /// search need not build it. `IndexSync.prepare` calls it.
+    func keepForNextProcess() async throws(PostsError)
+}
+
+extension SearchIndex {
+    /// An index that keeps nothing beyond what it writes.
+    public func keepForNextProcess() async throws(PostsError) {}
 }
