@@ -1,55 +1,49 @@
-import Domain
-import Foundation
-import Synchronization
+/// A snippet as one line, with the ranges of its highlights: runs of
+/// spaces, line breaks and control characters become one space (a snippet
+/// is one line), and ranges count the scalars of the text made. Built in
+/// one pass from the column's text as `Snippet.cut` walks it; no marker is
+/// put into the text, so none need be kept out of what is indexed.
+struct Highlights {
+    private var utf8: [UInt8] = []
+    /// Scalars in `utf8`.
+    private var count = 0
+    private var endsInSpace = false
+    private(set) var ranges: [Range<Int>] = []
 
-/// Splits a marked-up snippet (`Snippet.marked`) into text and highlighted ranges.
-enum Highlights {
-    static let open: Unicode.Scalar = "\u{E000}"
-    static let close: Unicode.Scalar = "\u{E001}"
+    init(capacity: Int) { utf8.reserveCapacity(capacity) }
 
-    /// The text without the two marker characters, so that in a snippet
-    /// they can only be the snippet's (they are private-use characters; searching
-    /// loses nothing by dropping them).
-    /// Both markers' UTF-8 starts with the byte 0xEE, which most texts
-    /// lack: a byte scan for it spares decoding their scalars, which was
-    /// 1.9% of a search worker's CPU samples while it built its index.
-    static func unmarked(_ text: String) -> String {
-        var text = text
-        guard text.withUTF8({ $0.contains(0xEE) }),
-            text.unicodeScalars.contains(where: { $0 == open || $0 == close })
-        else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != open && $0 != close }))
-    }
-
-    /// Runs of spaces, line breaks and control characters become one space
-    /// (a snippet is one line), so ranges count scalars of the text returned.
-    static func split(_ marked: String) -> (String, [Range<Int>]) {
-        var text: [UInt8] = []  // UTF-8, made into one String at the end
-        text.reserveCapacity(marked.utf8.count)
-        var count = 0  // scalars in `text`
-        var endsInSpace = false
-        var ranges: [Range<Int>] = []
-        var start: Int?
-        for scalar in marked.unicodeScalars {
-            if isSpaceOrControl(scalar) {
+    /// Appends `text`'s scalars, as a snippet shows them.
+    mutating func append(_ text: String) {
+        for scalar in text.unicodeScalars {
+            if Self.isSpaceOrControl(scalar) {
                 if count > 0, !endsInSpace {
-                    text.append(UInt8(ascii: " "))
+                    utf8.append(UInt8(ascii: " "))
                     count += 1
                     endsInSpace = true
                 }
-            } else if scalar == open {
-                start = count
-            } else if scalar == close, let from = start {
-                if count > from { ranges.append(from..<count) }
-                start = nil
             } else {
-                text.append(contentsOf: UTF8.encode(scalar).unsafelyUnwrapped)
+                utf8.append(contentsOf: UTF8.encode(scalar).unsafelyUnwrapped)
                 count += 1
                 endsInSpace = false
             }
         }
-        if endsInSpace { text.removeLast() }
-        return (String(decoding: text, as: UTF8.self), ranges)
+    }
+
+    /// Appends the UTF-8 `bytes` (whole scalars).
+    mutating func append(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        append(String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self))
+    }
+
+    /// Appends `bytes` as a highlight (none when they show as nothing).
+    mutating func appendHighlighted(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        let start = count
+        append(bytes)
+        if count > start { ranges.append(start..<count) }
+    }
+
+    /// The line, without a space at its end.
+    func text() -> String {
+        String(decoding: endsInSpace ? utf8.dropLast() : utf8[...], as: UTF8.self)
     }
 
     /// White space or a control character; ASCII is decided without

@@ -32,19 +32,20 @@ enum RankedPage {
     ) throws -> SearchHit? {
         guard let uid = UUID.fromDatabaseValue(uid) else { return nil }
         let (title, content) = text
-        let marked = try snippet(of: [title, content], match.instances, tokens)
-        let (snippet, highlights) = Highlights.split(marked)
+        let (snippet, highlights) = try snippet(of: [title, content], match.instances, tokens)
         return SearchHit(uid: uid, title: title, snippet: snippet, highlights: highlights, score: match.score)
     }
 
-    /// The marked snippet of the hit's best column.
-    private static func snippet(of columns: [String], _ instances: [PhraseInstance], _ tokens: TokenOffsets) throws -> String {
+    /// The snippet of the hit's best column, and its highlights.
+    private static func snippet(
+        of columns: [String], _ instances: [PhraseInstance], _ tokens: TokenOffsets
+    ) throws -> (text: String, highlights: [Range<Int>]) {
         let (column, start) = Snippet.window(instances) ?? (columns.count - 1, 0)
-        guard column < columns.count else { return "" }
+        guard column < columns.count else { return ("", []) }
         var text = columns[column]
         return try text.withUTF8 { bytes in
             let (offsets, complete) = try tokens.offsets(bytes, limit: start + Snippet.tokens)
-            return Snippet.marked(
+            return Snippet.cut(
                 bytes, offsets: offsets, complete: complete, start: start,
                 highlighting: instances.filter { $0.column == column })
         }

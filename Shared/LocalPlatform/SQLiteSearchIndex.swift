@@ -135,7 +135,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     public func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
         let texts = changes.map { change -> (title: String, content: String)? in
             guard case .upsert(let post) = change.kind else { return nil }
-            return (Highlights.unmarked(post.title), Highlights.unmarked(post.content))
+            return (post.title, post.content)
         }
         let words = InBackground { [ranker] in try ranker.words(of: texts) }
         let stored = EncodedTexts(texts, as: text.withLock { $0 })

@@ -1,6 +1,6 @@
 /// A hit's snippet: up to `Snippet.tokens` tokens of one column around
 /// where the query's phrases matched, "…" where text was left out, and the
-/// matched words marked (`Highlights`). Made for the page's hits only, from
+/// ranges of the matched words (`Highlights`). Made for the page's hits only, from
 /// where ranking found the query's terms (`ImpactRanker.instances`).
 ///
 /// The window: in each column, the run of `tokens` tokens that holds the
@@ -39,14 +39,19 @@ enum Snippet {
         return best.map { ($0.column, $0.start) }
     }
 
-    /// The marked snippet of `text` (UTF-8), its tokens at `offsets` (byte
-    /// ranges, as far as the tokenizer was asked to go: `complete` when it
-    /// reached the end), the window starting at token `start`.
-    static func marked(
+    /// The snippet of `text` (UTF-8) and its highlights, its tokens at
+    /// `offsets` (byte ranges, as far as the tokenizer was asked to go:
+    /// `complete` when it reached the end), the window starting at token
+    /// `start`.
+    static func cut(
         _ text: UnsafeBufferPointer<UInt8>, offsets: [Range<Int>], complete: Bool, start: Int,
         highlighting instances: [PhraseInstance]
-    ) -> String {
-        guard !offsets.isEmpty else { return String(decoding: text, as: UTF8.self) }
+    ) -> (text: String, highlights: [Range<Int>]) {
+        var line = Highlights(capacity: min(text.count, 256))
+        guard !offsets.isEmpty else {
+            line.append(text[...])
+            return (line.text(), [])
+        }
         let start = complete ? max(0, min(start, offsets.count - tokens)) : min(start, offsets.count - 1)
         let end = min(start + tokens, offsets.count)
         let leftOut = (before: start > 0, after: !(complete && end == offsets.count))
@@ -63,23 +68,15 @@ enum Snippet {
                 marks.append(bytes)
             }
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(to - from + 6 * marks.count + 6)
-        if leftOut.before { out += ellipsis }
+        if leftOut.before { line.append("…") }
         var position = from
         for mark in marks {
-            out += text[position..<mark.lowerBound]
-            out += open
-            out += text[mark]
-            out += close
+            line.append(text[position..<mark.lowerBound])
+            line.appendHighlighted(text[mark])
             position = mark.upperBound
         }
-        out += text[position..<to]
-        if leftOut.after { out += ellipsis }
-        return String(decoding: out, as: UTF8.self)
+        line.append(text[position..<to])
+        if leftOut.after { line.append("…") }
+        return (line.text(), line.ranges)
     }
-
-    private static let ellipsis = Array("…".utf8)
-    private static let open = Array(String(Highlights.open).utf8)
-    private static let close = Array(String(Highlights.close).utf8)
 }

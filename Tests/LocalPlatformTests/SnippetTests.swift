@@ -46,8 +46,7 @@ struct SnippetTests {
 
     private func marked(_ text: String, _ offsets: [Range<Int>], complete: Bool, start: Int, _ instances: [PhraseInstance]) -> (String, [String]) {
         var text = text
-        let marked = text.withUTF8 { Snippet.marked($0, offsets: offsets, complete: complete, start: start, highlighting: instances) }
-        let (snippet, ranges) = Highlights.split(marked)
+        let (snippet, ranges) = text.withUTF8 { Snippet.cut($0, offsets: offsets, complete: complete, start: start, highlighting: instances) }
         let scalars = Array(snippet.unicodeScalars)
         return (snippet, ranges.map { String(String.UnicodeScalarView(scalars[$0])) })
     }
