@@ -44,9 +44,7 @@ public struct JSONBytes: Sendable, Equatable {
         }
         switch checked {
         case .failure(let failure): throw JSONParseError(failure, bytes: text.count)
-        case .success((let issue?, _, _)):
-            let place = issue.path.isEmpty ? "the document" : issue.path
-            throw JSONParseError(offset: nil, path: issue.path, description: "\(place) \(InvalidField(place, issue.reason).rule)")
+        case .success((let issue?, _, _)): throw JSONParseError(issue)
         case .success((nil, let range, let notes)):
             self.init(checked: Array(text.bindMemory(to: UInt8.self)), range: range, structure: notes.map(JSONStructure.init))
         }

@@ -24,4 +24,11 @@ extension JSONParseError {
             self.init(offset: offset, path: nil, description: "arrays and objects nested more than \(JSONParser.maxDepth) deep")
         }
     }
+
+    /// A text that is JSON but holds a value that cannot be used, named by
+    /// its place (`title must be Unicode text …`).
+    init(_ issue: JSONParser.Issue) {
+        let place = issue.path.isEmpty ? "the document" : issue.path
+        self.init(offset: nil, path: issue.path, description: "\(place) \(InvalidField(place, issue.reason).rule)")
+    }
 }

@@ -67,24 +67,12 @@ extension JSONParser {
             guard let byte = peek else { throw syntax("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                if !ascii, !Self.isUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index])) {
-                    note(.notText("it holds bytes that are not UTF-8"))
-                }
+                noteUnlessUTF8(start..<index, ascii: ascii)
                 index += 1
                 return
             case UInt8(ascii: "\\"):
                 index += 1
-                guard let escaped = peek else { throw syntax("unterminated string") }
-                index += 1
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    break
-                case UInt8(ascii: "u"): _ = try unicodeEscape()
-                default:
-                    index -= 1
-                    throw syntax("unknown escape '\\\(Character(Unicode.Scalar(escaped)))' in a string")
-                }
+                _ = try escaped()
             default: throw syntax("a control character in a string must be escaped")
             }
         }

@@ -16,7 +16,7 @@ extension JSONParser {
         guard index < bytes.count else { throw syntax("unterminated string") }
         if bytes[index] == UInt8(ascii: "\"") {
             defer { index += 1 }
-            return text(UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: ascii)
+            return text(start..<index, ascii: ascii)
         }
         // Escapes: the text is never longer than what is written for it
         // (`\n` is one byte, `\u00e9` two), so it is made in place, in a
@@ -53,9 +53,7 @@ extension JSONParser {
         index = closing + 1
         // Escapes stand for Unicode text (or U+FFFD, noted): only the bytes
         // written as they are can fail to be UTF-8.
-        if !ascii, !Self.isUTF8(UnsafeBufferPointer(rebasing: bytes[start..<closing])) {
-            note(.notText("it holds bytes that are not UTF-8"))
-        }
+        noteUnlessUTF8(start..<closing, ascii: ascii)
         return text
     }
 
@@ -107,18 +105,23 @@ extension JSONParser {
         return (index, high & 0x8080_8080_8080_8080 == 0 && bits < 0x80)
     }
 
-    /// The text of `utf8`; bytes that are not UTF-8 are noted, and U+FFFD
-    /// stands for them. (Not `String(validating:as:)`: it is generic, and
-    /// looked up the runtime's type metadata for every string of every
-    /// request.)
-    private mutating func text(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String {
-        // ASCII is UTF-8 as it stands.
-        if !ascii, !Self.isUTF8(utf8) { note(.notText("it holds bytes that are not UTF-8")) }
-        return String(decoding: utf8, as: UTF8.self)
+    /// The text of the bytes at `range`; bytes that are not UTF-8 are
+    /// noted, and U+FFFD stands for them. (Not `String(validating:as:)`: it
+    /// is generic, and looked up the runtime's type metadata for every
+    /// string of every request.)
+    private mutating func text(_ range: Range<Int>, ascii: Bool) -> String {
+        noteUnlessUTF8(range, ascii: ascii)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Notes the string whose bytes are at `range` when they are not UTF-8;
+    /// ASCII (`ascii`: every byte below 0x80) is UTF-8 as it stands.
+    mutating func noteUnlessUTF8(_ range: Range<Int>, ascii: Bool) {
+        if !ascii, !Self.isUTF8(UnsafeBufferPointer(rebasing: bytes[range])) { note(.notText("it holds bytes that are not UTF-8")) }
     }
 
     /// The scalar an escape stands for; `index` is just past its backslash.
-    private mutating func escaped() throws(Failure) -> UInt32 {
+    mutating func escaped() throws(Failure) -> UInt32 {
         guard let byte = peek else { throw syntax("unterminated string") }
         index += 1
         switch byte {

@@ -197,12 +197,13 @@ struct JSONReader: Decoder {
         func read<V>(_ body: (inout JSONParser) throws(JSONParser.Failure) -> V) throws(PostsError) -> V {
             try reading(bytes, at: offset, root, path, key, body)
         }
+        let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
         func integer<I: FixedWidthInteger>(_ type: I.Type) throws(PostsError) -> I {
-            guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw wrong(.integer) }
+            guard isNumber else { throw wrong(.integer) }
             return try exact(type, try number(), wrong: wrong, field: { field(root, path, key) })
         }
         func number() throws(PostsError) -> JSONValue {
-            guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw wrong(.number) }
+            guard isNumber else { throw wrong(.number) }
             return try read { parser throws(JSONParser.Failure) in try parser.number() }
         }
         switch type {

@@ -6,7 +6,9 @@
 ///
 /// Only texts of `worthNoting` bytes or more are noted: in a smaller one
 /// (a posts.get, a posts.save) scanning a container's few members again
-/// costs less than the notes' tables.
+/// costs less than the notes' tables. The notes grow with the text, one
+/// entry per container and per value in one: a request's are bounded by
+/// the frame limit (`--max-frame-size`), an import's by its file.
 final class JSONStructure: Sendable {
     static let worthNoting = 4096
 

@@ -21,10 +21,7 @@ extension JSONValue {
         case .success(let value): parsed = value
         case .failure(let failure): throw JSONParseError(failure, bytes: bytes.count)
         }
-        if let issue = parsed.issue {
-            let place = issue.path.isEmpty ? "the document" : issue.path
-            throw JSONParseError(offset: nil, path: issue.path, description: "\(place) \(InvalidField(place, issue.reason).rule)")
-        }
+        if let issue = parsed.issue { throw JSONParseError(issue) }
         self = parsed.value
     }
 }

@@ -46,12 +46,7 @@ public enum JSONWriter {
     /// the last member of the params object (`params._meta`), when there
     /// is meta and the params are an object (every method's are).
     static func encodeRequest<P: Encodable>(id: JSONRPCID, method: String, params: P?, meta: RequestMeta?) throws -> Data {
-        let output = JSONOutput()
-        output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: 0)
-        output.beginMember(plain: "jsonrpc", depth: 1)
-        output.writeString(JSONRPC.version)
-        output.beginMember(plain: "id", depth: 1)
-        try output.write(id, depth: 1, path: [], key: nil)
+        let output = try envelope(id: id)
         output.beginMember(plain: "method", depth: 1)
         output.writeString(method)
         if let params {
@@ -66,6 +61,17 @@ public enum JSONWriter {
         return Data(output.bytes)
     }
 
+    /// `{"jsonrpc":"2.0","id":…`: what every request and reply starts with.
+    private static func envelope(id: JSONRPCID) throws -> JSONOutput {
+        let output = JSONOutput()
+        output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: 0)
+        output.beginMember(plain: "jsonrpc", depth: 1)
+        output.writeString(JSONRPC.version)
+        output.beginMember(plain: "id", depth: 1)
+        try output.write(id, depth: 1, path: [], key: nil)
+        return output
+    }
+
     enum RequestMember: String, CodingKey { case params }
 
     /// The two members a reply may carry beside `jsonrpc` and `id`.
@@ -77,12 +83,7 @@ public enum JSONWriter {
     /// container's box and the runtime's look-ups of its generic types were
     /// a tenth of what a posts.get reply cost to write.
     static func encodeEnvelope<T: Encodable>(id: JSONRPCID, member: EnvelopeMember, _ value: T) throws -> Data {
-        let output = JSONOutput()
-        output.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: 0)
-        output.beginMember(plain: "jsonrpc", depth: 1)
-        output.writeString(JSONRPC.version)
-        output.beginMember(plain: "id", depth: 1)
-        try output.write(id, depth: 1, path: [], key: nil)
+        let output = try envelope(id: id)
         output.beginMember(member.stringValue, depth: 1)
         try output.write(value, depth: 1, path: [], key: member)
         output.close(deeperThan: 0)

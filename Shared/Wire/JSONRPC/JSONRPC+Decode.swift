@@ -67,10 +67,7 @@ extension JSONRPC {
                             }
                             parser.notes?.objects[start] = found
                             members.params = nil
-                        case UInt8(ascii: "["):
-                            try parser.checkValue(depth: 1)
-                            members.params = nil
-                        case UInt8(ascii: "n"):
+                        case UInt8(ascii: "["), UInt8(ascii: "n"):
                             try parser.checkValue(depth: 1)
                             members.params = nil
                         default:
