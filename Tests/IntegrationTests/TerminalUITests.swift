@@ -62,7 +62,8 @@ struct TerminalUITests {
         // `posts` with no arguments, on a terminal, opens the interface.
         let posts = ProcessHarness.binaries.appendingPathComponent("posts").path
         let exit = "\(harness.directory)/ui.exit"
-        let command = "env POSTS_RUNTIME_DIR=\(harness.directory) \(posts); echo $? > \(exit)"
+        // Written aside and renamed, so the file is never seen empty.
+        let command = "env POSTS_RUNTIME_DIR=\(harness.directory) \(posts); echo $? > \(exit).part && mv \(exit).part \(exit)"
         #expect(try await tmux.run(["new-session", "-d", "-s", "ui", "-x", "120", "-y", "30", command]).status == 0)
 
         try await tmux.waitFor("No posts yet", "the list opens, empty")
@@ -94,6 +95,7 @@ struct TerminalUITests {
         try await tmux.keys("q")
         let quit = await eventually { FileManager.default.fileExists(atPath: exit) }
         #expect(quit, "q on the list quits")
-        #expect((try? String(contentsOfFile: exit, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        let status = (try? String(contentsOfFile: exit, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(status == "0", "the interface exits 0 on q, it exited with \(status ?? "nothing written")")
     }
 }
