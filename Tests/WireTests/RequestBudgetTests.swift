@@ -31,4 +31,25 @@ struct RequestBudgetTests {
         #expect(find("") == nil)
         #expect(find(#"{"params":{"_meta":{"timeoutMs":-3}}}"#)?.milliseconds == -3)
     }
+
+    /// A name given twice is read as the service reads it (the last one
+    /// stands), so a request cannot show the gateway one budget and the
+    /// service another.
+    @Test(arguments: [
+        (#""params":{"_meta":{"timeoutMs":9000}},"params":{"_meta":{"timeoutMs":5}}"#, 5),
+        (#""params":{"_meta":{"timeoutMs":9000}},"params":{"q":1}"#, nil),
+        (#""params":{"_meta":{"timeoutMs":9000},"_meta":{"traceparent":"t"}}"#, nil),
+        (#""params":{"_meta":{"timeoutMs":9000,"timeoutMs":5}}"#, 5),
+        (#""params":{"_meta":{"timeoutMs":9000}},"params":{"_meta":{}},"params":{"_meta":{"timeoutMs":7}}"#, 7),
+    ] as [(String, Int?)])
+    func test_aNameGivenTwice_isReadAsTheServiceReadsIt(_ example: (members: String, last: Int?)) async throws {
+        let json = #"{"jsonrpc":"2.0","id":1,"method":"m","# + example.members + "}"
+        #expect(find(json)?.milliseconds == example.last)
+        #expect(try JSONRPC.decodeRequest(Data(json.utf8)).get().meta().timeoutMs == example.last)
+        // The digits rewritten are the ones the service reads.
+        if let budget = find(json) {
+            let rewritten = Array(json.utf8).withUnsafeBytes { budget.rewriting($0, to: 42) }
+            #expect(try JSONRPC.decodeRequest(Data(rewritten)).get().meta().timeoutMs == 42)
+        }
+    }
 }

@@ -58,4 +58,20 @@ struct TraceContextSlotTests {
         #expect(Array(#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}"#.utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) } == nil)
         #expect(Array("raw bytes".utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) } == nil)
     }
+
+    /// A request naming `params` or `_meta` twice gets the gateway's span
+    /// where the service reads it: the last one.
+    @Test(arguments: [
+        #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}},"params":{"q":"x"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"q":"x"},"params":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},"_meta":{"tracestate":"a=1"}}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"tracestate":"a=1"},"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}"#,
+    ])
+    func test_aNameGivenTwice_getsTheSpanWhereTheServiceReadsIt(_ json: String) async throws {
+        let request = try JSONRPC.decodeRequest(Data(try written(json).utf8)).get()
+        #expect(try request.meta().traceparent == Self.gatewaySpan)
+        let slot = try #require(Array(json.utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) })
+        let read = try JSONRPC.decodeRequest(Data(json.utf8)).get().meta()
+        #expect(slot.traceparent?.text == read.traceparent && slot.tracestate == read.tracestate, "the gateway's span's parent is the one the service would read")
+    }
 }

@@ -30,20 +30,17 @@ extension JSONParser {
         }
     }
 
-    /// Follows `path` from the object at `index` (`depth` counts it), one
-    /// member name per level, skipping every other member's value, and runs
-    /// `found` with `index` at the last one's value; reading stops there.
-    mutating func descend(path: ArraySlice<String>, depth: Int, _ found: (inout JSONParser) throws(Failure) -> Void) throws(Failure) {
-        guard let name = path.first else { return }
+    /// Runs `found` at the value of each member named `name` of the object
+    /// at `index` (`depth` counts it), skipping every other value; a value
+    /// that is not an object is skipped whole. A name given twice is found
+    /// twice, so a caller that keeps what it read last reads a request as
+    /// the service does (`JSONReader`: the last one stands).
+    mutating func eachMember(named name: String, depth: Int, _ found: (inout JSONParser) throws(Failure) -> Void) throws(Failure) {
+        skipSpace()
+        guard peek == UInt8(ascii: "{") else { return try skipValue(depth: depth - 1) }
         try members(depth: depth) { parser, key throws(Failure) in
-            guard key == name else { try parser.skipValue(depth: depth); return true }
-            if path.count == 1 {
-                try found(&parser)
-            } else {
-                parser.skipSpace()
-                if parser.peek == UInt8(ascii: "{") { try parser.descend(path: path.dropFirst(), depth: depth + 1, found) }
-            }
-            return false
+            if key == name { try found(&parser) } else { try parser.skipValue(depth: depth) }
+            return true
         }
     }
 

@@ -14,19 +14,28 @@ public struct RequestBudget: Sendable, Equatable {
 
     /// The budget in a request body: only the members on the way to it are
     /// read (`params`, then `_meta`), every other value skipped for
-    /// structure, and reading stops once it is found. Nil when the body is
-    /// not a JSON object or carries no integer budget.
+    /// structure. A name given twice is read as the service reads it, the
+    /// last one standing, so the budget the gateway keeps is the one the
+    /// service is handed. Nil when the body is not a JSON object or carries
+    /// no integer budget.
     public static func find(in body: UnsafeRawBufferPointer) -> RequestBudget? {
         try? JSONParser.with(bytes: body) { parser throws(JSONParser.Failure) -> RequestBudget? in
             parser.skipSpace()
             guard parser.peek == UInt8(ascii: "{") else { return nil }
             var found: RequestBudget?
-            try parser.descend(path: ["params", RequestMeta.member, RequestMeta.CodingKeys.timeoutMs.rawValue][...], depth: 1) {
-                parser throws(JSONParser.Failure) in
-                parser.skipSpace()
-                let start = parser.index
-                guard case .integer(let value) = try parser.value(depth: 3), let milliseconds = Int(exactly: value) else { return }
-                found = RequestBudget(milliseconds: milliseconds, digits: start..<parser.index)
+            // Each later `params`, `_meta` or `timeoutMs` stands alone.
+            try parser.eachMember(named: "params", depth: 1) { parser throws(JSONParser.Failure) in
+                found = nil
+                try parser.eachMember(named: RequestMeta.member, depth: 2) { parser throws(JSONParser.Failure) in
+                    found = nil
+                    try parser.eachMember(named: RequestMeta.CodingKeys.timeoutMs.rawValue, depth: 3) { parser throws(JSONParser.Failure) in
+                        parser.skipSpace()
+                        let start = parser.index
+                        found = nil
+                        guard case .integer(let value) = try parser.value(depth: 3), let milliseconds = Int(exactly: value) else { return }
+                        found = RequestBudget(milliseconds: milliseconds, digits: start..<parser.index)
+                    }
+                }
             }
             return found
         }

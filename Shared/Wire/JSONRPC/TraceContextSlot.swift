@@ -27,23 +27,24 @@ public struct TraceContextSlot: Sendable, Equatable {
     }
 
     /// Reads a request body: nil when it is not a JSON object, or its
-    /// params are not an object (positional params carry no `_meta`).
+    /// params are not an object (positional params carry no `_meta`). A
+    /// name given twice is read as the service reads it, the last one
+    /// standing: a later `params` or `_meta` is read afresh.
     public static func find(in body: UnsafeRawBufferPointer) -> TraceContextSlot? {
         try? JSONParser.with(bytes: body) { parser throws(JSONParser.Failure) -> TraceContextSlot? in
             parser.skipSpace()
             guard parser.peek == UInt8(ascii: "{") else { return nil }
-            var slot = TraceContextSlot(traceparent: nil, tracestate: nil, insertion: (parser.index + 1, .intoRequest))
+            let fresh = TraceContextSlot(traceparent: nil, tracestate: nil, insertion: (parser.index + 1, .intoRequest))
+            var slot = fresh
             var positional = false
-            try parser.members(depth: 1) { parser, key throws(JSONParser.Failure) in
-                guard key == "params" else { try parser.skipValue(depth: 1); return true }
+            try parser.eachMember(named: "params", depth: 1) { parser throws(JSONParser.Failure) in
+                (slot, positional) = (fresh, false)
                 parser.skipSpace()
                 guard parser.peek == UInt8(ascii: "{") else {
                     positional = parser.peek == UInt8(ascii: "[")
-                    try parser.skipValue(depth: 1)
-                    return true
+                    return try parser.skipValue(depth: 1)
                 }
                 try slot.readParams(&parser)
-                return false
             }
             return positional ? nil : slot
         }
@@ -59,6 +60,7 @@ public struct TraceContextSlot: Sendable, Equatable {
             guard key == RequestMeta.member, parser.peek == UInt8(ascii: "{") else { try parser.skipValue(depth: 2); return true }
             var metaEmpty = true
             let metaOpen = parser.index + 1
+            (traceparent, tracestate) = (nil, nil)
             try parser.members(depth: 3) { parser, key throws(JSONParser.Failure) in
                 metaEmpty = false
                 parser.skipSpace()
