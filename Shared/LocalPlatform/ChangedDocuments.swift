@@ -4,7 +4,7 @@ import GRDB
 
 /// The documents one page of changes removed (with the texts they had)
 /// and added, by rowid, in the order it changed them.
-struct ChangedDocuments {
+struct ChangedDocuments: Sendable {
     var removed: [ImpactRanker.Document] = []
     var added: [ImpactRanker.Document] = []
     /// For each added document, the position of its change in the page.

@@ -16,8 +16,9 @@ import Synchronization
 /// `compressed`), then the text: the title's length in bytes (LEB128),
 /// the title, the content, in UTF-8.
 ///
-/// zstd's contexts belong to one thread at a time: each is used under its
-/// lock, so any thread may encode or decode.
+/// zstd's contexts belong to one thread at a time: the one that encodes is
+/// used under a lock; each decoding takes a context no other is using (as
+/// many as ever decoded at once: searches read texts on every core).
 final class DocumentText: @unchecked Sendable {
     /// How a blob's text is stored, by its first byte.
     static let plain: UInt8 = 0
@@ -42,7 +43,10 @@ final class DocumentText: @unchecked Sendable {
     private let compressor: OpaquePointer?
     private let decompressor: OpaquePointer?
     private let compressionContext: OpaquePointer?
-    private let decompressionContext: OpaquePointer?
+    /// Decompression contexts not in use (`decompress`).
+    private let decompressionContexts = Mutex<[DecompressionContext]>([])
+    /// A zstd context, handed between threads but used by one at a time.
+    private struct DecompressionContext: @unchecked Sendable { let pointer: OpaquePointer }
     /// Room to lay a text out in and to compress it into, kept between
     /// documents (used under the lock): at most four times the largest post
     /// (`PostRules`: 102 KB of text), so about 410 KB.
@@ -52,20 +56,19 @@ final class DocumentText: @unchecked Sendable {
         self.dictionary = dictionary
         id = dictionary.map { Data($0.dropFirst(4).prefix(4)) }
         guard let dictionary else {
-            (compressor, decompressor, compressionContext, decompressionContext) = (nil, nil, nil, nil)
+            (compressor, decompressor, compressionContext) = (nil, nil, nil)
             return
         }
         compressor = dictionary.withUnsafeBytes { ZSTD_createCDict($0.baseAddress, $0.count, Self.level) }
         decompressor = dictionary.withUnsafeBytes { ZSTD_createDDict($0.baseAddress, $0.count) }
         compressionContext = ZSTD_createCCtx()
-        decompressionContext = ZSTD_createDCtx()
     }
 
     deinit {
         ZSTD_freeCDict(compressor)
         ZSTD_freeDDict(decompressor)
         ZSTD_freeCCtx(compressionContext)
-        ZSTD_freeDCtx(decompressionContext)
+        for context in decompressionContexts.withLock({ $0 }) { ZSTD_freeDCtx(context.pointer) }
         scratch.deallocate()
     }
 
@@ -110,16 +113,17 @@ final class DocumentText: @unchecked Sendable {
     }
 
     private func decompress(_ frame: Data) throws -> Data {
-        guard let decompressor, let decompressionContext else { throw Self.damaged("compressed, but the index has no dictionary") }
+        guard let decompressor else { throw Self.damaged("compressed, but the index has no dictionary") }
         return try frame.withUnsafeBytes { input in
             let size = ZSTD_getFrameContentSize(input.baseAddress, input.count)
             guard size <= UInt64(Self.largestText) else { throw Self.damaged("a frame that does not say its size") }
             var text = Data(count: Int(size))
             let read = text.withUnsafeMutableBytes { output in
-                lock.withLock { _ in
-                    ZSTD_decompress_usingDDict(
-                        decompressionContext, output.baseAddress, output.count, input.baseAddress, input.count, decompressor)
-                }
+                guard let context = decompressionContexts.withLock({ $0.popLast() }) ?? ZSTD_createDCtx().map(DecompressionContext.init)
+                else { return Int.max }  // no memory for one: read as a frame zstd cannot read
+                defer { decompressionContexts.withLock { $0.append(context) } }
+                return ZSTD_decompress_usingDDict(
+                    context.pointer, output.baseAddress, output.count, input.baseAddress, input.count, decompressor)
             }
             guard ZSTD_isError(read) == 0, read == Int(size) else { throw Self.damaged("a frame zstd cannot read") }
             return text

@@ -20,6 +20,15 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// transaction, whose BEGIN, COMMIT and read-only switches GRDB prepares
     /// anew each time (a third of an empty query's cost in a search worker).
     let readsInTransaction: Bool
+    /// Where no other process writes the file (`exclusive`), searches read
+    /// through connections of their own, on every core at once; nil: they
+    /// take turns on `queue`.
+    let readers: SearchReaders?
+    /// Held to read by each search on `readers`, and to write from just
+    /// before a page of changes commits until the ranking holds it: no
+    /// search sees the documents or the ranking with half a page in them,
+    /// nor one without the other.
+    let gate = ReadWriteLock()
     /// Which document holds each post: read at the first write (a start
     /// with nothing to apply never reads every document's uid), then
     /// changed only on the database's queue, right after the transaction
@@ -74,6 +83,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
             ranker = try ImpactRanker()
             var configuration = Configuration()
             readsInTransaction = path != nil && !exclusive
+            readers = exclusive ? path.map(SearchReaders.init(path:)) : nil
             if let path {
                 // Read through a memory map, with a cache that holds a page of changes.
                 configuration.prepareDatabase(SQLiteFile.readThroughMap)
@@ -172,16 +182,17 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     public var rankingLoaded: Bool { ranker.isComplete }
 
     public func reset(database: String?) async throws(PostsError) {
-        let generation = try await write { db in
+        let generation = try await writeThenRank { db in
             try db.execute(
                 sql: """
                     DELETE FROM document; UPDATE searchState SET applied = 0, database = ?, postings = NULL, textDictionary = NULL WHERE id = 1
                     """, arguments: [database])
+            return try SearchSchema.countWrite(db)
+        } rank: { _ in
             self.writes.add(1, ordering: .relaxed)
             self.trainingAt.store(self.trainingAfter, ordering: .relaxed)
             self.ids.withLock { $0 = DocumentIDs() }
             self.ranker.reset()
-            return try SearchSchema.countWrite(db)
         }
         // Emptied, the ranking holds what the file does, whoever wrote before.
         rankedGeneration.store(generation + 1, ordering: .relaxed)
@@ -242,9 +253,12 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
         do { return try readHere(body) } catch { throw .failed("search index: \(error)") }
     }
 
-    /// Not async, so it calls GRDB's synchronous `read` (or `unsafeRead`, see `readsInTransaction`).
+    /// Not async, so it calls GRDB's synchronous `read` (or `unsafeRead`,
+    /// see `readsInTransaction`), on a connection of its own where there
+    /// are `readers`.
     func readHere<T>(_ body: (Database) throws -> T) throws -> T {
-        readsInTransaction ? try queue.read(body) : try queue.unsafeRead(body)
+        if let readers { return try gate.reading { () throws -> T in try readers.read(body) } }
+        return readsInTransaction ? try queue.read(body) : try queue.unsafeRead(body)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PostsError) -> T {
@@ -252,41 +266,62 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     }
 
     /// Runs `body` (which answers the documents it removed and added) in a
-    /// transaction, then, still on the database's queue so that no search
-    /// comes between, gives them to the ranking, with the `words` of each
+    /// transaction, then gives them to the ranking, with the `words` of each
     /// change found meanwhile (by the change's position in the page; should
     /// that have failed, the ranking finds them here instead).
     private func writeDocuments(
         words: InBackground<[ImpactRanker.Words?]>, _ body: @escaping @Sendable (Database) throws -> ChangedDocuments
     ) async throws(PostsError) {
+        _ = try await writeThenRank { db in
+            let changed = try body(db)
+            _ = try? words.wait()  // before the commit: no search waits on the gate for them
+            return changed
+        } rank: { changed in
+            if let text = changed.text { self.text.withLock { $0 = text } }
+            self.writes.add(max(1, changed.removed.count + changed.added.count), ordering: .relaxed)
+            var found: [Int64: ImpactRanker.Words] = [:]
+            if let words = try? words.wait() {
+                for (document, offset) in zip(changed.added, changed.addedBy) { found[document.rowid] = words[offset] }
+            }
+            self.ids.withLock { ids in
+                for (uid, from, to) in changed.moved {
+                    if let from { ids?.remove(uid, rowid: from) }
+                    if let to { ids?.insert(uid, rowid: to) }
+                }
+            }
+            // A post changed twice in one page was added and removed again.
+            let removed = Set(changed.removed.map(\.rowid))
+            do {
+                try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) }, words: found)
+            } catch {
+                self.rankedGeneration.store(-1, ordering: .relaxed)  // built again at the next search, where others write
+                throw error
+            }
+            if let generation = changed.generation { self.wrote(after: generation) }
+        }
+    }
+
+    /// Runs `write` in a transaction, then `rank` with what it answered,
+    /// still on the database's queue, so that no other write comes between;
+    /// and from just before the commit until `rank` is done it holds the
+    /// gate, so that no search on `readers` comes between either.
+    private func writeThenRank<T: Sendable>(
+        _ write: @escaping @Sendable (Database) throws -> T, rank: @escaping @Sendable (T) throws -> Void
+    ) async throws(PostsError) -> T {
         do {
-            try await queue.writeWithoutTransaction { db in
-                var changed = ChangedDocuments()
+            return try await queue.writeWithoutTransaction { db in
+                var written: T?
+                var gated = false
+                defer { if gated { self.gate.unlock() } }
                 try db.inTransaction {
-                    changed = try body(db)
+                    written = try write(db)
+                    self.gate.lockForWriting()
+                    gated = true
                     return .commit
                 }
-                if let text = changed.text { self.text.withLock { $0 = text } }
-                self.writes.add(max(1, changed.removed.count + changed.added.count), ordering: .relaxed)
-                var found: [Int64: ImpactRanker.Words] = [:]
-                if let words = try? words.wait() {
-                    for (document, offset) in zip(changed.added, changed.addedBy) { found[document.rowid] = words[offset] }
-                }
-                self.ids.withLock { ids in
-                    for (uid, from, to) in changed.moved {
-                        if let from { ids?.remove(uid, rowid: from) }
-                        if let to { ids?.insert(uid, rowid: to) }
-                    }
-                }
-                // A post changed twice in one page was added and removed again.
-                let removed = Set(changed.removed.map(\.rowid))
-                do {
-                    try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) }, words: found)
-                } catch {
-                    self.rankedGeneration.store(-1, ordering: .relaxed)  // built again at the next search, where others write
-                    throw error
-                }
-                if let generation = changed.generation { self.wrote(after: generation) }
+                guard let written else { throw PostsError.failed("the write answered nothing") }
+                try rank(written)
+                return written
             }
         } catch {
             throw .failed("search index: \(error)")

@@ -3,8 +3,11 @@ import GRDB
 import Synchronization
 
 /// An `ImpactIndex` that many threads may use: documents added and removed
-/// by rowid, queries ranked as `ImpactSearch` does. FTS5's tokenizers need
-/// a connection, so it keeps one of its own, in memory, for nothing else.
+/// by rowid, queries ranked as `ImpactSearch` does, as many at once as
+/// there are threads asking (they read the postings together; a change
+/// waits until none does, and none reads half of it). FTS5's tokenizers
+/// need a connection: it keeps connections of its own, in memory, one for
+/// each thread tokenizing at once.
 ///
 /// Beside a table that already holds documents it is loaded in rowid order
 /// (`load`), while the table changes (`apply`): a change at or below the
@@ -33,29 +36,29 @@ public final class ImpactRanker: Sendable {
     /// the count is a lower bound (`RankedRows.totalIsExact` false).
     public static let exactCount = 1_000
 
-    private let tokens: DatabaseQueue
-    /// A tokenizer connection for `words(of:)` alone, so that finding a
-    /// page's words while it is written never holds up a query's.
-    private let pageTokens: DatabaseQueue
-    private let state = Mutex(State())
+    /// Tokenizer connections not in use: as many as ever tokenized at once
+    /// (a process's sessions, the thread finding a page's words).
+    private let tokenizers = Mutex<[DatabaseQueue]>([])
+    private let state = ReadWriteLocked(State())
 
     public init() throws(PostsError) {
         FreeMemory.keepLargeBlocksMapped()
         do {
-            (tokens, pageTokens) = (try DatabaseQueue(), try DatabaseQueue())
+            let first = try DatabaseQueue()  // opened here, so that a failure is the ranker's, at once
+            tokenizers.withLock { $0 = [first] }
         } catch {
             throw .failed("cannot open a tokenizer connection: \(error)")
         }
     }
 
     /// Whether it holds every document, and so ranks.
-    public var isComplete: Bool { state.withLock { $0.complete } }
+    public var isComplete: Bool { state.read { $0.complete } }
 
     /// The next documents of the table in rowid order, all of them up to
     /// `through`; `complete`: the table has no more.
     public func load(_ documents: [Document], through: Int64, complete: Bool) throws(PostsError) {
         try tokenizing { tokenizer in
-            try self.state.withLock { state in
+            try self.state.write { state in
                 for document in documents where document.rowid > state.loadedThrough {
                     try Self.add(document, to: &state.index, tokenizer)
                 }
@@ -74,13 +77,8 @@ public final class ImpactRanker: Sendable {
     /// Each text's words (nil for none), as `apply` takes them: work that
     /// needs no lock and no rowid, done while the table is written.
     func words(of texts: [(title: String, content: String)?]) throws(PostsError) -> [Words?] {
-        do {
-            return try pageTokens.inDatabase { db in
-                let tokenizer = try ImpactTokenizer(db)
-                return try texts.map { text in try text.map { (try tokenizer.words(in: $0.title), try tokenizer.words(in: $0.content)) } }
-            }
-        } catch {
-            throw .failed("search ranking: \(error)")
+        try tokenizing { tokenizer in
+            try texts.map { text in try text.map { (try tokenizer.words(in: $0.title), try tokenizer.words(in: $0.content)) } }
         }
     }
 
@@ -89,7 +87,7 @@ public final class ImpactRanker: Sendable {
     /// of added documents already found (`words(of:)`), by rowid.
     func apply(removed: [Document], added: [Document], words: [Int64: Words] = [:]) throws(PostsError) {
         let release = try tokenizing { tokenizer in
-            try self.state.withLock { state -> Bool in
+            try self.state.write { state -> Bool in
                 for document in removed where document.rowid <= state.loadedThrough {
                     let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: state.index)
                     state.index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
@@ -112,17 +110,17 @@ public final class ImpactRanker: Sendable {
     /// Gives back the memory its postings grew into but do not use (once
     /// many documents were added: after loading, after a long catch-up).
     public func trim() {
-        state.withLock { $0.index.trim() }
+        state.write { $0.index.trim() }
         FreeMemory.giveBack()
     }
 
     /// The rowid the documents it holds reach.
-    var loadedThrough: Int64 { state.withLock { $0.loadedThrough } }
+    var loadedThrough: Int64 { state.read { $0.loadedThrough } }
 
     /// What it holds, to save (`StoredPostings`): a copy, which changes
     /// made after do not touch; nil until it holds every document.
     func saved() -> (index: ImpactIndex, loadedThrough: Int64)? {
-        state.withLock { $0.complete ? ($0.index, $0.loadedThrough) : nil }
+        state.read { $0.complete ? ($0.index, $0.loadedThrough) : nil }
     }
 
     /// Takes a saved index (`saved`) as what it holds: complete at once
@@ -131,23 +129,23 @@ public final class ImpactRanker: Sendable {
     /// documents added to it (one it added past them would make the
     /// loading skip them).
     func restore(_ index: ImpactIndex, loadedThrough: Int64, complete: Bool) {
-        state.withLock { $0 = State(index: index, loadedThrough: loadedThrough, complete: complete) }
+        state.write { $0 = State(index: index, loadedThrough: loadedThrough, complete: complete) }
     }
 
     /// Forgets what it holds, to be loaded again from the first document.
     func unload() {
-        state.withLock { $0 = State() }
+        state.write { $0 = State() }
     }
 
     /// Takes out the documents it holds up to `loadedThrough` that the
     /// table no longer does (`live`: the table's rowids up to there).
     func keepOnly(_ live: [Int64]) {
-        state.withLock { _ = $0.index.keepOnly(live) }
+        state.write { _ = $0.index.keepOnly(live) }
     }
 
     /// The table was emptied: so is this, and it is complete.
     public func reset() {
-        state.withLock { state in
+        state.write { state in
             let through = max(state.loadedThrough, Int64(state.index.lengths.count) - 1)
             state = State(index: ImpactIndex(), loadedThrough: through, complete: true)
         }
@@ -180,7 +178,7 @@ public final class ImpactRanker: Sendable {
     ) throws(PostsError) -> RankedRows? {
         guard !terms.isEmpty else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
         return try tokenizing { tokenizer in
-            try self.state.withLock { state in
+            try self.state.read { state in
                 guard state.complete else { return nil }
                 let index = state.index
                 if let phrase = try ImpactQuery.phrase(for: terms, in: index, tokenizer: tokenizer) {
@@ -255,7 +253,7 @@ public final class ImpactRanker: Sendable {
             }
         }
         return try tokenizing { tokenizer in
-            try self.state.withLock { state in
+            try self.state.read { state in
                 try hits.map { columns in
                     var found: [PhraseInstance] = []
                     for (column, text) in columns.enumerated() {
@@ -278,13 +276,17 @@ public final class ImpactRanker: Sendable {
 
     /// Postings held, documents and distinct stems: what the index costs.
     public var size: (postings: Int, documents: Int64, stems: Int) {
-        state.withLock { state in
+        state.read { state in
             (state.index.postings.reduce(0) { $0 + $1.count }, state.index.rows, state.index.vocabulary.stems.count)
         }
     }
 
+    /// Runs `body` with a tokenizer connection of its own: one not in use,
+    /// or a new one should every one be.
     private func tokenizing<T>(_ body: (ImpactTokenizer) throws -> T) throws(PostsError) -> T {
         do {
+            let tokens = try tokenizers.withLock { $0.popLast() } ?? DatabaseQueue()
+            defer { tokenizers.withLock { $0.append(tokens) } }
             return try tokens.inDatabase { db in try body(ImpactTokenizer(db)) }
         } catch {
             throw .failed("search ranking: \(error)")

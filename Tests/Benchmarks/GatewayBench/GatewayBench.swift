@@ -21,7 +21,7 @@ struct GatewayBench: ParsableCommand {
     @Option(help: "MDP sessions per worker process in the multi-session runs.") var sessions = 16
     @Option(
         help:
-            "Which figures: gateway, posts, search, all, stores (SQLite beside PostgreSQL; needs --database-url), or, in this process, ranking or json (ours beside Foundation's)."
+            "Which figures: gateway, posts, search, search-cores (one search replica with 1 session and with 2), all, stores (SQLite beside PostgreSQL; needs --database-url), or, in this process, ranking or json (ours beside Foundation's)."
     )
     var suite = "all"
     @Option(help: "With suite 'ranking': a corpus (JSON Lines of posts) to read instead of generating --search-posts of --search-corpus.")
@@ -79,6 +79,16 @@ struct GatewayBench: ParsableCommand {
             try searchLab.startGateway()
             print(try SearchSuite(lab: searchLab, context: context, corpusScript: corpusScript, count: searchPosts, samples: samples / 4).run())
             print("")
+        }
+        if suite == "search-cores" {
+            let coresLab = try Lab(binaries: binaries)
+            defer { coresLab.shutdown() }
+            try coresLab.startGateway()
+            print(
+                try SearchCoresSuite(
+                    lab: coresLab, context: context, corpusScript: corpusScript, count: searchPosts, requests: requests / 25
+                ).run())
+            return
         }
         guard suite == "gateway" || suite == "all" else { return }
         func latency(_ name: String, _ endpoint: String, gateway: Bool) throws {

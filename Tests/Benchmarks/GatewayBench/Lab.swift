@@ -85,11 +85,11 @@ final class Lab {
 
     /// Starts a search-service and waits until the gateway lists it, which
     /// it does once it has built its index; returns its pid and that time.
-    func startSearchService(context: Context, arguments: [String] = []) throws -> (pid: Int32, catchUp: Duration) {
+    func startSearchService(context: Context, sessions: Int = 1, arguments: [String] = []) throws -> (pid: Int32, catchUp: Duration) {
         let before = try registeredWorkers(context)
         let started = ContinuousClock.now
-        let process = try spawn("\(binaries)/search-service", ["--sessions", "1"] + arguments)
-        try waitFor(within: .seconds(300)) { (try? self.registeredWorkers(context)) ?? 0 >= before + 1 }
+        let process = try spawn("\(binaries)/search-service", ["--sessions", "\(sessions)"] + arguments)
+        try waitFor(within: .seconds(300)) { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }
         return (process.processIdentifier, started.duration(to: .now))
     }
 

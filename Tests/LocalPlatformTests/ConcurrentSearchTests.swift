@@ -1,0 +1,96 @@
+import Domain
+import Foundation
+@testable import LocalPlatform
+import Synchronization
+import TestSupport
+import TestTraits
+import Testing
+
+/// A search worker's index ranks on every core: searches read together,
+/// and a page of changes is applied with none of them reading.
+@Suite("Searches at once", .ownThread, .timeLimit(.minutes(5)))
+struct ConcurrentSearchTests {
+    /// Pages of posts that all hold one word, applied while three searches
+    /// for it run over and over: each answer counts whole pages only, as
+    /// many posts as the sequence it says it reflects, never fewer than the
+    /// answer before it.
+    @Test func test_searchesWhilePagesApply_eachSeesWholePages_atTheSequenceItNames() async throws {
+        try await withDatabase { path in
+            let index = try SQLiteSearchIndex(path: path, exclusive: true)
+            let (pages, size) = (20, 40)
+            let done = Flag()
+            let searchers = (0..<3).map { _ in
+                Task { () async throws -> (answers: Int, problems: [String]) in
+                    var (answers, last, problems) = (0, 0, [String]())
+                    while !done.isSet {
+                        let found = try await index.search("alpha", limit: 10, offset: 0)
+                        if found.total % size != 0 { problems.append("\(found.total) posts: part of a page") }
+                        if Int64(found.total) != found.sequence { problems.append("\(found.total) posts at sequence \(found.sequence)") }
+                        if found.total < last { problems.append("\(found.total) posts after \(last)") }
+                        (answers, last) = (answers + 1, found.total)
+                        await Task.yield()
+                    }
+                    return (answers, problems)
+                }
+            }
+            for page in 0..<pages {
+                let changes = (1...size).map { offset in
+                    let post = Post(title: "Post \(page * size + offset)", content: "alpha beta gamma \(page)")
+                    return PostChange(sequence: Int64(page * size + offset), uid: post.uid, kind: .upsert(post))
+                }
+                try await index.apply(changes, position: IndexPosition(applied: Int64((page + 1) * size), database: nil))
+            }
+            done.set()
+            for searcher in searchers {
+                let (answers, problems) = try await searcher.value
+                #expect(problems.isEmpty, "\(problems.prefix(5))")
+                #expect(answers > 0)
+            }
+            let last = try await index.search("alpha", limit: 10, offset: 0)
+            #expect(last.total == pages * size && last.sequence == Int64(pages * size))
+        }
+    }
+
+    /// Readers hold the lock together; a writer waits until none does.
+    @Test func test_readersHoldTheLockTogether_andAWriterWaitsForThem() async throws {
+        let lock = ReadWriteLock()
+        let order = Mutex<[String]>([])
+        let (together, writerDone) = try await onOwnThread {
+            let (secondIn, bothIn) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let second = Thread {
+                lock.reading {
+                    secondIn.signal()
+                    bothIn.wait()
+                }
+            }
+            var together = false
+            lock.reading {
+                second.start()
+                // The second reader gets in while this one holds the lock.
+                together = secondIn.wait(timeout: .now() + 10) == .success
+                bothIn.signal()
+            }
+            let (writerStarted, writerDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            lock.reading {
+                Thread {
+                    writerStarted.signal()
+                    lock.writing { order.withLock { $0.append("writer") } }
+                    writerDone.signal()
+                }.start()
+                writerStarted.wait()
+                Thread.sleep(forTimeInterval: 0.1)  // on a thread of its own: time for the writer to get in, were it let
+                order.withLock { $0.append("reader leaves") }
+            }
+            return (together, writerDone.wait(timeout: .now() + 10) == .success)
+        }
+        #expect(together, "a second reader waited for the first")
+        #expect(writerDone)
+        #expect(order.withLock { $0 } == ["reader leaves", "writer"])
+    }
+
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
+    }
+}
