@@ -35,13 +35,14 @@ struct RequestBudgetTests {
     /// A name given twice is read as the service reads it (the last one
     /// stands), so a request cannot show the gateway one budget and the
     /// service another.
-    @Test(arguments: [
-        (#""params":{"_meta":{"timeoutMs":9000}},"params":{"_meta":{"timeoutMs":5}}"#, 5),
-        (#""params":{"_meta":{"timeoutMs":9000}},"params":{"q":1}"#, nil),
-        (#""params":{"_meta":{"timeoutMs":9000},"_meta":{"traceparent":"t"}}"#, nil),
-        (#""params":{"_meta":{"timeoutMs":9000,"timeoutMs":5}}"#, 5),
-        (#""params":{"_meta":{"timeoutMs":9000}},"params":{"_meta":{}},"params":{"_meta":{"timeoutMs":7}}"#, 7),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            (#""params":{"_meta":{"timeoutMs":9000}},"params":{"_meta":{"timeoutMs":5}}"#, 5),
+            (#""params":{"_meta":{"timeoutMs":9000}},"params":{"q":1}"#, nil),
+            (#""params":{"_meta":{"timeoutMs":9000},"_meta":{"traceparent":"t"}}"#, nil),
+            (#""params":{"_meta":{"timeoutMs":9000,"timeoutMs":5}}"#, 5),
+            (#""params":{"_meta":{"timeoutMs":9000}},"params":{"_meta":{}},"params":{"_meta":{"timeoutMs":7}}"#, 7),
+        ] as [(String, Int?)])
     func test_aNameGivenTwice_isReadAsTheServiceReadsIt(_ example: (members: String, last: Int?)) async throws {
         let json = #"{"jsonrpc":"2.0","id":1,"method":"m","# + example.members + "}"
         #expect(find(json)?.milliseconds == example.last)

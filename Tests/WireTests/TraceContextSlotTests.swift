@@ -72,6 +72,8 @@ struct TraceContextSlotTests {
         #expect(try request.meta().traceparent == Self.gatewaySpan)
         let slot = try #require(Array(json.utf8).withUnsafeBytes { TraceContextSlot.find(in: $0) })
         let read = try JSONRPC.decodeRequest(Data(json.utf8)).get().meta()
-        #expect(slot.traceparent?.text == read.traceparent && slot.tracestate == read.tracestate, "the gateway's span's parent is the one the service would read")
+        #expect(
+            slot.traceparent?.text == read.traceparent && slot.tracestate == read.tracestate,
+            "the gateway's span's parent is the one the service would read")
     }
 }

@@ -49,7 +49,8 @@ struct SearchCoresSuite {
         }
         lines.append("")
         for (index, clients) in Self.clients.enumerated() {
-            lines.append(String(format: "\(clients) clients: 2 sessions / 1 session %.2f× the queries per second.", two[index].rate / one[index].rate))
+            lines.append(
+                String(format: "\(clients) clients: 2 sessions / 1 session %.2f× the queries per second.", two[index].rate / one[index].rate))
         }
         return lines.joined(separator: "\n")
     }
