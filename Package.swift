@@ -108,15 +108,22 @@ let package = Package(
             ],
             path: "Shared/RPCServer"
         ),
+        // The search engine: queries, postings ranked by bm25, phrases,
+        // saved postings, snippets; words found by a `WordTokenizer` it is
+        // given (FTS5's, in LocalPlatform). No storage of its own.
+        .target(
+            name: "Search",
+            dependencies: ["Domain", "CZstd", .product(name: "HeapModule", package: "swift-collections")],
+            path: "Shared/Search"
+        ),
+        // Domain's ports on a SQLite file: the posts, and the search index's file.
         .target(
             name: "LocalPlatform",
             dependencies: [
-                "Domain", "CZstd",
+                "Domain", "Search", "Observability", "CZstd",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Shared/LocalPlatform"
         ),
@@ -124,7 +131,7 @@ let package = Package(
         .target(
             name: "PostgresPlatform",
             dependencies: [
-                "Domain", "LocalPlatform", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Domain", "Observability", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/PostgresPlatform"
@@ -142,6 +149,7 @@ let package = Package(
         .target(
             name: "Observability",
             dependencies: [
+                "Domain",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -238,7 +246,7 @@ let package = Package(
         .executableTarget(
             name: "GatewayBench",
             dependencies: [
-                "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Domain", "Wire", "TestSupport",
+                "Majordomo", "ZeroMQ", "ServiceSupport", "LocalPlatform", "Search", "Domain", "Wire", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -275,9 +283,12 @@ let package = Package(
         .testTarget(name: "ClientTests", dependencies: ["Client", "Domain", "TestSupport", "TestTraits"], path: "Tests/ClientTests"),
         .testTarget(
             name: "LocalPlatformTests",
-            dependencies: ["LocalPlatform", "Domain", "TestSupport", "TestTraits", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "LocalPlatform", "Search", "Domain", "TestSupport", "TestTraits", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/LocalPlatformTests"
         ),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "Domain", "TestSupport", "TestTraits"], path: "Tests/SearchTests"),
         .testTarget(
             name: "ServiceTests",
             dependencies: [

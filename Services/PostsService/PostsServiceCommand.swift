@@ -108,7 +108,12 @@ struct PostsServiceCommand: AsyncParsableCommand {
                     }
                     logger.warning("--insecure: posts cross the network to PostgreSQL in plaintext", metadata: ["database": "\(url)"])
                 }
-                return (UseCaseProvider(try await PostgresPlatform.open(url: url, timers: timers, logger: logger)), url.description)
+                // Never searched here (search workers do): an index in memory stands for it.
+                let index = try SQLiteSearchIndex()
+                return (
+                    UseCaseProvider(try await PostgresPlatform.open(url: url, searchIndex: index, timers: timers, logger: logger)),
+                    url.description
+                )
             }
             let path = database ?? settings.defaultDatabasePath
             let provider = UseCaseProvider(try LocalPlatform.open(path: path, searchIndex: .memory, timers: timers))

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Observability
 
 /// The local platform: Domain's ports on one SQLite file, no services.
 /// Search uses an index kept beside the file (`<file>-search`), brought

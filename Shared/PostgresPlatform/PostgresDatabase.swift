@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import LocalPlatform
+import Observability
 import Logging
 import PostgresNIO
 import Synchronization

@@ -1,30 +1,31 @@
 import Domain
 import Foundation
-import LocalPlatform
 import Logging
+import Observability
 import PostgresNIO
 
 /// The PostgreSQL platform: Domain's ports on a database several hosts
-/// share. Searches (which posts-service never serves) go to an in-memory
-/// FTS5 index that follows this database's change feed, as a search worker's does.
+/// share. Searches (which posts-service never serves) go to the search
+/// index it is given (the executable's choice: an in-memory one of
+/// LocalPlatform's), which follows this database's change feed, as a
+/// search worker's does.
 public enum PostgresPlatform {
     /// Connects to `url`, brings the schema up to date (safe when several
-    /// processes start at once), and returns the platform. Throws
-    /// `.unavailable` when the server cannot be reached.
+    /// processes start at once), and returns the platform, searching on
+    /// `searchIndex`. Throws `.unavailable` when the server cannot be reached.
     /// `callTimeout`: how long one call may take before the store counts as
     /// unavailable (5 s; the tests' throwaway clusters, on a loaded machine,
     /// give their first calls more).
     public static func open(
-        url: DatabaseURL, callTimeout: Duration = .seconds(5), timers: StoreTimers? = nil, logger: Logger = Logger(label: "postgres")
+        url: DatabaseURL, searchIndex: some SearchIndex & SearchEngine, callTimeout: Duration = .seconds(5), timers: StoreTimers? = nil,
+        logger: Logger = Logger(label: "postgres")
     ) async throws(PostsError) -> Platform {
         let database = PostgresDatabase(url: url, callTimeout: callTimeout, timers: timers, logger: logger)
         try await database.migrate()
         let feed = PostgresChangeFeed(database: database)
-        let index: SQLiteSearchIndex
-        do { index = try SQLiteSearchIndex() } catch { throw .failed("cannot make an in-memory search index: \(error)") }
         return Platform(
-            store: PostgresPostStore(database: database), feed: feed, search: index,
-            searchSync: IndexSync(index: index, feed: feed), status: PostgresStatusSource(database: database),
+            store: PostgresPostStore(database: database), feed: feed, search: searchIndex,
+            searchSync: IndexSync(index: searchIndex, feed: feed), status: PostgresStatusSource(database: database),
             watch: PollingWatch(feed: feed, interval: .seconds(1)))
     }
 }

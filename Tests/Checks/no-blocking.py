@@ -48,9 +48,9 @@ ALLOWED = {
     "Shared/Majordomo/Broker.swift:run": "the body of the broker's socket thread (startSocketThread)",
     "Shared/Majordomo/BrokerTransport.swift:close": "the broker's socket thread, finishing its writes as it stops",
     "Shared/Majordomo/ClientEngine+Loop.swift:run": "the body of the client's socket thread (startSocketThread)",
-    "Shared/LocalPlatform/ChangedDocuments.swift:write": "inside GRDB's write closure, on the database's writer queue",
+    "Shared/LocalPlatform/SearchIndex/ChangedDocuments.swift:write": "inside GRDB's write closure, on the database's writer queue",
     "Shared/ZeroMQ/LibZMQ/Poller.swift:pollNow": "polls with a timeout of 0: it only looks",
-    "Shared/LocalPlatform/SQLiteSearchIndex.swift:writeDocuments":
+    "Shared/LocalPlatform/SearchIndex/SQLiteSearchIndex.swift:writeDocuments":
         "waits for the page's words inside GRDB's write closure, on the database's writer queue",
 }
 

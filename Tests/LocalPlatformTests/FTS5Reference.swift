@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import LocalPlatform
+@testable import Search
 
 /// FTS5's own bm25 over the documents an index file holds, in a table of
 /// its own in memory, with the same rowids (equal scores fall in rowid

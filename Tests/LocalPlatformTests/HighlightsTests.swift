@@ -1,5 +1,6 @@
 import Domain
 @testable import LocalPlatform
+@testable import Search
 import TestSupport
 import TestTraits
 import Testing

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+@testable import Search
 import TestSupport
 import TestTraits
 import Testing
@@ -22,7 +23,7 @@ struct ImpactPhraseTests {
 
     private func ranked(_ built: ZipfCorpus, _ phrase: String, keep: Int, exactChecks: Int = ImpactRanker.exactCount) throws -> RankedRows {
         try built.database.read { db in
-            let tokenizer = try ImpactTokenizer(db)
+            let tokenizer = try ImpactTokenizer.fts5()
             let stems = try #require(try ImpactQuery.phrase(for: SearchQuery.terms(in: "\"\(phrase)\""), in: built.index, tokenizer: tokenizer))
             let texts = try db.cachedStatement(sql: "SELECT title, content FROM fts WHERE rowid = ?")
             return try ImpactRanker.rank(phrase: stems, keep: keep, in: built.index, tokenizer: tokenizer, exactChecks: exactChecks) { rowid in
@@ -105,7 +106,7 @@ struct ImpactPhraseTests {
                 seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return Int((seed >> 33) % UInt64(bound))
             }
-            let tokenizer = try ImpactTokenizer(db)
+            let tokenizer = try ImpactTokenizer.fts5()
             let stems = try built.commonWords.prefix(3).map { try #require(built.index.vocabulary.stem(ofWord: $0)) }
             for round in 0..<300 {
                 var text = (0..<next(30)).map { _ in pieces[next(round < 150 ? pieces.count - 3 : pieces.count)] }.joined(

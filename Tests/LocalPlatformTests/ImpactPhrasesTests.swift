@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+@testable import Search
 import TestSupport
 import TestTraits
 import Testing
@@ -19,7 +20,7 @@ struct ImpactPhrasesTests {
 
     private func ranked(_ built: ZipfCorpus, _ query: String, keep: Int) throws -> RankedRows {
         try built.database.read { db in
-            let tokenizer = try ImpactTokenizer(db)
+            let tokenizer = try ImpactTokenizer.fts5()
             let terms = try ImpactQuery.terms(for: SearchQuery.terms(in: query), lastIsUnfinished: false, in: built.index, tokenizer: tokenizer)
             let texts = try db.cachedStatement(sql: "SELECT title, content FROM fts WHERE rowid = ?")
             return try ImpactRanker.rank(terms, keep: keep, in: built.index, tokenizer: tokenizer) { rowid in

@@ -1,5 +1,6 @@
 import Domain
 @testable import LocalPlatform
+@testable import Search
 import TestSupport
 import TestTraits
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite("Impact ranker loading", .ownThread, .timeLimit(.minutes(5)))
 struct ImpactRankerTests {
     @Test func test_whenTheTableIsEmptiedWhileLoading_thenRankingGoesOnWithWhatCameAfter() async throws {
-        let ranker = try ImpactRanker()
+        let ranker = try ImpactRanker.fts5()
         try ranker.load([(1, "alpha", "first")], through: 1, complete: false)
         #expect(try ranker.rank("alpha", keep: 10) == nil, "not loaded yet: FTS5 ranks")
         ranker.reset()  // the posts database was replaced: the table is empty, so nothing is left to load
@@ -21,7 +22,7 @@ struct ImpactRankerTests {
     }
 
     @Test func test_aDocumentAddedWhileLoading_isLoadedOnce_andOneRemovedIsGone() async throws {
-        let ranker = try ImpactRanker()
+        let ranker = try ImpactRanker.fts5()
         try ranker.load([(1, "alpha", "one")], through: 1, complete: false)
         try ranker.apply(removed: [(1, "alpha", "one")], added: [(2, "alpha", "two")])  // 2 is past what is loaded: left to the loading
         try ranker.load([(2, "alpha", "two")], through: 2, complete: true)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 @testable import LocalPlatform
+@testable import Search
 import TestSupport
 import TestTraits
 import Testing
@@ -19,7 +20,7 @@ struct ImpactSearchTests {
 
     private func impact(_ built: ZipfCorpus, _ words: [String], keep: Int, exactCount: Int = 0) throws -> ImpactSearch.Result {
         try built.database.read { db in
-            let tokenizer = try ImpactTokenizer(db)
+            let tokenizer = try ImpactTokenizer.fts5()
             let terms = words.map { SearchQuery.Term(words: [$0], isPhrase: false) }
             let groups = try #require(try ImpactQuery.groups(for: terms, lastIsUnfinished: false, in: built.index, tokenizer: tokenizer))
             return ImpactSearch.best(keep, of: groups, in: built.index, exactCount: exactCount)
@@ -146,7 +147,7 @@ struct ImpactSearchTests {
     func test_whenTheLastWordIsUnfinished_thenItCompletesToTheMostCommonWords() async throws {
         let built = try ZipfCorpus.build(count: 2_000, seed: 17)
         try await built.database.read { db in
-            let tokenizer = try ImpactTokenizer(db)
+            let tokenizer = try ImpactTokenizer.fts5()
             let letter = try ImpactQuery.completions(of: "k", in: built.index, tokenizer: tokenizer)
             #expect(letter.count == SearchRules.prefixCompletions)
             let documents = { (stem: Int32) in built.index.postings[Int(stem)].documents }

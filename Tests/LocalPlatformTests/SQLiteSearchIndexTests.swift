@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LocalPlatform
+@testable import Search
 import Synchronization
 import TestSupport
 import TestTraits

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import GRDB
 @testable import LocalPlatform
+@testable import Search
 import TestSupport
 import TestTraits
 import Testing

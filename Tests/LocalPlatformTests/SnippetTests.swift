@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 @testable import LocalPlatform
+@testable import Search
 import TestSupport
 import TestTraits
 import Testing

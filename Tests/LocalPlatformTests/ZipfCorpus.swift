@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import LocalPlatform
+@testable import Search
 
 /// A corpus in FTS5 (the reference, table `fts`) and in an impact index,
 /// its words as unevenly common as a real one's (`ImpactSearchTests`,
@@ -52,7 +53,7 @@ struct ZipfCorpus {
         var built = ZipfCorpus(database: database)
         try database.write { db in
             try db.execute(sql: "CREATE VIRTUAL TABLE fts USING fts5(title, content, tokenize = 'porter unicode61')")
-            let tokenizer = try ImpactTokenizer(db)
+            let tokenizer = try ImpactTokenizer.fts5()
             func add(_ rowid: Int64, _ post: (title: String, content: String)) throws {
                 try db.execute(sql: "INSERT INTO fts (rowid, title, content) VALUES (?, ?, ?)", arguments: [rowid, post.title, post.content])
                 let title = try tokenizer.stems(ofWords: tokenizer.words(in: post.title), adding: &built.index)

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import LocalPlatform
+import Search
 import Synchronization
 
 /// #26's ranking in one process, on one corpus: each query class's page
@@ -17,7 +18,7 @@ struct RankingSuite {
         let clock = ContinuousClock()
         let before = ProcStatus.megabytes("self", field: "RssAnon:")
         var start = clock.now
-        let ranker = try ImpactRanker()
+        let ranker = try ImpactRanker.fts5()
         for batch in stride(from: 0, to: documents.count, by: 10_000) {
             let page = documents[batch..<min(batch + 10_000, documents.count)]
             try ranker.load(

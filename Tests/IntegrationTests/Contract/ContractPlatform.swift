@@ -24,7 +24,9 @@ enum ContractPlatform: String, CaseIterable, CustomTestStringConvertible, Sendab
             try await body(UseCaseProvider(try LocalPlatform.open(path: directory + "/posts.sqlite")))
         case .postgres:
             try await body(
-                UseCaseProvider(try await PostgresPlatform.open(url: try await PostgresCluster.shared.newDatabase(), callTimeout: .seconds(30))))
+                UseCaseProvider(
+                    try await PostgresPlatform.open(
+                        url: try await PostgresCluster.shared.newDatabase(), searchIndex: try SQLiteSearchIndex(), callTimeout: .seconds(30))))
         case .network:
             let harness = try ProcessHarness()
             defer { harness.shutdown() }

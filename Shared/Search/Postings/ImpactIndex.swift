@@ -1,0 +1,159 @@
+/// A search index in memory that ranks a query's best matches as FTS5's
+/// bm25 would, reading only the postings where they can be: each term's
+/// postings are in tiers by weight (`TermTiers`) with block-max bounds
+/// (`TermPostings`), and `ImpactSearch` skips every tier and block that
+/// cannot reach the page. The matches' text stays in SQLite (a phrase is
+/// found by reading it, as a snippet is); this holds what ranking reads:
+/// each document's length, and each term's documents with its weighted
+/// count.
+///
+/// Rowids only grow: a document changed is removed and added again under
+/// a new rowid. A removed document's postings stay (skipped, and no longer
+/// counted) until they are half of a term's, which is then rebuilt.
+public struct ImpactIndex: Sendable {
+    /// A title's match counts this many of the content's (bm25's column
+    /// weights, as FTS5's `bm25(…, 10.0, 1.0)` would weigh them).
+    static let titleWeight: UInt32 = 10
+
+    private(set) var vocabulary = ImpactVocabulary()
+    private(set) var postings: [TermTiers] = []
+    /// Each document's length in tokens (title and content), by rowid; -1: none.
+    private(set) var lengths: ContiguousArray<Int32> = []
+    private(set) var rows: Int64 = 0
+    /// Postings ever added (what its memory grew by, `ImpactRanker`).
+    private(set) var postingsAdded = 0
+    private(set) var tokens: Int64 = 0
+    /// The average every block's best was last taken at (`rebaseIfMoved`).
+    private var rebasedAverage = 0.0
+    /// How far the average may move before every bound is taken anew: a
+    /// bound grows with the average's ratio, so this keeps them within 10%.
+    static let rebaseAfter = 0.1
+
+    init() {}
+
+    /// Everything it holds, as `init(from:)` reads it back (`StoredPostings`).
+    func store(into writer: inout StoredWriter) {
+        vocabulary.store(into: &writer)
+        writer.varint(postings.count)
+        for term in postings { term.store(into: &writer) }
+        writer.varint(lengths.count)
+        for length in lengths { writer.varint(Int(length + 1)) }
+        for value in [Int(rows), postingsAdded, Int(tokens)] { writer.varint(value) }
+        writer.double(rebasedAverage)
+    }
+
+    init(from reader: inout StoredReader) throws(StoredPostingsError) {
+        vocabulary = try ImpactVocabulary(from: &reader)
+        let terms = try reader.count(atMost: vocabulary.stems.count)
+        postings.reserveCapacity(min(terms, StoredReader.chunk))
+        for _ in 0..<terms { postings.append(try TermTiers(from: &reader)) }
+        let documents = try reader.count()
+        lengths.reserveCapacity(min(documents, StoredReader.chunk))
+        for _ in 0..<documents { lengths.append(Int32(try reader.count(atMost: Int(Int32.max))) - 1) }
+        rows = Int64(try reader.count(atMost: documents))
+        postingsAdded = try reader.count(atMost: Int.max)
+        tokens = Int64(try reader.count(atMost: Int.max))
+        rebasedAverage = try reader.double()
+        // Every posting's document has a length (rowids ascend: the last of each tier is the largest).
+        guard postings.allSatisfy({ $0.tiers.allSatisfy { ($0.rowids.last).map { Int($0) < lengths.count } ?? true } }) else {
+            throw .damaged("a posting past the last document at byte \(reader.offset)")
+        }
+    }
+
+    /// The average document length, as FTS5 takes it.
+    var averageLength: Double { rows == 0 ? 1 : Double(tokens) / Double(rows) }
+
+    func length(of rowid: Int64) -> Int32? {
+        rowid >= 0 && rowid < lengths.count && lengths[Int(rowid)] >= 0 ? lengths[Int(rowid)] : nil
+    }
+
+    /// Adds a document whose columns hold these stems (by number, in order).
+    mutating func add(rowid: Int64, title: [Int32], content: [Int32]) {
+        precondition(rowid >= 0 && rowid < Int64(UInt32.max) && rowid >= Int64(lengths.count), "rowids only grow")
+        let length = Int32(clamping: title.count + content.count)
+        lengths.append(contentsOf: repeatElement(-1, count: Int(rowid) - lengths.count))
+        lengths.append(length)
+        rows += 1
+        tokens += Int64(length)
+        let average = averageLength
+        let counts = Self.frequencies(title: title, content: content)
+        for (stem, frequency) in counts {
+            while postings.count <= Int(stem) { postings.append(TermTiers()) }
+            postings[Int(stem)].append(rowid: UInt32(rowid), frequency: frequency, length: length, average: average)
+        }
+        postingsAdded += counts.count
+        rebaseIfMoved()
+    }
+
+    /// Takes every block's best again once the average has moved by more
+    /// than `rebaseAfter` since they were: the first documents of an index
+    /// set an average the rest may move far from (at a tenth of it, a bound
+    /// is ten times what a match can score, and nothing is skipped). Each
+    /// rebase reads every posting; the average settles as documents come,
+    /// so rebases become rare (one per 10% the average moves).
+    private mutating func rebaseIfMoved() {
+        let average = averageLength
+        guard rows > 0, abs(average - rebasedAverage) > Self.rebaseAfter * rebasedAverage else { return }
+        rebasedAverage = average
+        let lengths = self.lengths
+        lengths.withUnsafeBufferPointer { lengths in
+            for stem in postings.indices { postings[stem].rebase(lengths: lengths, average: average) }
+        }
+    }
+
+    /// Removes a document that held these stems.
+    mutating func remove(rowid: Int64, stems: some Sequence<Int32>) {
+        guard let length = length(of: rowid) else { return }
+        lengths[Int(rowid)] = -1
+        rows -= 1
+        tokens -= Int64(length)
+        let average = averageLength
+        let lengths = self.lengths
+        lengths.withUnsafeBufferPointer { lengths in
+            for stem in Set(stems) where Int(stem) < postings.count {
+                postings[Int(stem)].remove(UInt32(rowid), lengths: lengths, average: average)
+            }
+        }
+        rebaseIfMoved()
+    }
+
+    /// Removes every document but those of `live` (by rowid), in one pass
+    /// over every posting: what a saved index held that the table no longer
+    /// does (removed or changed since it was saved). Answers how many.
+    @discardableResult
+    public mutating func keepOnly(_ live: [Int64]) -> Int {
+        var kept = [Bool](repeating: false, count: lengths.count)
+        for rowid in live where rowid >= 0 && rowid < lengths.count { kept[Int(rowid)] = true }
+        var gone = [Bool](repeating: false, count: lengths.count)
+        var removed = 0
+        for rowid in lengths.indices where lengths[rowid] >= 0 && !kept[rowid] {
+            (gone[rowid], removed, rows, tokens) = (true, removed + 1, rows - 1, tokens - Int64(lengths[rowid]))
+            lengths[rowid] = -1
+        }
+        guard removed > 0 else { return 0 }
+        let average = averageLength
+        let lengths = self.lengths
+        gone.withUnsafeBufferPointer { gone in
+            lengths.withUnsafeBufferPointer { lengths in
+                for stem in postings.indices { postings[stem].remove(marked: gone, lengths: lengths, average: average) }
+            }
+        }
+        rebaseIfMoved()
+        return removed
+    }
+
+    mutating func add(word: String, stem: String) -> Int32 { vocabulary.add(word: word, stem: stem) }
+
+    /// Gives back what appending left spare (`TermPostings.trim`).
+    mutating func trim() {
+        for stem in postings.indices { postings[stem].trim() }
+    }
+
+    /// Each stem's weighted count: a title's match counts `titleWeight`.
+    static func frequencies(title: [Int32], content: [Int32]) -> [(Int32, UInt32)] {
+        var counts: [Int32: UInt32] = [:]
+        for stem in title { counts[stem, default: 0] += titleWeight }
+        for stem in content { counts[stem, default: 0] += 1 }
+        return counts.map { ($0.key, $0.value) }
+    }
+}

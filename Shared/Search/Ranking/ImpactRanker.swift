@@ -1,0 +1,297 @@
+import Domain
+import Synchronization
+
+/// An `ImpactIndex` that many threads may use: documents added and removed
+/// by rowid, queries ranked as `ImpactSearch` does, as many at once as
+/// there are threads asking (they read the postings together; a change
+/// waits until none does, and none reads half of it). Words are found by
+/// the `WordTokenizer`s it makes (`makeTokenizer`): one for each thread
+/// tokenizing at once.
+///
+/// Beside a table that already holds documents it is loaded in rowid order
+/// (`load`), while the table changes (`apply`): a change at or below the
+/// rowid loaded so far is applied, one past it is left for the loading,
+/// which reaches it. It ranks nothing (`rank` answers nil) until loaded.
+public final class ImpactRanker: Sendable {
+    public typealias Document = (rowid: Int64, title: String, content: String)
+    /// A document's words (its title's, its content's) as unicode61 finds
+    /// and folds them: what `apply` stems, and their count its length.
+    public typealias Words = (title: [String], content: [String])
+
+    private struct State {
+        var index = ImpactIndex()
+        /// Documents up to this rowid are in `index`.
+        var loadedThrough: Int64 = 0
+        var complete = false
+        /// Postings added since free memory was last given back.
+        var addedSinceRelease = 0
+    }
+
+    /// Free memory is given back (`FreeMemory`) once postings have grown by
+    /// this fraction of what they hold since it last was (or by a million).
+    static let releaseAfterGrowth = 8
+
+    /// Matches counted exactly before a query may skip postings; past it
+    /// the count is a lower bound (`RankedRows.totalIsExact` false).
+    public static let exactCount = 1_000
+
+    /// Makes a tokenizer, when every one made is in use.
+    private let makeTokenizer: @Sendable () throws -> any WordTokenizer
+    /// Tokenizers not in use: as many as ever tokenized at once (a
+    /// process's sessions, the thread finding a page's words).
+    private let tokenizers = Mutex<[any WordTokenizer]>([])
+    private let state = ReadWriteLocked(State())
+
+    public init(makeTokenizer: @escaping @Sendable () throws -> any WordTokenizer) throws(PostsError) {
+        FreeMemory.keepLargeBlocksMapped()
+        self.makeTokenizer = makeTokenizer
+        do {
+            let first = try makeTokenizer()  // made here, so that a failure is the ranker's, at once
+            tokenizers.withLock { $0 = [first] }
+        } catch {
+            throw .failed("cannot make a tokenizer: \(error)")
+        }
+    }
+
+    /// Whether it holds every document, and so ranks.
+    public var isComplete: Bool { state.read { $0.complete } }
+
+    /// The next documents of the table in rowid order, all of them up to
+    /// `through`; `complete`: the table has no more.
+    public func load(_ documents: [Document], through: Int64, complete: Bool) throws(PostsError) {
+        try tokenizing { tokenizer in
+            try self.state.write { state in
+                for document in documents where document.rowid > state.loadedThrough {
+                    try Self.add(document, to: &state.index, tokenizer)
+                }
+                state.loadedThrough = max(state.loadedThrough, through)
+                if complete && !state.complete {
+                    state.index.trim()
+                    FreeMemory.giveBack()
+                }
+                // Once complete it stays so: after a reset every document
+                // came through `apply`, and the loading only meets them again.
+                state.complete = state.complete || complete
+            }
+        }
+    }
+
+    /// Each text's words (nil for none), as `apply` takes them: work that
+    /// needs no lock and no rowid, done while the table is written.
+    public func words(of texts: [(title: String, content: String)?]) throws(PostsError) -> [Words?] {
+        try tokenizing { tokenizer in
+            try texts.map { text in try text.map { (try tokenizer.words(in: $0.title), try tokenizer.words(in: $0.content)) } }
+        }
+    }
+
+    /// The table's change: `removed` documents (with the texts they had)
+    /// and `added` ones, each past every rowid before it; `words`: those
+    /// of added documents already found (`words(of:)`), by rowid.
+    public func apply(removed: [Document], added: [Document], words: [Int64: Words] = [:]) throws(PostsError) {
+        let release = try tokenizing { tokenizer in
+            try self.state.write { state -> Bool in
+                for document in removed where document.rowid <= state.loadedThrough {
+                    let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: state.index)
+                    state.index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
+                }
+                guard state.complete else { return false }  // the loading reaches them
+                let before = state.index.postingsAdded
+                for document in added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > state.loadedThrough {
+                    try Self.add(document, words: words[document.rowid], to: &state.index, tokenizer)
+                    state.loadedThrough = document.rowid
+                }
+                state.addedSinceRelease += state.index.postingsAdded - before
+                guard state.addedSinceRelease > max(1_000_000, state.index.postingsAdded / Self.releaseAfterGrowth) else { return false }
+                state.addedSinceRelease = 0
+                return true
+            }
+        }
+        if release { FreeMemory.giveBack() }
+    }
+
+    /// Gives back the memory its postings grew into but do not use (once
+    /// many documents were added: after loading, after a long catch-up).
+    public func trim() {
+        state.write { $0.index.trim() }
+        FreeMemory.giveBack()
+    }
+
+    /// The rowid the documents it holds reach.
+    public var loadedThrough: Int64 { state.read { $0.loadedThrough } }
+
+    /// What it holds, to save (`StoredPostings`): a copy, which changes
+    /// made after do not touch; nil until it holds every document.
+    public func saved() -> (index: ImpactIndex, loadedThrough: Int64)? {
+        state.read { $0.complete ? ($0.index, $0.loadedThrough) : nil }
+    }
+
+    /// Takes a saved index (`saved`) as what it holds: complete at once
+    /// when the table holds no document past `loadedThrough` (`complete`);
+    /// else the loading reads those, and until it has, `apply` leaves the
+    /// documents added to it (one it added past them would make the
+    /// loading skip them).
+    public func restore(_ index: ImpactIndex, loadedThrough: Int64, complete: Bool) {
+        state.write { $0 = State(index: index, loadedThrough: loadedThrough, complete: complete) }
+    }
+
+    /// Forgets what it holds, to be loaded again from the first document.
+    public func unload() {
+        state.write { $0 = State() }
+    }
+
+    /// Takes out the documents it holds up to `loadedThrough` that the
+    /// table no longer does (`live`: the table's rowids up to there).
+    public func keepOnly(_ live: [Int64]) {
+        state.write { _ = $0.index.keepOnly(live) }
+    }
+
+    /// The table was emptied: so is this, and it is complete.
+    public func reset() {
+        state.write { state in
+            let through = max(state.loadedThrough, Int64(state.index.lengths.count) - 1)
+            state = State(index: ImpactIndex(), loadedThrough: through, complete: true)
+        }
+    }
+
+    private static func add(_ document: Document, words: Words? = nil, to index: inout ImpactIndex, _ tokenizer: ImpactTokenizer) throws {
+        let words = try words ?? (tokenizer.words(in: document.title), tokenizer.words(in: document.content))
+        let title = try tokenizer.stems(ofWords: words.title, adding: &index)
+        let content = try tokenizer.stems(ofWords: words.content, adding: &index)
+        index.add(rowid: document.rowid, title: title, content: content)
+    }
+
+    /// The best `keep` documents for `query` (the last word unfinished when
+    /// `lastIsUnfinished`), or nil before every document is loaded. A query
+    /// with a phrase of several words reads documents by rowid through
+    /// `texts` (their title and content; nil: gone), where the phrase is
+    /// found: one phrase alone as `ImpactPhrase` does, beside other terms
+    /// as `ImpactPhrases` does; without `texts` it finds nothing.
+    public func rank(
+        _ query: String, keep: Int, lastIsUnfinished: Bool = true, texts: ((Int64) throws -> (title: String, content: String)?)? = nil
+    ) throws(PostsError) -> RankedRows? {
+        try rank(terms: SearchQuery.terms(in: query), keep: keep, lastIsUnfinished: lastIsUnfinished, texts: texts)
+    }
+
+    /// `rank(_:keep:lastIsUnfinished:texts:)` for a query already read
+    /// into its terms (`SearchQuery.terms`): a search reads its query once.
+    public func rank(
+        terms: [SearchQuery.Term], keep: Int, lastIsUnfinished: Bool = true,
+        texts: ((Int64) throws -> (title: String, content: String)?)? = nil
+    ) throws(PostsError) -> RankedRows? {
+        guard !terms.isEmpty else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
+        return try tokenizing { tokenizer in
+            try self.state.read { state in
+                guard state.complete else { return nil }
+                let index = state.index
+                if let phrase = try ImpactQuery.phrase(for: terms, in: index, tokenizer: tokenizer) {
+                    return try Self.rank(phrase: phrase, keep: keep, in: index, tokenizer: tokenizer, texts: texts ?? { _ in nil })
+                }
+                if let groups = try ImpactQuery.groups(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer) {
+                    let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
+                    return RankedRows(found, terms: groups.map(QueryTerm.anyOf))
+                }
+                let mixed = try ImpactQuery.terms(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer)
+                return try Self.rank(mixed, keep: keep, in: index, tokenizer: tokenizer, texts: texts ?? { _ in nil })
+            }
+        }
+    }
+
+    /// A query of one phrase (`ImpactQuery.phrase`): each document that
+    /// may reach the page read by `texts` to count the phrase there.
+    static func rank(
+        phrase: [Int32?], keep: Int, in index: ImpactIndex, tokenizer: ImpactTokenizer, exactChecks: Int = exactCount,
+        texts: (Int64) throws -> (title: String, content: String)?
+    ) throws -> RankedRows {
+        // A word no document holds: nor does any the phrase.
+        let stems = phrase.compactMap { $0 }
+        guard stems.count == phrase.count else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
+        let found = try ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
+            try counts(of: [stems], in: rowid, index, tokenizer, texts).first ?? 0
+        }
+        return RankedRows(found, terms: [.phrase(stems)])
+    }
+
+    /// A query with a phrase beside other terms (`ImpactQuery.terms`; nil
+    /// for a phrase with a word no document holds): every document that
+    /// holds a phrase's words read by `texts` to count its phrases.
+    static func rank(
+        _ terms: [QueryTerm]?, keep: Int, in index: ImpactIndex, tokenizer: ImpactTokenizer,
+        texts: (Int64) throws -> (title: String, content: String)?
+    ) throws -> RankedRows {
+        guard let terms else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
+        let phrases = terms.phrases
+        let found = try ImpactPhrases.best(keep, terms: terms, in: index) { rowid in try counts(of: phrases, in: rowid, index, tokenizer, texts) }
+        return RankedRows(found, terms: terms)
+    }
+
+    /// The weighted count of each of `phrases` in the document at `rowid`
+    /// (its title's times `ImpactIndex.titleWeight`, plus its content's);
+    /// zeros for a document gone.
+    private static func counts(
+        of phrases: [[Int32]], in rowid: Int64, _ index: ImpactIndex, _ tokenizer: ImpactTokenizer,
+        _ texts: (Int64) throws -> (title: String, content: String)?
+    ) throws -> [UInt32] {
+        guard let text = try texts(rowid) else { return phrases.map { _ in 0 } }
+        let among = Array(Set(phrases.joined()))
+        let title = try tokenizer.knownStems(of: text.title, in: index, onlyAmong: among)
+        let content = try tokenizer.knownStems(of: text.content, in: index, onlyAmong: among)
+        return phrases.map { phrase in
+            UInt32(ImpactPhrase.starts(of: phrase, in: title).count) * ImpactIndex.titleWeight
+                + UInt32(ImpactPhrase.starts(of: phrase, in: content).count)
+        }
+    }
+
+    /// Where each hit's columns hold its query's terms: each token of a
+    /// word (or completion) that matched it, each run of a phrase's stems
+    /// (for the snippets; no FTS5 query, whose prefix would read every
+    /// completion's postings again for each hit).
+    public func instances(in hits: [[String]], of ranked: RankedRows) throws(PostsError) -> [[PhraseInstance]] {
+        var termOf: [Int32: Int] = [:]
+        var phrases: [(term: Int, stems: [Int32])] = []
+        for (term, kind) in ranked.terms.enumerated() {
+            switch kind {
+            case .anyOf(let stems): for stem in stems where termOf[stem] == nil { termOf[stem] = term }
+            case .phrase(let stems): phrases.append((term, stems))
+            }
+        }
+        return try tokenizing { tokenizer in
+            try self.state.read { state in
+                try hits.map { columns in
+                    var found: [PhraseInstance] = []
+                    for (column, text) in columns.enumerated() {
+                        let stems = try tokenizer.knownStems(of: text, in: state.index)
+                        for (term, phrase) in phrases {
+                            found += ImpactPhrase.starts(of: phrase, in: stems).map {
+                                PhraseInstance(phrase: term, column: column, tokens: $0..<($0 + phrase.count))
+                            }
+                        }
+                        for (position, stem) in stems.enumerated() {
+                            guard let stem, let term = termOf[stem] else { continue }
+                            found.append(PhraseInstance(phrase: term, column: column, tokens: position..<(position + 1)))
+                        }
+                    }
+                    return found
+                }
+            }
+        }
+    }
+
+    /// Postings held, documents and distinct stems: what the index costs.
+    public var size: (postings: Int, documents: Int64, stems: Int) {
+        state.read { state in
+            (state.index.postings.reduce(0) { $0 + $1.count }, state.index.rows, state.index.vocabulary.stems.count)
+        }
+    }
+
+    /// Runs `body` with a tokenizer of its own: one not in use, or a new
+    /// one should every one be.
+    private func tokenizing<T>(_ body: (ImpactTokenizer) throws -> T) throws(PostsError) -> T {
+        do {
+            let tokenizer = try tokenizers.withLock { $0.popLast() } ?? makeTokenizer()
+            defer { tokenizers.withLock { $0.append(tokenizer) } }
+            return try body(ImpactTokenizer(tokenizer))
+        } catch {
+            throw .failed("search ranking: \(error)")
+        }
+    }
+}
