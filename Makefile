@@ -74,15 +74,19 @@ bench: release-all
 # drawn by their word frequencies (Tests/Benchmarks/corpus/unigram.py):
 # latency beside FTS5 in-process, a new worker from the feed and from a
 # copy, one started again, memory; then each query class's ranking in one
-# process, by postings beside FTS5 over every match, at 1,000,000. About 20
+# process, by postings beside FTS5 over every match and beside Tantivy, at
+# 1,000,000; one replica's throughput with 1 and 2 sessions. About 30
 # minutes on 2 cores.
 bench-scale: release-all
+	@deploy/setup --bench
 	@mkdir -p bench-results
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 100000 | tee bench-results/search-100k.md
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search --search-posts 1000000 --search-corpus unigram \
 		--samples 400 | tee bench-results/search-1m.md
-	$(RELEASE_BIN)/gateway-bench --suite ranking --search-posts 1000000 --search-corpus unigram --samples 8000 \
+	$(RELEASE_BIN)/gateway-bench --suite ranking --search-posts 1000000 --search-corpus unigram --samples 8000 --beside-tantivy \
 		| tee bench-results/ranking-1m.md
+	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search-cores --search-posts 1000000 --search-corpus unigram \
+		--requests 100000 | tee bench-results/search-cores-1m.md
 
 clean:
 	rm -rf .build bench-results

@@ -27,6 +27,8 @@ struct GatewayBench: ParsableCommand {
     @Option(help: "With suite 'ranking': a corpus (JSON Lines of posts) to read instead of generating --search-posts of --search-corpus.")
     var corpusFile: String?
     @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
+    @Flag(help: "With suite 'ranking': the same classes on Tantivy after ours (Tests/Benchmarks/beside-tantivy.py; pip install tantivy).")
+    var besideTantivy = false
     @Option(help: "The search corpus: manpages (their paragraphs, as installed) or unigram (any size, words drawn by the pages' frequencies).")
     var searchCorpus = "manpages"
     @Option(help: "Posts generated for the import run.") var importPosts = 100_000
@@ -160,6 +162,8 @@ struct GatewayBench: ParsableCommand {
         }
         defer { if let generated { try? FileManager.default.removeItem(atPath: generated) } }
         print("Machine: \(Report.machine)\n")
-        print(try RankingSuite(corpus: corpus, samples: max(50, samples / 40)).run())
+        let tantivy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("beside-tantivy.py").path
+        print(try RankingSuite(corpus: corpus, samples: max(50, samples / 40), tantivyScript: besideTantivy ? tantivy : nil).run())
     }
 }

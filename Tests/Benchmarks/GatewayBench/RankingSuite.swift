@@ -11,6 +11,9 @@ import Synchronization
 struct RankingSuite {
     let corpus: String
     let samples: Int
+    /// Tests/Benchmarks/beside-tantivy.py, to run the same classes on
+    /// Tantivy after ours (`--beside-tantivy`); nil: ours and FTS5 only.
+    var tantivyScript: String? = nil
 
     func run() throws -> String {
         let documents = try Self.posts(in: corpus)
@@ -45,22 +48,88 @@ struct RankingSuite {
             "| class | FTS5 | impact index | impact, total exact | matches scored, mean |",
             "|---|---|---|---|---|",
         ]
+        var ours: [(name: String, queries: [String], latency: Probe.Latency, meanTotal: Double)] = []
         for (name, queries) in try QueryClasses(corpus: corpus).classes {
             let reference = try Self.latency(samples, queries) { query in
                 _ = try fts5.search(query)
             }
-            var (exact, scored) = (0, 0)
+            var (exact, scored, totals) = (0, 0, 0)
             // A phrase's posts are read to count it: here from the corpus in memory, not from SQLite.
             let texts = { (rowid: Int64) in posts[rowid].map { (title: $0.title, content: $0.content) } }
             let impact = try Self.latency(samples, queries) { query in
                 guard let found = try ranker.rank(query, keep: 10, texts: texts) else { return }
                 if found.totalIsExact { exact += 1 }
                 scored += found.scored
+                totals += found.total
             }
+            ours.append((name, queries, impact, Double(totals) / Double(samples + 20)))
             rows.append(
                 "| \(name) | \(Self.format(reference)) | \(Self.format(impact)) | \(exact * 100 / (samples + 20))% | \(scored / (samples + 20)) |")
         }
+        if let tantivyScript {
+            rows += try besideTantivy(tantivyScript, ours, build: impactBuild, memory: impactMemory, saved: try savedSize(ranker))
+        }
         return rows.joined(separator: "\n")
+    }
+
+    /// The bytes of the ranker's postings as saved beside an index (`StoredPostings`).
+    private func savedSize(_ ranker: ImpactRanker) throws -> Int {
+        guard let saved = ranker.saved() else { return 0 }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ranking-postings-\(getpid())").path
+        defer { unlink(path) }
+        return try StoredPostings.write(saved.index, loadedThrough: saved.loadedThrough, id: UUID(), to: path)
+    }
+
+    /// The same classes on Tantivy, in a process of its own after ours
+    /// (beside-tantivy.py), and each class's ratio.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+    private func besideTantivy(
+        _ script: String, _ ours: [(name: String, queries: [String], latency: Probe.Latency, meanTotal: Double)], build: Duration,
+        memory: Double, saved: Int
+    ) throws -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tantivy-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let classes = ours.map { ["name": $0.name, "queries": $0.queries] as [String: Any] }
+        try JSONSerialization.data(withJSONObject: classes).write(to: URL(fileURLWithPath: "\(directory)/classes.json"))
+        let output = "\(directory)/tantivy.json"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, corpus, "\(directory)/classes.json", "\(samples)", "\(directory)/index"]
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+            let result = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any],
+            let theirs = result["classes"] as? [[String: Any]]
+        else { throw BenchError("\(script) failed (exit \(process.terminationStatus)); is tantivy installed? (pip install tantivy)") }
+        func number(_ key: String, _ object: [String: Any] = result) -> Double { (object[key] as? NSNumber)?.doubleValue ?? 0 }
+        var rows = [
+            "",
+            "Beside \(result["version"] as? String ?? "Tantivy") (its Python bindings, in a process of its own, after ours; the same "
+                + "posts and classes; Tests/Benchmarks/beside-tantivy.py says what differs in meaning):",
+            "",
+            "| | ours | Tantivy |",
+            "|---|---|---|",
+            String(format: "| build, in its process | %.1f s | %.1f s |", Probe.seconds(build), number("buildSeconds")),
+            String(
+                format: "| on disk | %.1f MB of saved postings (the texts are in the index file) | %.1f MB, the texts stored |",
+                Double(saved) / 1_048_576, number("bytesOnDisk") / 1_048_576),
+            String(format: "| memory | %.0f MB RssAnon growth | %.0f MB RssAnon (the index memory-mapped) |", memory, number("rssAnonMB")),
+            "",
+            "| class | ours p50 / p99 | Tantivy p50 / p99 | ours / Tantivy, p50 and p99 (≤ 1: ours as fast or faster) | mean total, ours / Tantivy |",
+            "|---|---|---|---|---|",
+        ]
+        for (mine, other) in zip(ours, theirs) {
+            let (p50, p99) = (number("p50", other), number("p99", other))
+            let (myP50, myP99) = (Probe.seconds(mine.latency.p50) * 1e3, Probe.seconds(mine.latency.p99) * 1e3)
+            rows.append(
+                String(
+                    format: "| %@ | %.2f / %.2f ms | %.2f / %.2f ms | %.2f, %.2f | %.0f / %.0f |", mine.name, myP50, myP99, p50, p99, myP50 / p50,
+                    myP99 / p99, mine.meanTotal, number("meanTotal", other)))
+        }
+        return rows
     }
 
     private static func latency(_ samples: Int, _ queries: [String], _ body: (String) throws -> Void) throws -> Probe.Latency {
