@@ -29,7 +29,10 @@ struct GatewayBench: ParsableCommand {
     @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
     @Flag(help: "With suite 'ranking': the same classes on Tantivy after ours (Tests/Benchmarks/beside-tantivy.py; pip install tantivy).")
     var besideTantivy = false
-    @Option(help: "The search corpus: manpages (their paragraphs, as installed) or unigram (any size, words drawn by the pages' frequencies).")
+    @Option(
+        help:
+            "The search corpus: manpages (their paragraphs, as installed), unigram (any size, words drawn by the pages' frequencies) or unigram-long (the same, posts about twice as long)."
+    )
     var searchCorpus = "manpages"
     @Option(help: "Posts generated for the import run.") var importPosts = 100_000
     @Option(help: "Saves in the posts.save throughput run.") var saves = 20_000
@@ -79,7 +82,11 @@ struct GatewayBench: ParsableCommand {
             let searchLab = try Lab(binaries: binaries)
             defer { searchLab.shutdown() }
             try searchLab.startGateway()
-            print(try SearchSuite(lab: searchLab, context: context, corpusScript: corpusScript, count: searchPosts, samples: samples / 4).run())
+            print(
+                try SearchSuite(
+                    lab: searchLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
+                    samples: samples / 4
+                ).run())
             print("")
         }
         if suite == "search-cores" {
@@ -88,7 +95,8 @@ struct GatewayBench: ParsableCommand {
             try coresLab.startGateway()
             print(
                 try SearchCoresSuite(
-                    lab: coresLab, context: context, corpusScript: corpusScript, count: searchPosts, requests: requests / 25
+                    lab: coresLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
+                    requests: requests / 25
                 ).run())
             return
         }
@@ -141,8 +149,11 @@ struct GatewayBench: ParsableCommand {
 
     private var corpusScript: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("corpus/\(searchCorpus == "unigram" ? "unigram" : "manpages").py").path
+            .appendingPathComponent("corpus/\(searchCorpus.hasPrefix("unigram") ? "unigram" : "manpages").py").path
     }
+
+    /// What the corpus script is given before where to write and how many.
+    private var corpusOptions: [String] { searchCorpus == "unigram-long" ? ["--paragraphs", "2"] : [] }
 
     /// The ranking suite: no processes, one corpus (read or generated).
     @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
@@ -155,7 +166,7 @@ struct GatewayBench: ParsableCommand {
             (corpus, generated) = ("\(directory)/corpus.jsonl", directory)
             let script = Process()
             script.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            script.arguments = ["python3", corpusScript, corpus, "\(searchPosts)"]
+            script.arguments = ["python3", corpusScript] + corpusOptions + [corpus, "\(searchPosts)"]
             try script.run()
             script.waitUntilExit()
             guard script.terminationStatus == 0 else { throw BenchError("\(corpusScript) failed") }

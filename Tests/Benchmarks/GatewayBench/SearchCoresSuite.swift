@@ -11,6 +11,8 @@ struct SearchCoresSuite {
     let lab: Lab
     let context: Context
     let corpusScript: String
+    /// Given to the script before the corpus's path and size (`--paragraphs 2`).
+    var corpusOptions: [String] = []
     let count: Int
     /// Queries each loaded run sends, in all.
     let requests: Int
@@ -20,7 +22,7 @@ struct SearchCoresSuite {
 
     func run() throws -> String {
         let corpus = "\(lab.directory)/corpus.jsonl"
-        _ = try lab.time("/usr/bin/env", ["python3", corpusScript, corpus, "\(count)"])
+        _ = try lab.time("/usr/bin/env", ["python3", corpusScript] + corpusOptions + [corpus, "\(count)"])
         try lab.startPostsService(sessions: 2, context: context)
         let first = try lab.startSearchService(context: context).pid
         _ = try lab.time("posts", ["import", "--json", corpus])

@@ -12,6 +12,8 @@ struct SearchSuite {
     let lab: Lab
     let context: Context
     let corpusScript: String
+    /// Given to the script before the corpus's path and size (`--paragraphs 2`).
+    var corpusOptions: [String] = []
     let count: Int
     let samples: Int
 
@@ -28,7 +30,7 @@ struct SearchSuite {
 
     func run() throws -> String {
         let corpus = "\(lab.directory)/corpus.jsonl"
-        _ = try lab.time("/usr/bin/env", ["python3", corpusScript, corpus, "\(count)"])
+        _ = try lab.time("/usr/bin/env", ["python3", corpusScript] + corpusOptions + [corpus, "\(count)"])
         try lab.startPostsService(sessions: 4, context: context)
         // The first worker follows the import, as a running worker would.
         let first = try lab.startSearchService(context: context).pid

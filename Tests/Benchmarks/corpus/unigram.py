@@ -7,7 +7,11 @@ lengths. Common words are as common as in the pages, rare ones as rare, so
 a million posts behave like a large real corpus, not like a repeated small
 one. Deterministic for a given set of installed pages and SEED.
 
-usage: unigram.py OUT.jsonl COUNT [SEED]
+--paragraphs N (1 by default) makes each post's content N paragraphs'
+lengths of words, drawn as one: 2 gives posts about twice as long, with the
+same word frequencies (gateway-bench's `--search-corpus unigram-long`).
+
+usage: unigram.py [--paragraphs N] OUT.jsonl COUNT [SEED]
 """
 import bisect, collections, glob, itertools, json, os, random, re, sys, uuid
 
@@ -29,8 +33,12 @@ def statistics():
 
 
 def main():
-    out, count = sys.argv[1], int(sys.argv[2])
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    arguments = sys.argv[1:]
+    paragraphs_per_post = 1
+    if arguments[:1] == ["--paragraphs"]:
+        paragraphs_per_post, arguments = int(arguments[1]), arguments[2:]
+    out, count = arguments[0], int(arguments[1])
+    seed = int(arguments[2]) if len(arguments) > 2 else 1
     counts, lengths, title_lengths = statistics()
     if not counts:
         sys.exit("no manual pages under /usr/share/man: install manpages (apt-get install -y manpages man-db)")
@@ -50,7 +58,7 @@ def main():
             post = {
                 "uid": str(uuid.uuid5(namespace, f"{seed}#{index}")).upper(),
                 "title": draw(max(1, rng.choice(title_lengths)), 200),
-                "content": draw(max(1, rng.choice(lengths)), 50_000),
+                "content": draw(max(1, sum(rng.choice(lengths) for _ in range(paragraphs_per_post))), 50_000),
             }
             f.write(json.dumps(post) + "\n")
     print(f"{count} posts drawn from {len(words)} words of {len(lengths)} manual-page paragraphs ({total} words)", file=sys.stderr)
