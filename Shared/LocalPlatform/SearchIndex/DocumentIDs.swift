@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Search
 
 /// Which document (rowid) holds each post, by the post's uid, for the
 /// index's writes: a change finds the document it replaces here, not in an

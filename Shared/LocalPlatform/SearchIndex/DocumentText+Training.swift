@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Search
 
 extension DocumentText {
     /// Trains the index's dictionary from its documents, all stored plain

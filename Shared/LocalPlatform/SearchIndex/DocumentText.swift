@@ -1,7 +1,6 @@
 import CZstd
 import Foundation
 import GRDB
-import Search
 import Synchronization
 
 /// A search document's title and content as the index stores them: one

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Search
 import Synchronization
 
 /// A page's texts as the index stores them (`DocumentText.encode`), made

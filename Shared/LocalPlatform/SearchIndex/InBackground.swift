@@ -1,5 +1,4 @@
 import Dispatch
-import Search
 import Synchronization
 
 /// Work begun on another thread at once, its result waited for where it

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import GRDB
-import Search
 
 /// A consistent copy of a search index file, taken while its owner keeps
 /// writing it: a new search worker starts from a copy of another's index

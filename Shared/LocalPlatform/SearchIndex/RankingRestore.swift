@@ -1,4 +1,3 @@
-import Search
 /// What became of the ranking postings saved beside an index at its last
 /// stop (`SQLiteSearchIndex.restoreRanking`).
 public enum RankingRestore: Sendable, Equatable {

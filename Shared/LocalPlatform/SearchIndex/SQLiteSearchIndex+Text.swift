@@ -1,5 +1,4 @@
 import GRDB
-import Search
 
 /// How the documents' text is stored (`DocumentText`): trained once the
 /// index holds enough documents, and followed where another process may

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Search
 import Synchronization
 
 /// Read-only connections to an index file that no other process writes (a

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import GRDB
-import Search
 import Synchronization
 
 enum SearchSchema {

@@ -1,5 +1,4 @@
 import GRDB
-import Search
 
 /// Where a text's tokens are, as FTS5's unicode61 tokenizer finds them.
 /// The index's porter stemmer wraps that tokenizer: it changes tokens but

@@ -1,10 +1,9 @@
 import GRDB
 import GRDBSQLite
-import Search
 
 /// Each token an FTS5 tokenizer finds in a text, handed to a Swift closure
 /// with its UTF-8 bytes and their range in the text: the one place the
-/// tokenizer's C callback is bridged (`TokenOffsets`, `ImpactTokenizer`).
+/// tokenizer's C callback is bridged (`TokenOffsets`, `FTS5Words`).
 /// GRDB's `tokenize(document:)` made a `Data` and a cast per token.
 enum TokenWalk {
     /// Calls `each` for every token, in order, until it answers false.

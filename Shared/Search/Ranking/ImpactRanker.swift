@@ -14,8 +14,9 @@ import Synchronization
 /// which reaches it. It ranks nothing (`rank` answers nil) until loaded.
 public final class ImpactRanker: Sendable {
     public typealias Document = (rowid: Int64, title: String, content: String)
-    /// A document's words (its title's, its content's) as unicode61 finds
-    /// and folds them: what `apply` stems, and their count its length.
+    /// A document's words (its title's, its content's) as its
+    /// `WordTokenizer` finds and folds them: what `apply` stems, and their
+    /// count its length.
     public typealias Words = (title: [String], content: [String])
 
     private struct State {
