@@ -99,7 +99,7 @@ struct JSONRPCBrokerReplies: BrokerReplies {
 
     private func requestID(_ body: [Frame]) -> JSONRPCID {
         guard let first = body.first, !first.isEmpty else { return .null }
-        return first.withUnsafeBytes { JSONRPC.id(in: Data($0)) } ?? .null
+        return first.withUnsafeBytes { JSONRPC.requestID(in: $0) } ?? .null
     }
 }
 

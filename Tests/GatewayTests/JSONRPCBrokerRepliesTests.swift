@@ -27,6 +27,16 @@ struct JSONRPCBrokerRepliesTests {
         return (error, JSONRPC.id(in: data), PostsError(error))
     }
 
+    /// A request that gives its id twice is refused under the id the
+    /// service would have answered it under: the last.
+    @Test func test_aRequestWithTwoIDs_isRefusedUnderTheLast_asTheServiceReadsIt() async throws {
+        let body = [Frame(#"{"jsonrpc":"2.0","id":1,"method":"posts.get","id":"second","params":{"uid":"x"}}"#)]
+        let (_, id, _) = try answer(.queueFull(service: "posts", limit: 10), to: body)
+        #expect(id == .string("second"))
+        let service = JSONRPC.decodeRequest(Data(body[0].bytes))
+        #expect((try? service.get())?.id == .string("second"), "the service reads the last id too")
+    }
+
     @Test func test_eachRefusal_isTheDomainErrorItStandsFor_underTheRequestsID() async throws {
         let cases: [(BrokerRefusal, PostsError)] = [
             (.serviceUnavailable(service: "posts", waited: .seconds(2)), .unavailable(.noWorker(service: "posts"))),

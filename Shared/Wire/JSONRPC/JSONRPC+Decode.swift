@@ -189,6 +189,24 @@ extension JSONRPC {
         JSONParser.member("id", in: bytes).flatMap(JSONRPCID.init)
     }
 
+    /// The id of a request as the service reads it (`decodeRequest`): its
+    /// last `id` member, should it give two, every member read for
+    /// structure; nil when there is none, or the text is not a JSON
+    /// object. What a gateway answers a request under (`id(in:)`, which
+    /// stops at the first, is for replies, whose id we write once and first).
+    public static func requestID(in bytes: UnsafeRawBufferPointer) -> JSONRPCID? {
+        try? JSONParser.with(bytes: bytes) { parser throws(JSONParser.Failure) -> JSONRPCID? in
+            parser.skipSpace()
+            guard parser.peek == UInt8(ascii: "{") else { return nil }
+            var found: JSONValue?
+            try parser.members(depth: 1) { parser, key throws(JSONParser.Failure) in
+                if key == "id" { found = try parser.value(depth: 1) } else { try parser.skipValue(depth: 1) }
+                return true
+            }
+            return found.flatMap(JSONRPCID.init)
+        }
+    }
+
     /// The outage a reply reports (-32003 and its `data.reason`), read from
     /// its `error` member alone: a reply with a result is skipped over, not
     /// built. Nil for any other reply.
