@@ -113,14 +113,14 @@ let package = Package(
         // given (FTS5's, in LocalPlatform). No storage of its own.
         .target(
             name: "Search",
-            dependencies: ["Domain", "CZstd", .product(name: "HeapModule", package: "swift-collections")],
+            dependencies: ["Domain", "CZstd", "SystemSupport", .product(name: "HeapModule", package: "swift-collections")],
             path: "Shared/Search"
         ),
         // Domain's ports on a SQLite file: the posts, and the search index's file.
         .target(
             name: "LocalPlatform",
             dependencies: [
-                "Domain", "Search", "Observability", "CZstd",
+                "Domain", "Search", "Observability", "SystemSupport", "CZstd",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

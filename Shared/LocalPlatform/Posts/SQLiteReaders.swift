@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import Synchronization
+import SystemSupport
 
 /// Connections for the one-statement reads that answer a request on its
 /// own thread (posts.get): SQLite's C API, each statement prepared once per
@@ -13,9 +14,10 @@ import Synchronization
 final class SQLiteReaders: Sendable {
     private let path: String
     private let busyTimeout: TimeInterval
-    /// Connections between reads. As many as have ever been in use at
-    /// once, which the threads that read (sessions, Swift's pool) bound.
-    private let idle = Mutex<[SQLiteReader]>([])
+    /// Connections between reads (`IdlePool`: as many as have ever been
+    /// in use at once, which the threads that read, sessions and Swift's
+    /// pool, bound).
+    private let idle = IdlePool<SQLiteReader>()
 
     /// Opens nothing yet: a connection is opened by the first read that
     /// finds none idle (the database must exist and be migrated by then).
@@ -27,13 +29,8 @@ final class SQLiteReaders: Sendable {
     /// The first row `sql` gives with `argument` bound to its one parameter,
     /// made into a value by `row`; nil when there is none.
     func first<T>(_ sql: String, _ argument: String, _ row: (SQLiteRow) -> T) throws(PostsError) -> T? {
-        let reader: SQLiteReader
-        if let waiting = idle.withLock({ $0.popLast() }) {
-            reader = waiting
-        } else {
-            reader = try SQLiteReader(path: path, busyTimeout: busyTimeout)
+        try idle.use(making: { () throws(PostsError) in try SQLiteReader(path: path, busyTimeout: busyTimeout) }) {
+            reader throws(PostsError) in try reader.first(sql, argument, row)
         }
-        defer { idle.withLock { $0.append(reader) } }
-        return try reader.first(sql, argument, row)
     }
 }

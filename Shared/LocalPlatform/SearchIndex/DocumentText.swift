@@ -2,6 +2,7 @@ import CZstd
 import Foundation
 import GRDB
 import Synchronization
+import SystemSupport
 
 /// A search document's title and content as the index stores them: one
 /// blob, compressed with zstd and a dictionary trained on the index's own
@@ -43,8 +44,9 @@ final class DocumentText: @unchecked Sendable {
     private let compressor: OpaquePointer?
     private let decompressor: OpaquePointer?
     private let compressionContext: OpaquePointer?
-    /// Decompression contexts not in use (`decompress`).
-    private let decompressionContexts = Mutex<[DecompressionContext]>([])
+    /// Decompression contexts not in use (`decompress`; `IdlePool`: as
+    /// many as ever decoded at once).
+    private let decompressionContexts = IdlePool<DecompressionContext>()
     /// A zstd context, handed between threads but used by one at a time.
     private struct DecompressionContext: @unchecked Sendable { let pointer: OpaquePointer }
     /// Room to lay a text out in and to compress it into, kept between
@@ -68,7 +70,7 @@ final class DocumentText: @unchecked Sendable {
         ZSTD_freeCDict(compressor)
         ZSTD_freeDDict(decompressor)
         ZSTD_freeCCtx(compressionContext)
-        for context in decompressionContexts.withLock({ $0 }) { ZSTD_freeDCtx(context.pointer) }
+        for context in decompressionContexts.drain() { ZSTD_freeDCtx(context.pointer) }
         scratch.deallocate()
     }
 
@@ -118,12 +120,14 @@ final class DocumentText: @unchecked Sendable {
             let size = ZSTD_getFrameContentSize(input.baseAddress, input.count)
             guard size <= UInt64(Self.largestText) else { throw Self.damaged("a frame that does not say its size") }
             var text = Data(count: Int(size))
-            let read = text.withUnsafeMutableBytes { output in
-                guard let context = decompressionContexts.withLock({ $0.popLast() }) ?? ZSTD_createDCtx().map(DecompressionContext.init)
-                else { return Int.max }  // no memory for one: read as a frame zstd cannot read
-                defer { decompressionContexts.withLock { $0.append(context) } }
-                return ZSTD_decompress_usingDDict(
-                    context.pointer, output.baseAddress, output.count, input.baseAddress, input.count, decompressor)
+            let read = try text.withUnsafeMutableBytes { output throws(DatabaseError) in
+                try decompressionContexts.use(making: { () throws(DatabaseError) in
+                    // No memory for one: read as a frame zstd cannot read.
+                    guard let made = ZSTD_createDCtx() else { throw Self.damaged("a frame zstd cannot read") }
+                    return DecompressionContext(pointer: made)
+                }) { context throws(DatabaseError) in
+                    ZSTD_decompress_usingDDict(context.pointer, output.baseAddress, output.count, input.baseAddress, input.count, decompressor)
+                }
             }
             guard ZSTD_isError(read) == 0, read == Int(size) else { throw Self.damaged("a frame zstd cannot read") }
             return text

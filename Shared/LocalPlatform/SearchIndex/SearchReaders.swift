@@ -1,6 +1,5 @@
-import Foundation
 import GRDB
-import Synchronization
+import SystemSupport
 
 /// Read-only connections to an index file that no other process writes (a
 /// search worker's, `SQLiteSearchIndex`'s `exclusive`), so that searches
@@ -9,9 +8,9 @@ import Synchronization
 /// one state of the documents.
 final class SearchReaders: Sendable {
     private let path: String
-    /// Connections between reads: as many as have ever read at once, which
-    /// the threads that search (a worker's sessions) bound.
-    private let idle = Mutex<[DatabaseQueue]>([])
+    /// Connections between reads (`IdlePool`: as many as have ever read at
+    /// once, which the threads that search, a worker's sessions, bound).
+    private let idle = IdlePool<DatabaseQueue>()
 
     /// Opens nothing yet: the first read that finds no connection idle opens
     /// one (the file exists and is migrated by then).
@@ -23,9 +22,7 @@ final class SearchReaders: Sendable {
     /// transaction around it (a statement reads one snapshot; the gate
     /// keeps commits out between a search's statements).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? open()
-        defer { idle.withLock { $0.append(connection) } }
-        return try connection.unsafeRead(body)
+        try idle.use(making: open) { connection in try connection.unsafeRead(body) }
     }
 
     private func open() throws -> DatabaseQueue {

@@ -1,5 +1,6 @@
 import Domain
 import Synchronization
+import SystemSupport
 
 /// An `ImpactIndex` that many threads may use: documents added and removed
 /// by rowid, queries ranked as `ImpactSearch` does, as many at once as
@@ -38,17 +39,16 @@ public final class ImpactRanker: Sendable {
 
     /// Makes a tokenizer, when every one made is in use.
     private let makeTokenizer: @Sendable () throws -> any WordTokenizer
-    /// Tokenizers not in use: as many as ever tokenized at once (a
-    /// process's sessions, the thread finding a page's words).
-    private let tokenizers = Mutex<[any WordTokenizer]>([])
+    /// Tokenizers not in use (`IdlePool`: as many as ever tokenized at
+    /// once, a process's sessions and the thread finding a page's words).
+    private let tokenizers: IdlePool<any WordTokenizer>
     private let state = ReadWriteLocked(State())
 
     public init(makeTokenizer: @escaping @Sendable () throws -> any WordTokenizer) throws(PostsError) {
         FreeMemory.keepLargeBlocksMapped()
         self.makeTokenizer = makeTokenizer
         do {
-            let first = try makeTokenizer()  // made here, so that a failure is the ranker's, at once
-            tokenizers.withLock { $0 = [first] }
+            tokenizers = IdlePool(holding: [try makeTokenizer()])  // made here, so that a failure is the ranker's, at once
         } catch {
             throw .failed("cannot make a tokenizer: \(error)")
         }
@@ -288,9 +288,7 @@ public final class ImpactRanker: Sendable {
     /// one should every one be.
     private func tokenizing<T>(_ body: (ImpactTokenizer) throws -> T) throws(PostsError) -> T {
         do {
-            let tokenizer = try tokenizers.withLock { $0.popLast() } ?? makeTokenizer()
-            defer { tokenizers.withLock { $0.append(tokenizer) } }
-            return try body(ImpactTokenizer(tokenizer))
+            return try tokenizers.use(making: makeTokenizer) { tokenizer in try body(ImpactTokenizer(tokenizer)) }
         } catch {
             throw .failed("search ranking: \(error)")
         }

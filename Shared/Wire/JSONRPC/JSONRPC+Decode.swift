@@ -196,13 +196,8 @@ extension JSONRPC {
     /// stops at the first, is for replies, whose id we write once and first).
     public static func requestID(in bytes: UnsafeRawBufferPointer) -> JSONRPCID? {
         try? JSONParser.with(bytes: bytes) { parser throws(JSONParser.Failure) -> JSONRPCID? in
-            parser.skipSpace()
-            guard parser.peek == UInt8(ascii: "{") else { return nil }
             var found: JSONValue?
-            try parser.members(depth: 1) { parser, key throws(JSONParser.Failure) in
-                if key == "id" { found = try parser.value(depth: 1) } else { try parser.skipValue(depth: 1) }
-                return true
-            }
+            try parser.eachMember(named: "id", depth: 1) { parser throws(JSONParser.Failure) in found = try parser.value(depth: 1) }
             return found.flatMap(JSONRPCID.init)
         }
     }

@@ -66,11 +66,10 @@ struct GatewayBench: ParsableCommand {
             guard let databaseUrl else { throw BenchError("--suite stores needs --database-url postgres://… (an empty database)") }
             // Each store in a lab of its own (gateway, posts-service, data), one after the other.
             func figures(_ url: String?) throws -> PostsSuite.Figures {
-                let storeLab = try Lab(binaries: binaries)
-                defer { storeLab.shutdown() }
-                try storeLab.startGateway()
-                return try PostsSuite(lab: storeLab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).figures(
-                    databaseURL: url)
+                try inLabOfItsOwn { storeLab in
+                    try PostsSuite(lab: storeLab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).figures(
+                        databaseURL: url)
+                }
             }
             let sqlite = try figures(nil)
             let postgres = try figures(databaseUrl)
@@ -79,25 +78,23 @@ struct GatewayBench: ParsableCommand {
         }
         if suite == "search" || suite == "all" {
             // Its own gateway and database: the posts suite's data would skew the corpus.
-            let searchLab = try Lab(binaries: binaries)
-            defer { searchLab.shutdown() }
-            try searchLab.startGateway()
             print(
-                try SearchSuite(
-                    lab: searchLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
-                    samples: samples / 4
-                ).run())
+                try inLabOfItsOwn { searchLab in
+                    try SearchSuite(
+                        lab: searchLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
+                        samples: samples / 4
+                    ).run()
+                })
             print("")
         }
         if suite == "search-cores" {
-            let coresLab = try Lab(binaries: binaries)
-            defer { coresLab.shutdown() }
-            try coresLab.startGateway()
             print(
-                try SearchCoresSuite(
-                    lab: coresLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
-                    requests: requests / 25
-                ).run())
+                try inLabOfItsOwn { coresLab in
+                    try SearchCoresSuite(
+                        lab: coresLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
+                        requests: requests / 25
+                    ).run()
+                })
             return
         }
         guard suite == "gateway" || suite == "all" else { return }
@@ -145,6 +142,16 @@ struct GatewayBench: ParsableCommand {
                     "body \(bodySize) B, window \(window), \(requests) requests per pipelined run, \(samples) sequential round trips, echo workers "
                     + "in --raw mode"
             ).markdown)
+    }
+
+    /// `body` with a lab of its own (a gateway, and the processes `body`
+    /// starts), shut down after.
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+    private func inLabOfItsOwn<T>(_ body: (Lab) throws -> T) throws -> T {
+        let lab = try Lab(binaries: binaries)
+        defer { lab.shutdown() }
+        try lab.startGateway()
+        return try body(lab)
     }
 
     private var corpusScript: String {

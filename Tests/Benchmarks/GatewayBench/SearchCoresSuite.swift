@@ -20,20 +20,22 @@ struct SearchCoresSuite {
     /// as many as the sessions, and twice as many.
     static let clients = [2, 4]
 
+    private var probe: SearchProbe { SearchProbe(lab: lab, context: context, count: count) }
+
     func run() throws -> String {
         let corpus = "\(lab.directory)/corpus.jsonl"
         _ = try lab.time("/usr/bin/env", ["python3", corpusScript] + corpusOptions + [corpus, "\(count)"])
         try lab.startPostsService(sessions: 2, context: context)
         let first = try lab.startSearchService(context: context).pid
         _ = try lab.time("posts", ["import", "--json", corpus])
-        try waitCaughtUp()
+        try probe.waitCaughtUp(workers: 1)
         let queries = try QueryClasses(corpus: corpus).classes.flatMap(\.queries)
         let sequential = try load(queries, clients: 1, requests: max(400, requests / 4))
         let one = try Self.clients.map { try load(queries, clients: $0, requests: requests) }
         try lab.stopSearchService(first, context: context)
         // The same replica again (its slot's index and saved postings), with two sessions.
         let second = try lab.startSearchService(context: context, sessions: 2).pid
-        try waitCaughtUp()
+        try probe.waitCaughtUp(workers: 1)
         let two = try Self.clients.map { try load(queries, clients: $0, requests: requests) }
         try lab.stopSearchService(second, context: context)
         func row(_ name: String, _ run: Run) -> String {
@@ -84,7 +86,7 @@ struct SearchCoresSuite {
                     while true {
                         let index = next.add(1, ordering: .relaxed).oldValue
                         guard index < requests else { break }
-                        let body = Self.query(queries[index % queries.count], id: index)
+                        let body = SearchProbe.query(queries[index % queries.count], id: index)
                         let (time, reply) = try Probe.roundTrip(socket, MDP.clientRequest(service: "search", body: [Frame(body)]))
                         guard reply.last?.string?.contains("\"result\"") == true else {
                             throw BenchError("search.query failed: \(reply.last?.string ?? "an empty reply")")
@@ -102,31 +104,5 @@ struct SearchCoresSuite {
         let elapsed = start.duration(to: clock.now)
         let measured = times.withLock { $0 }
         return Run(rate: Double(measured.count) / SearchSuite.seconds(elapsed), latency: Probe.Latency(sorting: measured))
-    }
-
-    private static func query(_ q: String, id: Int) -> String {
-        let text = String(data: try! JSONEncoder().encode(q), encoding: .utf8)!
-        return #"{"jsonrpc":"2.0","id":\#(id),"method":"search.query","params":{"q":\#(text),"limit":10}}"#
-    }
-
-    /// Until the replica holds every post and ranks by its postings.
-    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
-    private func waitCaughtUp() throws {
-        let socket = try Socket(context, .dealer)
-        try socket.connect(lab.gatewayEndpoint)
-        let deadline = ContinuousClock.now + .seconds(600)
-        while ContinuousClock.now < deadline {
-            let body = #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#
-            try socket.send(MDP.clientRequest(service: "search", body: [Frame(body)]))
-            if let reply = try socket.receive(), let data = reply.last.map({ Data($0.bytes) }),
-                let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let result = object["result"] as? [String: Any], let stats = result["index"] as? [String: Any],
-                stats["documents"] as? Int ?? 0 >= count, stats["lag"] as? Int == 0, result["rankingLoaded"] as? Bool == true
-            {
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        throw BenchError("the search replica did not catch up within 600 s")
     }
 }

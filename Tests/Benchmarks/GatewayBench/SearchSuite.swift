@@ -24,6 +24,8 @@ struct SearchSuite {
         "encrypt key", "locale", "terminal", "thread", "timeout", "ssl", "compute instances", "zone",
     ]
 
+    private var probe: SearchProbe { SearchProbe(lab: lab, context: context, count: count) }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
@@ -38,7 +40,7 @@ struct SearchSuite {
         let sampleCPU = { servers.map { CPUTime.seconds(of: $0.1) } + [CPUTime.waitedChildren()] }
         let cpuBefore = sampleCPU()
         let importTime = try lab.time("posts", ["import", "--json", corpus])
-        let afterImport = try waitCaughtUp(workers: 1)
+        let afterImport = try probe.waitCaughtUp(workers: 1)
         // What each process spent on the import and the follow, in µs per post.
         let cpu = zip(servers.map(\.0) + ["posts import"], zip(sampleCPU(), cpuBefore))
             .map { name, spent in String(format: "\(name) %.0f", (spent.0 - spent.1) / Double(count) * 1e6) }
@@ -47,17 +49,17 @@ struct SearchSuite {
         let classes = try QueryClasses(corpus: corpus).classes.map { ($0.name, $0.queries, try latency($0.queries, samples: max(20, samples / 5))) }
         // On disk, the second starts from a copy of the first's index.
         let (second, secondCatchUp) = try lab.startSearchService(context: context)
-        let secondRanked = secondCatchUp + (try waitCaughtUp(workers: 2))
+        let secondRanked = secondCatchUp + (try probe.waitCaughtUp(workers: 2))
         let two = try latency()
         let fresh = try freshness(workers: [first, second])
-        let stats = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
+        let stats = try probe.request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
         let indexMB = Double(stats["indexBytes"] as? Int ?? 0) / 1_048_576
         let memory = [first, second].map { ProcStatus.megabytes("\($0)") }
         let privateMemory = [first, second].map { ProcStatus.megabytes("\($0)", field: "RssAnon:") }
         // A third, in an index directory of its own, builds from the feed (as
         // on another host, where no copy is at hand), then leaves.
         let (third, catchUp) = try lab.startSearchService(context: context, arguments: ["--index-dir", "\(lab.directory)/from-the-feed"])
-        let rankingLoad = try waitCaughtUp(workers: 3)
+        let rankingLoad = try probe.waitCaughtUp(workers: 3)
         try lab.stopSearchService(third, context: context)
         // Another host's way in: a snapshot taken while the workers run, and a worker started on it.
         let snapshot = try lab.time("search-service", ["--snapshot-to", "\(lab.directory)/snapshot"])
@@ -121,54 +123,13 @@ struct SearchSuite {
         return lines.joined(separator: "\n")
     }
 
-    private func request(_ service: String, _ body: String, socket existing: Socket? = nil) throws -> [String: Any] {
-        let socket =
-            try existing
-            ?? {
-                let socket = try Socket(context, .dealer)
-                try socket.connect(lab.gatewayEndpoint)
-                return socket
-            }()
-        try socket.send(MDP.clientRequest(service: Frame(service), body: [Frame(body)]))
-        guard let reply = try socket.receive(), let data = reply.last.map({ Data($0.bytes) }),
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { throw BenchError("no reply from \(service)") }
-        return object
-    }
-
-    private func query(_ q: String, id: Int) -> String {
-        let text = String(data: try! JSONEncoder().encode(q), encoding: .utf8)!
-        return #"{"jsonrpc":"2.0","id":\#(id),"method":"search.query","params":{"q":\#(text),"limit":10}}"#
-    }
-
-    /// Until `workers` workers hold every post and rank by their postings;
-    /// answers how long that took.
-    @discardableResult
-    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
-    private func waitCaughtUp(workers: Int) throws -> Duration {
-        let start = ContinuousClock.now
-        let deadline = start + .seconds(300)
-        var caughtUp: Set<Int> = []
-        while caughtUp.count < workers {
-            guard ContinuousClock.now < deadline else { throw BenchError("search workers did not catch up") }
-            let result = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
-            let stats = result["index"] as? [String: Any] ?? [:]
-            let ranking = result["rankingLoaded"] as? Bool ?? true
-            if stats["documents"] as? Int ?? 0 >= count, stats["lag"] as? Int == 0, ranking, let worker = stats["pid"] as? Int {
-                caughtUp.insert(worker)
-            }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return start.duration(to: .now)
-    }
-
     /// Until the worker `pid` ranks by its postings; answers how long that took.
     @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
     private func waitRanked(pid: Int32) throws -> Duration {
         let start = ContinuousClock.now
         while true {
             guard start.duration(to: .now) < .seconds(300) else { throw BenchError("search worker \(pid) did not load its ranking") }
-            let result = try request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
+            let result = try probe.request("search", #"{"jsonrpc":"2.0","id":1,"method":"search.stats"}"#)["result"] as? [String: Any] ?? [:]
             let stats = result["index"] as? [String: Any] ?? [:]
             if stats["pid"] as? Int == Int(pid), result["rankingLoaded"] as? Bool == true { return start.duration(to: .now) }
             Thread.sleep(forTimeInterval: 0.02)
@@ -183,7 +144,7 @@ struct SearchSuite {
         let socket = try Socket(context, .dealer)
         try socket.connect(lab.gatewayEndpoint)
         return try Probe.sample(samples ?? self.samples, warmUp: min(100, queries.count * 4)) { index in
-            let message = MDP.clientRequest(service: "search", body: [Frame(query(queries[index % queries.count], id: index))])
+            let message = MDP.clientRequest(service: "search", body: [Frame(SearchProbe.query(queries[index % queries.count], id: index))])
             let (time, reply) = try Probe.roundTrip(socket, message)
             guard let data = reply.last.map({ Data($0.bytes) }),
                 let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], object["result"] != nil
@@ -215,11 +176,11 @@ struct SearchSuite {
             let save =
                 #"{"jsonrpc":"2.0","id":\#(index),"method":"posts.save","params":{"post":{"uid":"\#(UUID().uuidString)","title":"\#(word)","#
                 + #""content":"fresh"}}}"#
-            _ = try request("posts", save, socket: socket)
+            _ = try probe.request("posts", save, socket: socket)
             let acknowledged = clock.now
             var found: Set<Int> = []
             while found.count < workers.count {
-                let result = try request("search", query(word, id: index), socket: socket)["result"] as? [String: Any] ?? [:]
+                let result = try probe.request("search", SearchProbe.query(word, id: index), socket: socket)["result"] as? [String: Any] ?? [:]
                 if result["total"] as? Int == 1, let worker = result["pid"] as? Int { found.insert(worker) }
                 guard acknowledged.duration(to: clock.now) < .seconds(10) else { throw BenchError("a save was never found") }
             }
