@@ -66,9 +66,10 @@ final class Lab {
     }
 
     /// Starts an echo worker process with `sessions` MDP connections.
-    func startEchoWorker(sessions: Int, inline: Bool = false, context: Context) throws {
+    func startEchoWorker(sessions: Int, inline: Bool = false, service: String = "echo", busyMicroseconds: Int = 0, context: Context) throws {
         let before = try registeredWorkers(context)
-        let arguments = ["--raw", "--sessions", "\(sessions)"] + (inline ? ["--inline"] : [])
+        let arguments =
+            ["--raw", "--sessions", "\(sessions)", "--service", service, "--busy", "\(busyMicroseconds)"] + (inline ? ["--inline"] : [])
         workers.append(try spawn("\(binaries)/echo-worker", arguments))
         echoSessions += sessions
         try waitFor { (try? self.registeredWorkers(context)) ?? 0 >= before + sessions }

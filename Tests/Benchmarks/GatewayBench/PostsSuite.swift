@@ -44,28 +44,75 @@ struct PostsSuite {
         ].joined(separator: "\n")
     }
 
+    /// The CPU, in microseconds, each echo worker measured beside posts.get
+    /// spends on a request before it answers (`echo-worker --busy`).
+    static let busyMicroseconds = [0, 10, 20, 40]
+
     func run(rawEndpoint: String) throws -> String {
         try lab.startPostsService(sessions: 4, context: context)
+        for busy in Self.busyMicroseconds {
+            try lab.startEchoWorker(sessions: 1, service: "echo-\(busy)us", busyMicroseconds: busy, context: context)
+        }
         let uids = try seed(1000)
-        let (raw, get) = try interleavedLatency(of: uids, rawEndpoint: rawEndpoint)
+        let gateway = try Socket(context, .dealer)
+        try gateway.connect(lab.gatewayEndpoint)
+        let raw = try Socket(context, .dealer)
+        try raw.connect(rawEndpoint)
+        let body = Frame(String(repeating: "x", count: 100))
+        let echoes = Self.busyMicroseconds.map { busy in
+            let request = MDP.clientRequest(service: Frame("echo-\(busy)us"), body: [body])
+            return { (_: Int) throws -> Duration in try Probe.roundTrip(gateway, request).time }
+        }
+        let rawRequest = [Frame(), body]
+        let times = try interleaved(
+            [{ _ in try Probe.roundTrip(raw, rawRequest).time }] + echoes + [
+                { index in try timedGet(on: gateway, uid: uids[index % uids.count], id: index) }
+            ])
+        let rawTime = times[0], get = times[times.count - 1]
+        let inService = try serviceTime(of: "posts.get")
         let saveRate = try saveThroughput()
         let file = try generate(importCount)
         // --json: no progress lines in the figures.
         let imported = try lab.time("posts", ["import", "--json", file])
         let local = try lab.time("posts", ["import", "--json", "--local", "\(lab.directory)/local.sqlite", file])
         func rate(_ duration: Duration) -> Int { Int((Double(importCount) / Probe.seconds(duration)).rounded()) }
-        return [
-            "| posts | p50 | p99 | p50 vs raw |", "|---|---|---|---|",
-            "Round trips taken in turns of 250: raw, then posts.get, and again.", "",
-            "| raw DEALER-ROUTER round trip | \(Report.format(raw.p50)) | \(Report.format(raw.p99)) | 1.00× |",
-            "| posts.get through the gateway | \(Report.format(get.p50)) | \(Report.format(get.p99)) | "
-                + "\(String(format: "%.2f×", Report.micro(get.p50) / Report.micro(raw.p50))) |",
-            "", "| posts | rate |", "|---|---|",
-            "| posts.save, 100 in flight, 4 sessions | \(Int(saveRate.rounded())) saves/s |",
-            "| `posts import` of \(importCount) posts through the gateway | \(rate(imported)) posts/s "
-                + "(\(String(format: "%.2f", Probe.seconds(imported))) s) |",
-            "| `posts import --local` of the same file | \(rate(local)) posts/s (\(String(format: "%.2f", Probe.seconds(local))) s) |",
-        ].joined(separator: "\n")
+        func row(_ name: String, _ latency: Probe.Latency) -> String {
+            "| \(name) | \(Report.format(latency.p50)) | \(Report.format(latency.p99)) | "
+                + "\(String(format: "%.2f×", Report.micro(latency.p50) / Report.micro(rawTime.p50))) |"
+        }
+        let echoRows = zip(Self.busyMicroseconds, times[1..<(times.count - 1)]).map { busy, latency in
+            row(busy == 0 ? "echo through the gateway (async handler)" : "echo through the gateway, \(busy) µs of CPU a request", latency)
+        }
+        return
+            ([
+                "| posts | p50 | p99 | p50 vs raw |", "|---|---|---|---|",
+                row("raw DEALER-ROUTER round trip", rawTime),
+            ] + echoRows + [
+                row("posts.get through the gateway", get), "",
+                "Round trips taken in turns of 250, each path in its turn, and again. The echo workers "
+                    + "(`echo-worker --raw --busy N`) spend N µs of CPU on a request before they answer, "
+                    + "as a handler's work would: what the transport adds to a service that takes that long. "
+                    + "posts-service's own time for a posts.get, from the router's reading of the request to its reply "
+                    + "(`rpc.stats` p50): \(String(format: "%.1f", inService * 1000)) µs.",
+                "", "| posts | rate |", "|---|---|",
+                "| posts.save, 100 in flight, 4 sessions | \(Int(saveRate.rounded())) saves/s |",
+                "| `posts import` of \(importCount) posts through the gateway | \(rate(imported)) posts/s "
+                    + "(\(String(format: "%.2f", Probe.seconds(imported))) s) |",
+                "| `posts import --local` of the same file | \(rate(local)) posts/s (\(String(format: "%.2f", Probe.seconds(local))) s) |",
+            ]).joined(separator: "\n")
+    }
+
+    /// A method's p50 inside posts-service, in milliseconds (`rpc.stats`).
+    private func serviceTime(of method: String) throws -> Double {
+        let socket = try Socket(context, .dealer)
+        try socket.connect(lab.gatewayEndpoint)
+        try socket.send(MDP.clientRequest(service: "posts", body: [Frame(#"{"jsonrpc":"2.0","id":1,"method":"rpc.stats"}"#)]))
+        guard let text = try socket.receive()?.last?.string,
+            let result = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["result"] as? [String: Any],
+            let methods = result["methods"] as? [[String: Any]],
+            let p50 = methods.first(where: { $0["method"] as? String == method })?["p50Ms"] as? Double
+        else { throw BenchError("rpc.stats gave no p50 for \(method)") }
+        return p50
     }
 
     private func request(_ method: String, _ params: String, id: Int) -> [Frame] {
@@ -104,30 +151,24 @@ struct PostsSuite {
         return time
     }
 
-    /// The raw round trip and posts.get in turns of `turn` round trips
-    /// each, so both meet the same minutes of a noisy machine (measured one
+    /// Each path's round trips in turns of `turn` (each path its turn, then
+    /// again), so all meet the same minutes of a noisy machine (measured one
     /// after the other, their ratio moved by a third between runs). Turns,
-    /// not single round trips: each path stays as warm as when measured alone.
-    private func interleavedLatency(of uids: [String], rawEndpoint: String, turn: Int = 250) throws -> (raw: Probe.Latency, get: Probe.Latency) {
-        let gateway = try Socket(context, .dealer)
-        try gateway.connect(lab.gatewayEndpoint)
-        let raw = try Socket(context, .dealer)
-        try raw.connect(rawEndpoint)
-        let rawRequest = [Frame(), Frame(String(repeating: "x", count: 100))]
-        var rawTimes: [Duration] = [], getTimes: [Duration] = []
+    /// not single round trips: each path stays as warm as when measured
+    /// alone. A path is given the round trip's number, warm-up included.
+    private func interleaved(_ paths: [(Int) throws -> Duration], turn: Int = 250) throws -> [Probe.Latency] {
+        var times = paths.map { _ in [Duration]() }
         var index = 0
-        while getTimes.count < samples {
-            for _ in 0..<turn {
-                let (time, _) = try Probe.roundTrip(raw, rawRequest)
-                if index >= 500 { rawTimes.append(time) }
+        while times[0].count < samples {
+            for (path, roundTrip) in paths.enumerated() {
+                for offset in 0..<turn {
+                    let time = try roundTrip(index + offset)
+                    if index >= 500 { times[path].append(time) }
+                }
             }
-            for _ in 0..<turn {
-                let time = try timedGet(on: gateway, uid: uids[index % uids.count], id: index)
-                if index >= 500 { getTimes.append(time) }
-                index += 1
-            }
+            index += turn
         }
-        return (Probe.Latency(sorting: rawTimes), Probe.Latency(sorting: getTimes))
+        return times.map { Probe.Latency(sorting: $0) }
     }
 
     private func saveThroughput() throws -> Double {

@@ -27,6 +27,8 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     @Option(help: "Threads the sessions share (default: one per core, at most one per session).") var threads: Int?
     @Flag(help: "Reply with the request body unchanged.") var raw = false
     @Flag(help: "Answer on the session thread (a synchronous handler); ignores --delay.") var inline = false
+    @Option(help: "Microseconds of CPU to spend on each request before answering, as a handler's work would (default: none).")
+    var busy = 0
 
     func run() async throws {
         let settings = Settings()
@@ -34,6 +36,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         LogSetup.bootstrap(level: try settings.logLevel(nil))
         DescriptorLimit.raise(logging: Logger(label: "echo-worker"))
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, not \(sessions)") }
+        guard (0...1_000_000).contains(busy) else { throw ValidationError("--busy must be 0 to 1000000 microseconds, not \(busy)") }
         let logger = Logger(label: "echo-worker")
         let configuration = try settings.workerConfiguration(
             sessions: sessions, defaultSessions: 1, threads: threads,
@@ -43,7 +46,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
             endpoints: try WorkerOptions.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment)),
             service: service, configuration: configuration, context: try Context(), logger: logger
         )
-        let echo = Echo(service: service, raw: raw, pause: pause)
+        let echo = Echo(service: service, raw: raw, pause: pause, busy: .microseconds(busy))
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: WorkerService(worker: worker, handler: inline ? .synchronous(echo.replyNow) : .async(echo.reply)))],
@@ -57,6 +60,10 @@ struct Echo: Sendable {
     let service: String
     let raw: Bool
     let pause: Duration?
+    /// CPU spent on each request (a loop on the clock, on the thread that
+    /// answers), so that a benchmark can set a handler's work beside the
+    /// transport's.
+    let busy: Duration
 
     struct Reply: Encodable {
         let service: String
@@ -71,6 +78,10 @@ struct Echo: Sendable {
     }
 
     func replyNow(_ body: [Frame]) -> [Frame] {
+        if busy > .zero {
+            let clock = ContinuousClock(), start = clock.now
+            while start.duration(to: clock.now) < busy {}
+        }
         if raw { return body }
         let data = body.first.map { Data($0.bytes) } ?? Data()
         switch JSONRPC.decodeRequest(data) {
