@@ -8,7 +8,7 @@ RELEASE_BIN := $(CURDIR)/.build/release
 
 # What `make run` starts (the Procfile's executables) and the client people
 # run beside it: all a newcomer's first `make run` builds.
-RUN_PRODUCTS := gateway posts-service search-service posts
+RUN_PRODUCTS := gateway posts-service search-service posts-http posts
 
 setup:
 	@deploy/setup

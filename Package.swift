@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "failover-client", targets: ["FailoverClient"]),
         .executable(name: "gateway-bench", targets: ["GatewayBench"]),
+        .executable(name: "posts-http", targets: ["PostsHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,6 +40,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // OTLP over HTTP only: the gRPC exporter (and its build) left out.
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // The HTTP edge: Hummingbird, its types and routes generated from the
+        // OpenAPI document at build time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        // The HTTP edge's tests: a real HTTP client (already built for swift-otel's exporter).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -223,6 +232,24 @@ let package = Package(
             ],
             path: "Services/Client"
         ),
+        // The HTTP edge: a delivery mechanism beside the CLI, Domain's use
+        // cases over the gateway (NetworkPlatform), spec-first (openapi.json).
+        .executableTarget(
+            name: "PostsHTTP",
+            dependencies: [
+                "Domain", "NetworkPlatform", "ServiceSupport", "Wire", "Observability",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/PostsHTTP",
+            resources: [.copy("openapi.json")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         // Test fixture: an MDP worker that echoes, used by integration tests and benchmarks.
         .executableTarget(
             name: "EchoWorker",
@@ -322,7 +349,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "PostgresPlatform",
-                "TestSupport",
+                "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/IntegrationTests"
         ),

@@ -34,6 +34,10 @@ public protocol PostsUseCase: Sendable {
     func importPosts(_ entries: [ImportEntry], progress: @escaping @Sendable (_ saved: Int, _ total: Int) -> Void) async throws(PostsError) -> Int
     /// Returns whether there was such a post.
     func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool
+    /// Deletes a post read before only if nobody changed it since:
+    /// `readUpdateDate` is the `updateDate` it had when read. Otherwise
+    /// throws `.conflict` (also when it is gone) and deletes nothing.
+    func delete(uid: UUID, ifUnchangedSince readUpdateDate: Date, key: RequestKey?) async throws(PostsError)
     /// How many posts there are.
     func count() async throws(PostsError) -> Int
 }

@@ -89,7 +89,7 @@ struct PostgresPostStore: PostStore {
         }
     }
 
-    func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+    func delete(uid: UUID, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Bool {
         let now = PostDate.milliseconds(Date())
         let stamp = Stamp()
         return try await noting(stamp) { () async throws(PostsError) in
@@ -99,8 +99,16 @@ struct PostgresPostStore: PostStore {
                     answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)
                 ) {
                     var deleted = false
-                    let rows = try await connection.query("DELETE FROM post WHERE uid = \(uid) RETURNING uid", logger: logger)
+                    let rows =
+                        if let ifUnchangedSince {
+                            try await connection.query(
+                                "DELETE FROM post WHERE uid = \(uid) AND update_ms = \(PostDate.milliseconds(ifUnchangedSince)) RETURNING uid",
+                                logger: logger)
+                        } else {
+                            try await connection.query("DELETE FROM post WHERE uid = \(uid) RETURNING uid", logger: logger)
+                        }
                     for try await _ in rows.decode(UUID.self) { deleted = true }
+                    if !deleted, ifUnchangedSince != nil { throw PostsError.conflict(uid: uid) }
                     guard deleted else { return false }
                     let sequence = try await Schema.nextSequences(1, connection, logger: logger)
                     stamp.took(sequence)

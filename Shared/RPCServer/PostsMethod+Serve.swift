@@ -35,7 +35,10 @@ extension PostsMethod {
             return SaveManyResult(saved: try await posts.save(batch: batch, key: key))
         }
         router.on(delete) { params, key, _ in
-            DeleteResult(deleted: try await posts.delete(uid: try PostRules.uid(params.uid), key: key))
+            let uid = try PostRules.uid(params.uid)
+            guard let text = params.ifUnchangedSince else { return DeleteResult(deleted: try await posts.delete(uid: uid, key: key)) }
+            try await posts.delete(uid: uid, ifUnchangedSince: try WireDate.parse(text, field: "ifUnchangedSince"), key: key)
+            return DeleteResult(deleted: true)
         }
         router.on(count) { _, _ in CountResult(count: try await posts.count()) }
         router.onReply(changes) { params, call in

@@ -27,13 +27,17 @@ struct ReadmeTourTests {
         let context = try Context()
         try await harness.startPostsSystem(context: context)
         _ = try await harness.startSearchService("search-1", context: context)
+        // The HTTP lines ask the edge at its default address; here it is on a free port.
+        let edge = try await harness.startHTTPEdge()
         let lines = try Self.tourLines()
+        #expect(lines.contains { $0.contains("localhost:8080") }, "the tour shows the HTTP edge")
         #expect(lines.count >= 10)
         // Each line runs in one shell (so `uid` carries over), in the
         // harness's directory instead of /tmp, with our binaries on PATH.
         var script = "cd '\(harness.directory)'\n"
         for line in lines where !line.hasPrefix("export PATH=") {
             let local = line.replacingOccurrences(of: "/tmp/", with: "\(harness.directory)/")
+                .replacingOccurrences(of: "localhost:8080", with: edge.base.replacingOccurrences(of: "http://", with: ""))
             let quoted = local.replacingOccurrences(of: "'", with: #"'\''"#)
             script += """
                 eval '\(quoted)' > tour.out 2>&1; status=$?; cat tour.out

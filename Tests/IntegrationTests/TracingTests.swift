@@ -67,6 +67,40 @@ struct TracingTests {
         }
     }
 
+    @Test func test_anHTTPRequestsTraceparent_isContinuedThroughTheEdgeGatewayAndPostsService() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let (otel, path) = try await startReceiver(harness)
+        let context = try Context()
+        try await harness.startGateway(environment: otel, context: context)
+        try await harness.startPostsService(environment: otel, context: context)
+        let edge = try await harness.startHTTPEdge(environment: otel)
+        let (traceID, callerSpan) = ("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7")
+        let created = try await edge.request(
+            .POST, "/posts", headers: [("traceparent", "00-\(traceID)-\(callerSpan)-01")], json: #"{"title":"Traced over HTTP"}"#)
+        #expect(created.status == 201)
+        var trace: [ExportedSpan] = []
+        let whole = await eventually(within: .seconds(20)) {
+            trace = spans(path).filter { $0.trace == traceID }
+            return Set(trace.map(\.service)).isSuperset(of: ["posts-http", "gateway", "posts-service"])
+        }
+        #expect(whole, "the caller's trace id across the edge, the gateway and posts-service: \(trace.map { "\($0.service) \($0.name)" })")
+        let byID = Dictionary(trace.map { ($0.span, $0) }, uniquingKeysWith: { first, _ in first })
+        let server = trace.first { $0.service == "posts-http" && $0.name == "POST /posts" }
+        #expect(server?.parent == callerSpan, "the edge's span is the caller's child")
+        let save = trace.first { $0.service == "posts-service" && $0.name == "posts.save" }
+        // Up from posts.save: the gateway's span, the edge's client span, its server span.
+        var ancestors: [ExportedSpan] = []
+        var next = save.flatMap { byID[$0.parent] }
+        while let span = next, ancestors.count < 10 {
+            ancestors.append(span)
+            next = byID[span.parent]
+        }
+        #expect(
+            ancestors.map { "\($0.service) \($0.name)" } == ["gateway gateway posts", "posts-http posts.save", "posts-http POST /posts"],
+            "posts.save descends from the edge's span, through the gateway's")
+    }
+
     @Test func test_aRequestWithNoTraceContext_isTracedFromTheGatewayOn() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

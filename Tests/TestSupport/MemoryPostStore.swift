@@ -104,9 +104,14 @@ public final class MemoryPostStore: PostStore {
         }
     }
 
-    public func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+    public func delete(uid: UUID, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Bool {
         try await checked { state throws(PostsError) in
-            try state.once(key, .delete(uid: uid), answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)) { state in
+            try state.once(key, .delete(uid: uid), answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)) {
+                state throws(PostsError) in
+                if let ifUnchangedSince {
+                    guard let stored = state.posts[uid], PostDate.milliseconds(stored.updateDate) == PostDate.milliseconds(ifUnchangedSince)
+                    else { throw .conflict(uid: uid) }
+                }
                 state.deleted.append(uid)
                 return state.posts.removeValue(forKey: uid) != nil
             }

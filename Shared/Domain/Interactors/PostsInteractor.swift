@@ -85,7 +85,11 @@ public struct PostsInteractor: PostsUseCase {
     }
 
     public func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
-        try await store.delete(uid: uid, key: key)
+        try await store.delete(uid: uid, ifUnchangedSince: nil, key: key)
+    }
+
+    public func delete(uid: UUID, ifUnchangedSince readUpdateDate: Date, key: RequestKey?) async throws(PostsError) {
+        guard try await store.delete(uid: uid, ifUnchangedSince: readUpdateDate, key: key) else { throw .conflict(uid: uid) }
     }
 
     public func count() async throws(PostsError) -> Int { try await store.count() }

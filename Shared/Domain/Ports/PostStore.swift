@@ -28,8 +28,18 @@ public protocol PostStore: Sendable {
     func save(_ post: Post, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Post
     /// Upserts distinct posts in one transaction; returns how many.
     func save(batch posts: [Post], key: RequestKey?) async throws(PostsError) -> Int
-    /// Deletes, leaving a tombstone in the change feed; whether there was such a post.
-    func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool
+    /// Deletes, leaving a tombstone in the change feed; whether there was
+    /// such a post. With `ifUnchangedSince`, deletes only if the stored
+    /// post has that updateDate (to the millisecond), in the same
+    /// transaction; else throws `.conflict` (a post that is gone too).
+    func delete(uid: UUID, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Bool
     /// How many posts there are (tombstones are not posts).
     func count() async throws(PostsError) -> Int
+}
+
+extension PostStore {
+    /// Deletes whatever the post is now.
+    public func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+        try await delete(uid: uid, ifUnchangedSince: nil, key: key)
+    }
 }

@@ -70,12 +70,18 @@ struct SQLitePostStore: PostStore {
         }
     }
 
-    func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
+    func delete(uid: UUID, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Bool {
         try await store.writePosts("delete") { db in
             let now = Date()
             return try SQLiteRequestKeys.once(
                 key, .delete(uid: uid), now: now, db, answer: KeyedWrite.answer(deleted:), remembered: KeyedWrite.deleted(answer:)
             ) {
+                if let ifUnchangedSince {
+                    let stored = try Double.fetchOne(db, sql: "SELECT updateDate FROM post WHERE uid = ?", arguments: [uid.uuidString])
+                    guard let stored, PostDate.milliseconds(Date(timeIntervalSince1970: stored)) == PostDate.milliseconds(ifUnchangedSince) else {
+                        throw PostsError.conflict(uid: uid)
+                    }
+                }
                 guard try PostRecord.deleteOne(db, key: uid.uuidString) else { return false }
                 let sequence = try Schema.nextSequence(db)
                 try db.execute(

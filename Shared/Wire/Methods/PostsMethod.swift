@@ -15,7 +15,7 @@ public enum PostsMethod {
     public static let get = RPCMethod<UIDParams, PostDTO>("posts.get", service: service)
     public static let save = RPCWrite<SaveParams, PostDTO>("posts.save", service: service)
     public static let saveMany = RPCWrite<SaveManyParams, SaveManyResult>("posts.saveMany", service: service)
-    public static let delete = RPCWrite<UIDParams, DeleteResult>("posts.delete", service: service)
+    public static let delete = RPCWrite<DeleteParams, DeleteResult>("posts.delete", service: service)
     public static let changes = RPCMethod<ChangesParams, ChangesResult>("posts.changes", service: service)
     public static let count = RPCMethod<NoParams, CountResult>("posts.count", service: service)
     /// Served by each posts-service process itself (its pid), not a use case.
@@ -50,8 +50,9 @@ extension PostsServiceClient {
         try await call(PostsMethod.saveMany, SaveManyParams(posts: posts.map(PostDTO.init(domain:))), key: key).saved
     }
 
-    public func delete(uid: UUID, key: RequestKey?) async throws(PostsError) -> Bool {
-        try await call(PostsMethod.delete, UIDParams(uid: uid.uuidString), key: key).deleted
+    public func delete(uid: UUID, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Bool {
+        let params = DeleteParams(uid: uid.uuidString, ifUnchangedSince: ifUnchangedSince.map(WireDate.format))
+        return try await call(PostsMethod.delete, params, key: key).deleted
     }
 
     public func count() async throws(PostsError) -> Int {

@@ -75,6 +75,25 @@ struct PostsContractTests {
     }
 
     @Test(arguments: ContractPlatform.allCases)
+    func test_contract_aDeleteOfWhatWasRead_deletesNothingChangedOrGoneSince(_ platform: ContractPlatform) async throws {
+        try await platform.run { provider async throws in
+            let posts = provider.makePostsUseCase()
+            let read = try await posts.save(.stub(title: "as read"), key: nil)
+            try await Task.sleep(for: .milliseconds(5))
+            let changed = try await posts.edit(read, title: "changed since", content: nil, key: nil)
+            #expect(
+                await postsError { try await posts.delete(uid: read.uid, ifUnchangedSince: read.updateDate, key: nil) } == .conflict(uid: read.uid))
+            #expect(try await posts.post(uid: read.uid).title == "changed since", "a stale read deleted nothing")
+            try await posts.delete(uid: read.uid, ifUnchangedSince: changed.updateDate, key: nil)
+            #expect(await postsError { _ = try await posts.post(uid: read.uid) } == .notFound(uid: read.uid))
+            #expect(
+                await postsError { try await posts.delete(uid: read.uid, ifUnchangedSince: changed.updateDate, key: nil) }
+                    == .conflict(uid: read.uid),
+                "a post that is gone is not the one read")
+        }
+    }
+
+    @Test(arguments: ContractPlatform.allCases)
     func test_contract_anInvalidPostInABatch_savesNone_andNamesIt_whileAUIDGivenTwiceIsOnePost(_ platform: ContractPlatform) async throws {
         try await platform.run { provider async throws in
             let posts = provider.makePostsUseCase()
