@@ -10,7 +10,7 @@ import Wire
 /// is served carry both on to the gateway and every service:
 /// `RPCDeadline` and the span's context (`GatewayConnection` reads them).
 struct Exchange {
-    /// The longest a request may ask for, and the shortest.
+    /// The most a server may allow a request (`--timeout`), and the least.
     static let budgets: ClosedRange<Double> = 0.01...3600
 
     let operation: String
@@ -20,16 +20,16 @@ struct Exchange {
     init(_ operation: String, timeout: String?, traceparent: String?, fallback: Duration) throws(Problem) {
         self.operation = operation
         self.traceparent = traceparent
-        guard let timeout else {
+        guard let timeout = present(timeout) else {
             budget = fallback
             return
         }
-        guard let seconds = Double(timeout.trimmingCharacters(in: .whitespaces)), seconds.isFinite, Self.budgets.contains(seconds) else {
-            throw Problem.invalid(
-                "Request-Timeout",
-                "Request-Timeout must be seconds from \(Self.budgets.lowerBound) to \(Int(Self.budgets.upperBound)) (got '\(timeout)')")
+        // Seconds as a decimal number: a client may ask for less than the
+        // server allows, never more (a larger one is cut to it); 0 is spent.
+        guard timeout.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(timeout), seconds.isFinite else {
+            throw Problem.invalid("Request-Timeout", "Request-Timeout must be a number of seconds such as 2.5 (got '\(timeout)')")
         }
-        budget = min(fallback, .milliseconds(Int64((seconds * 1000).rounded())))
+        budget = min(fallback, .milliseconds(Int64((min(seconds, Self.budgets.upperBound) * 1000).rounded())))
     }
 
     /// Runs `work` within the budget, in a server span that continues the
@@ -50,4 +50,11 @@ struct Exchange {
 /// Reads trace headers from a request's.
 private struct HeaderExtractor: Extractor {
     func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] }
+}
+
+/// A header's or parameter's value, or nil when it says nothing (absent,
+/// or empty): an empty `If-Match:` or `?cursor=` is as if left out.
+func present(_ value: String?) -> String? {
+    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+    return value
 }

@@ -39,7 +39,7 @@ extension PostsAPI {
             let post = Post(uid: uid, title: new.title, content: new.content ?? "")
             let current = try await current(uid)
             let saved: Post
-            if let tags = headers.ifMatch {
+            if let tags = present(headers.ifMatch) {
                 let read = try Self.matching(tags, current, uid)
                 saved = try await posts.save(post, ifUnchangedSince: read.updateDate, key: key)
             } else {
@@ -73,7 +73,7 @@ extension PostsAPI {
             while true {
                 attempt += 1
                 let read: Post
-                if let tags = headers.ifMatch {
+                if let tags = present(headers.ifMatch) {
                     read = try Self.matching(tags, try await current(uid), uid)
                 } else {
                     read = try await posts.post(uid: uid)
@@ -81,7 +81,7 @@ extension PostsAPI {
                 do {
                     let edited = try await posts.edit(read, title: patch.title, content: patch.content, key: key)
                     return .ok(.init(headers: .init(eTag: ETag.of(edited)), body: .json(.init(edited))))
-                } catch PostsError.conflict where headers.ifMatch == nil && attempt < 3 {
+                } catch PostsError.conflict where present(headers.ifMatch) == nil && attempt < 3 {
                     continue
                 }
             }
@@ -98,7 +98,7 @@ extension PostsAPI {
         ) { _ in
             let uid = try PostRules.uid(input.path.uid)
             let key = try Self.key(headers.idempotencyKey)
-            if let tags = headers.ifMatch {
+            if let tags = present(headers.ifMatch) {
                 let read = try Self.matching(tags, try await current(uid), uid)
                 _ = try await posts.delete(uid: uid, ifUnchangedSince: read.updateDate, key: key)
             } else {

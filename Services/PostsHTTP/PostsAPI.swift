@@ -11,6 +11,11 @@ struct PostsAPI: APIProtocol {
     let posts: any PostsUseCase
     let search: any SearchUseCase
     let status: any StatusUseCase
+    let changes: any PostChangesUseCase
+    /// The newest change heard of, for the change streams.
+    let heads: HeadBroadcast
+    /// The change streams open, and how many may be.
+    let subscribers: SubscriberCount
     /// A request's budget when it names none, and the most it may name.
     let timeout: Duration
     /// The OpenAPI document, as served.
@@ -48,7 +53,7 @@ struct PostsAPI: APIProtocol {
             "GET /posts", timeout: input.headers.requestTimeout, traceparent: input.headers.traceparent, failed: { .default(statusCode: $0, $1) }
         ) { _ in
             let limit = try Self.integer(input.query.limit, "limit")
-            let page = try await posts.posts(limit: limit ?? PostRules.defaultPageSize, cursor: input.query.cursor)
+            let page = try await posts.posts(limit: limit ?? PostRules.defaultPageSize, cursor: present(input.query.cursor))
             let link = page.nextCursor.map { "<\(Self.pageAddress(limit: limit, cursor: $0))>; rel=\"next\"" }
             return .ok(.init(headers: .init(link: link), body: .json(.init(page))))
         }
@@ -60,7 +65,9 @@ struct PostsAPI: APIProtocol {
             failed: { .default(statusCode: $0, $1) }
         ) { _ in
             let post = try await posts.post(uid: try PostRules.uid(input.path.uid))
-            if let tags = input.headers.ifNoneMatch, ETag.matches(tags, post) { return .notModified(.init(headers: .init(eTag: ETag.of(post)))) }
+            if let tags = present(input.headers.ifNoneMatch), ETag.matches(tags, post) {
+                return .notModified(.init(headers: .init(eTag: ETag.of(post))))
+            }
             return .ok(.init(headers: .init(eTag: ETag.of(post)), body: .json(.init(post))))
         }
     }

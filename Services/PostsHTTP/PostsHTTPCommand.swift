@@ -18,6 +18,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
         discussion: """
             Serves the routes of its OpenAPI document (GET /openapi.json; docs/HTTP.md):
               GET /posts, POST /posts, GET /posts/count, GET|PUT|PATCH|DELETE /posts/{uid},
+              GET /posts/changes (Server-Sent Events, resumed with Last-Event-ID),
               GET /search, GET /status, GET /healthz, GET /readyz
             JSON in and out; every error is application/problem+json (RFC 9457).
             Edits take If-Match (412 when the post changed since it was read), writes take
@@ -28,6 +29,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
               --listen         POSTS_HTTP_LISTEN    default 127.0.0.1:8080
               --gateway        POSTS_GATEWAY        default ipc://<runtime dir>/gateway.ipc (comma-separated: failover)
               --timeout        POSTS_HTTP_TIMEOUT   default 10 (seconds)
+              --max-streams    POSTS_HTTP_MAX_STREAMS default 1000 (GET /posts/changes open at once)
               --log-level      POSTS_LOG_LEVEL      default info
               --curve-key, --gateway-key, --curve-ipc, --insecure: as for the posts CLI.
 
@@ -46,6 +48,9 @@ struct PostsHTTPCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Seconds a request may take at most, and when it says no Request-Timeout.", valueName: "seconds"))
     var timeout: Double?
+
+    @Option(help: ArgumentHelp("Change streams (GET /posts/changes) open at once, at most; past it, 503.", valueName: "count"))
+    var maxStreams: Int?
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
@@ -84,16 +89,25 @@ struct PostsHTTPCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
+        let streams: Int
+        do {
+            streams = try settings.integer(maxStreams, env: "POSTS_HTTP_MAX_STREAMS", default: 1000)
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
         let budget = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+        let events = Endpoints.eventsSubscribe(environment: settings.environment)
         let provider = UseCaseProvider(
-            try NetworkPlatform.connect(endpoints: endpoints, timeout: budget, retries: 0, security: security.security))
+            try NetworkPlatform.connect(endpoints: endpoints, events: events, timeout: budget, retries: 0, security: security.security))
         if insecure && !address.isLoopback {
             logger.warning("listening off loopback with no TLS and no tokens (--insecure)", metadata: ["address": "\(address)"])
         }
 
         let document = try Self.document()
+        let heads = HeadBroadcast()
         let api = PostsAPI(
-            posts: provider.makePostsUseCase(), search: provider.makeSearchUseCase(), status: provider.makeStatusUseCase(), timeout: budget,
+            posts: provider.makePostsUseCase(), search: provider.makeSearchUseCase(), status: provider.makeStatusUseCase(),
+            changes: provider.makePostChangesUseCase(), heads: heads, subscribers: SubscriberCount(limit: streams), timeout: budget,
             document: document, logger: logger)
         let router = Router()
         router.add(middleware: RouterProblems(routes: Routes(document: document)))
@@ -113,6 +127,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
                 logger.notice("listening", metadata: ["url": "http://\(bound)"])
             }, logger: logger)
         services.append(.init(service: app))
+        services.append(.init(service: HeadWatch(watch: provider.makeWatchUseCase(), heads: heads)))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
@@ -148,4 +163,15 @@ struct ListenAddress: CustomStringConvertible {
     var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
     var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// Hears of every change (the event bus, or the watch's poll) for the
+/// change streams, for as long as the edge runs.
+struct HeadWatch: Service {
+    let watch: any PostsWatchUseCase
+    let heads: HeadBroadcast
+
+    func run() async throws {
+        for await head in watch.changes().cancelOnGracefulShutdown() { heads.publish(head) }
+    }
 }

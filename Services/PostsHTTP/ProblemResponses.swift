@@ -16,6 +16,14 @@ struct RequestProblems: ServerMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        // The runtime reads a header it cannot decode as if it were absent:
+        // a budget that says something else is refused here, not ignored.
+        if let timeout = request.headerFields[Self.requestTimeout].flatMap(present) {
+            guard timeout.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), Double(timeout) != nil else {
+                return ProblemBody.response(
+                    Problem.invalid("Request-Timeout", "Request-Timeout must be a number of seconds such as 2.5 (got '\(timeout)')"))
+            }
+        }
         do {
             var (response, body) = try await next(request, body, metadata)
             // The runtime writes a header's value as a URI component
@@ -37,6 +45,8 @@ struct RequestProblems: ServerMiddleware {
                     field: field))
         }
     }
+
+    static let requestTimeout = HTTPField.Name("Request-Timeout")!
 
     /// The response headers the document declares.
     static let plainHeaders: [HTTPField.Name] = [.location, .eTag, .retryAfter, HTTPField.Name("Link")!]
@@ -139,10 +149,11 @@ struct Routes: Sendable {
     init(document: OpenAPIObjectContainer) {
         let paths = document.value["paths"] as? [String: (any Sendable)?] ?? [:]
         let verbs = ["get", "put", "post", "delete", "patch"]
+        // Literal segments before templated ones: /posts/count is not /posts/{uid}.
         routes = paths.map { path, item in
             let operations = item as? [String: (any Sendable)?] ?? [:]
             return (path.split(separator: "/"), verbs.filter { operations[$0] != nil }.map { $0.uppercased() })
-        }
+        }.sorted { $0.segments.filter { $0.hasPrefix("{") }.count < $1.segments.filter { $0.hasPrefix("{") }.count }
     }
 
     func methods(at path: String) -> [String] {

@@ -17,8 +17,12 @@ struct GatewayDeadlineTests {
         defer { harness.shutdown() }
         let context = try Context()
         try await harness.startGateway(context: context)
-        try await harness.startEcho("slow", ["--delay", "8s"], context: context)
-        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
+        // The first request holds the one worker for 20 s: long enough that
+        // the five behind it queue while it is busy even on a machine loaded
+        // enough to take seconds to send them (with 8 s, one CI run sent
+        // them after the worker was free again, and it took one).
+        try await harness.startEcho("slow", ["--delay", "20s"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(30), retries: 0)
         let first = Task { try await client.call(service: "echo", method: "echo", params: ["n": 0]) }
         #expect(await eventually { (try? await client.status().processes.first?.busy) == 1 })
         let given = try await withThrowingTaskGroup(of: Result<JSONValue, JSONRPCError>.self) { group in

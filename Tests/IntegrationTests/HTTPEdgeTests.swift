@@ -117,7 +117,8 @@ struct HTTPEdgeTests {
             try await edge.request(.POST, "/posts", headers: [("Idempotency-Key", "has spaces")], json: Self.post("x")), 400, field: "Idempotency-Key"
         )
         expectProblem(try await edge.request(.GET, "/posts", headers: [("Request-Timeout", "soon")]), 400, field: "Request-Timeout")
-        expectProblem(try await edge.request(.GET, "/posts", headers: [("Request-Timeout", "0")]), 400, field: "Request-Timeout")
+        expectProblem(try await edge.request(.GET, "/posts", headers: [("Request-Timeout", "-1")]), 400, field: "Request-Timeout")
+        expectProblem(try await edge.request(.GET, "/posts", headers: [("Request-Timeout", "0")]), 504, "a budget of 0 is spent before it starts")
         expectProblem(try await edge.request(.GET, "/search?q=\(String(repeating: "q", count: 501))"), 400, field: "q")
         expectProblem(try await edge.request(.GET, "/search?q=a&offset=10001"), 400, field: "offset")
         expectProblem(try await edge.request(.GET, "/nowhere"), 404)
@@ -213,6 +214,85 @@ struct HTTPEdgeTests {
         #expect(try await edge.request(.GET, "/healthz").status == 200, "the edge itself is alive")
     }
 
+    @Test func test_changes_areServerSentEvents_andALastEventIDResumesWithNoneLostOrRepeated() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let edge = try await Self.started(harness)
+        // Changes before anyone listens: three posts, an edit of the first, a delete of the second.
+        var made: [String] = []
+        for title in ["First", "Second", "Third"] {
+            made.append(try #require(try await edge.request(.POST, "/posts", json: Self.post(title)).json?["uid"]?.stringValue))
+        }
+        #expect(
+            try await edge.request(.PATCH, "/posts/\(made[0])", json: #"{"content":"edited"}"#, contentType: "application/merge-patch+json")
+                .status == 200)
+        #expect(try await edge.request(.DELETE, "/posts/\(made[1])").status == 204)
+
+        // The feed keeps each post's latest change, in order: the third, the edited first, the second's delete.
+        var everything = try await edge.events("/posts/changes?after=0")
+        #expect(everything.status == 200 && everything.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true)
+        var seen: [HTTPEdge.Event] = []
+        for _ in 0..<3 { seen.append(try #require(try await everything.next())) }
+        #expect(seen.map(\.name) == ["upsert", "upsert", "delete"])
+        #expect(seen.map { $0.json?["uid"]?.stringValue } == [made[2], made[0], made[1]])
+        #expect(seen[1].json?["content"] == "edited", "an upsert carries the post as it was saved")
+        let ids = seen.compactMap { $0.id.flatMap { Int64($0) } }
+        #expect(ids.count == 3 && ids == ids.sorted() && Set(ids).count == 3, "ids are the changes' sequences: \(ids)")
+
+        // A client that saw one comes back with its id: the other two follow, then live ones.
+        var resumed = try await edge.events("/posts/changes", headers: [("Last-Event-ID", try #require(seen[0].id))])
+        #expect(try await resumed.next() == seen[1])
+        #expect(try await resumed.next() == seen[2])
+        let live = try #require(try await edge.request(.POST, "/posts", json: Self.post("Live")).json?["uid"]?.stringValue)
+        let event = try #require(try await resumed.next())
+        #expect(event.name == "upsert" && event.json?["uid"]?.stringValue == live)
+        #expect(try await everything.next() == event, "every open stream gets the live change, once")
+
+        // With neither, a stream starts from now.
+        var fresh = try await edge.events("/posts/changes")
+        let fourth = try #require(try await edge.request(.POST, "/posts", json: Self.post("After it opened")).json?["uid"]?.stringValue)
+        #expect(try await fresh.next()?.json?["uid"]?.stringValue == fourth)
+    }
+
+    @Test func test_changes_aStreamOutlivesAPostsServiceRestart_andLosesNoChange() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let edge = try await Self.started(harness)
+        #expect(try await edge.request(.POST, "/posts", json: Self.post("Before")).status == 201)
+        var start = try await edge.events("/posts/changes?after=0")
+        let before = try #require(try await start.next()?.id)
+
+        var open = try await edge.events("/posts/changes", headers: [("Last-Event-ID", before)])
+        _ = await harness.terminate("posts-service")
+        try await harness.startPostsService(context: context)
+        var made: [String] = []
+        for title in ["After one", "After two"] {
+            made.append(try #require(try await edge.request(.POST, "/posts", json: Self.post(title)).json?["uid"]?.stringValue))
+        }
+        #expect(try await open.next()?.json?["uid"]?.stringValue == made[0], "the open stream went on after the restart")
+        #expect(try await open.next()?.json?["uid"]?.stringValue == made[1])
+        var again = try await edge.events("/posts/changes", headers: [("Last-Event-ID", before)])
+        #expect(try await again.next()?.json?["uid"]?.stringValue == made[0], "a client coming back after the restart misses nothing")
+        #expect(try await again.next()?.json?["uid"]?.stringValue == made[1])
+    }
+
+    @Test func test_changes_refuseABadIDAndStreamsPastTheLimit() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        try await harness.startPostsSystem(context: context)
+        let edge = try await harness.startHTTPEdge("posts-http", ["--max-streams", "1"])
+        let bad = try await edge.request(.GET, "/posts/changes", headers: [("Last-Event-ID", "yesterday")])
+        #expect(bad.status == 400 && bad.field == "Last-Event-ID", "\(bad.body)")
+        #expect(try await edge.request(.GET, "/posts/changes?after=-1").field == "after")
+        let open = try await edge.events("/posts/changes")
+        #expect(open.status == 200)
+        let refused = try await edge.request(.GET, "/posts/changes")
+        #expect(refused.status == 503 && refused.header("Retry-After") == "1", "\(refused.body)")
+        withExtendedLifetime(open) {}
+    }
+
     @Test func test_theDocumentIsValidOpenAPI() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }
@@ -228,6 +308,27 @@ struct HTTPEdgeTests {
             """
         let run = try await harness.run("/usr/bin/env", ["python3", "-c", check, document], limit: .seconds(60))
         #expect(run.status == 0 && run.stdout.contains("valid 3.1"), "openapi-spec-validator (deploy/setup --test): \(run.stdout)\(run.stderr)")
+    }
+
+    /// A property-based tester (schemathesis) makes requests from the
+    /// document alone, well-formed and not, and checks every answer against
+    /// it: no fault (500), every status and header and body as documented,
+    /// what the document allows accepted and what it forbids refused. A
+    /// fixed seed and a bounded number of examples per operation; the
+    /// change stream, which never ends, has tests of its own above.
+    @Test func test_aPropertyBasedTester_findsNoFailureInItsBoundedRun() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let edge = try await Self.started(harness, search: true)
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("HTTP/schemathesis.toml").path
+        let run = try await harness.run(
+            "/usr/bin/env",
+            [
+                "python3", "-m", "schemathesis.cli", "--config-file", config, "run", "\(edge.base)/openapi.json", "--checks", "all",
+                "--max-examples", "25", "--seed", "1", "--exclude-operation-id", "streamChanges", "--request-timeout", "30", "--no-color",
+            ], limit: .seconds(240))
+        #expect(run.status == 0, "schemathesis (deploy/setup --test) found failures:\n\(run.stdout.suffix(6000))\(run.stderr.suffix(2000))")
+        #expect(run.stdout.contains("passed"), "\(run.stdout.suffix(2000))")
     }
 
     @Test func test_offLoopback_refusesToStart_unlessInsecure() async throws {

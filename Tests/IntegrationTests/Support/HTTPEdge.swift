@@ -38,6 +38,66 @@ struct HTTPEdge {
     }
 }
 
+extension HTTPEdge {
+    /// One Server-Sent Event.
+    struct Event: Equatable {
+        var id: String?
+        var name: String?
+        var data: String
+
+        var json: JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(data.utf8)) }
+    }
+
+    /// An open event stream, read event by event (comments skipped).
+    struct EventStream {
+        let status: Int
+        let headers: HTTPHeaders
+        private var chunks: HTTPClientResponse.Body.AsyncIterator
+        private var text = ""
+
+        init(_ response: HTTPClientResponse) {
+            (status, headers, chunks) = (Int(response.status.code), response.headers, response.body.makeAsyncIterator())
+        }
+
+        /// The next event; nil when the stream ends. Comments (heartbeats)
+        /// are counted in `comments`.
+        mutating func next(comments: inout Int) async throws -> Event? {
+            while true {
+                if let end = text.range(of: "\n\n") {
+                    let block = text[..<end.lowerBound]
+                    text.removeSubrange(..<end.upperBound)
+                    var event = Event(data: "")
+                    var isEvent = false
+                    for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+                        if line.hasPrefix(":") { continue }
+                        isEvent = true
+                        if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
+                        if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)) }
+                        if line.hasPrefix("data: ") { event.data += String(line.dropFirst(6)) }
+                    }
+                    if isEvent { return event }
+                    comments += 1
+                    continue
+                }
+                guard let chunk = try await chunks.next() else { return nil }
+                text += String(buffer: chunk)
+            }
+        }
+
+        mutating func next() async throws -> Event? {
+            var comments = 0
+            return try await next(comments: &comments)
+        }
+    }
+
+    /// Opens `GET path` as an event stream; it lasts at most `limit`.
+    func events(_ path: String, headers: [(String, String)] = [], limit: TimeAmount = .seconds(60)) async throws -> EventStream {
+        var request = HTTPClientRequest(url: base + path)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        return EventStream(try await HTTPClient.shared.execute(request, timeout: limit))
+    }
+}
+
 extension ProcessHarness {
     /// Starts `posts-http` on a free loopback port, against this harness's
     /// gateway, and waits until it listens.

@@ -1,0 +1,173 @@
+import Domain
+import Foundation
+import Logging
+import OpenAPIRuntime
+import Synchronization
+
+/// The change feed as Server-Sent Events, read as the client reads: each
+/// `next()` gives the next event's bytes, fetching a page of the feed
+/// (`posts.changes`) when the last one is spent, and waiting for the next
+/// change notice (`HeadBroadcast`) when the feed has nothing more. So a
+/// slow client holds one page at most, never a growing queue, and a client
+/// that comes back with the last id it saw misses nothing: the feed, not
+/// the notices, says what changed.
+struct ChangeEvents: AsyncSequence, Sendable {
+    typealias Element = HTTPBody.ByteChunk
+
+    /// A comment this often keeps an idle connection open through proxies.
+    static let heartbeat = Duration.seconds(15)
+    /// Changes fetched at once.
+    static let page = 200
+    /// How long a failed fetch waits before it is tried again (the feed's
+    /// service restarting, a gateway moving over): the stream stays open.
+    static let retry = Duration.seconds(1)
+
+    let changes: any PostChangesUseCase
+    let heads: HeadBroadcast
+    /// The sequence the stream starts after.
+    let after: Int64
+    let subscription: Subscription
+    let logger: Logger
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(events: self, cursor: after)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let events: ChangeEvents
+        var cursor: Int64
+        var pending: ArraySlice<PostChange> = []
+        var failing = false
+
+        mutating func next() async throws -> HTTPBody.ByteChunk? {
+            while !Task.isCancelled {
+                if let change = pending.popFirst() {
+                    cursor = change.sequence
+                    return ArraySlice(ChangeEvents.event(change).utf8)
+                }
+                do {
+                    let page = try await events.changes.changes(after: cursor, limit: ChangeEvents.page)
+                    if failing { events.logger.notice("the change feed answers again", metadata: ["after": "\(cursor)"]) }
+                    failing = false
+                    pending = page.changes[...]
+                    if !pending.isEmpty { continue }
+                    // Caught up: wait for a notice of something newer, or send a heartbeat.
+                    if await events.heads.wait(past: Swift.max(cursor, page.head), upTo: ChangeEvents.heartbeat) { continue }
+                    return ArraySlice(": keep-alive\n\n".utf8)
+                } catch {
+                    if !failing { events.logger.warning("the change feed failed; trying again every second", metadata: ["error": "\(error)"]) }
+                    failing = true
+                    try? await Task.sleep(for: ChangeEvents.retry)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// One change as an event: its sequence as the id, its kind as the
+    /// event's name, the post (or, for a delete, its uid) as the data.
+    static func event(_ change: PostChange) -> String {
+        let data: Data?
+        switch change.kind {
+        case .upsert(let post): data = try? encoder.encode(Components.Schemas.Post(post))
+        case .delete: data = try? encoder.encode(["uid": change.uid.uuidString])
+        }
+        let name = if case .delete = change.kind { "delete" } else { "upsert" }
+        return "id: \(change.sequence)\nevent: \(name)\ndata: \(String(decoding: data ?? Data("{}".utf8), as: UTF8.self))\n\n"
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+/// The newest change sequence this edge has heard of (from the event bus,
+/// or the watch's poll), for every stream waiting for it: one watch for
+/// the process, however many streams.
+final class HeadBroadcast: Sendable {
+    private struct State {
+        var head: Int64 = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    func publish(_ head: Int64) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard head > state.head else { return [] }
+            state.head = head
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits until a head past `seen` is heard of (true), or `limit`
+    /// passes or the task is cancelled (false).
+    func wait(past seen: Int64, upTo limit: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            group.addTask { await self.heard(past: seen) }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func heard(past seen: Int64) async -> Bool {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state -> Bool in
+                    if state.head > seen || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+        return !Task.isCancelled
+    }
+}
+
+/// One open stream, counted while it lasts: past `limit` at once, a new
+/// one is refused (503) rather than let memory and descriptors grow.
+final class Subscription: Sendable {
+    private let count: SubscriberCount
+
+    init?(_ count: SubscriberCount) {
+        guard count.take() else { return nil }
+        self.count = count
+    }
+
+    deinit { count.give() }
+}
+
+/// How many change streams are open, and how many may be.
+final class SubscriberCount: Sendable {
+    let limit: Int
+    private let open = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    var current: Int { open.load(ordering: .relaxed) }
+
+    fileprivate func take() -> Bool {
+        if open.add(1, ordering: .relaxed).newValue <= limit { return true }
+        open.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    fileprivate func give() { open.subtract(1, ordering: .relaxed) }
+}
