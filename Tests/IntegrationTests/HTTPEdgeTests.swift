@@ -214,6 +214,49 @@ struct HTTPEdgeTests {
         #expect(try await edge.request(.GET, "/healthz").status == 200, "the edge itself is alive")
     }
 
+    /// Issue #28's failover seen through HTTP: four clients `POST` with
+    /// their keys while the gateway the edge uses is killed (-9); the edge
+    /// moves to the other, sends what was in flight again, and no request
+    /// fails or is applied twice.
+    @Test func test_failover_aKill9OfTheGatewayInUseDuringPOSTs_failsNoneAndAppliesNoneTwice() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let gateways = TwoGateways(harness: harness)
+        try await gateways.start("a", context: context)
+        try await gateways.start("b", context: context)
+        try await gateways.startWorker(
+            "posts-service", "posts-service", service: "posts", sessions: 2, ["--database", harness.databasePath], context: context)
+        let edge = try await harness.startHTTPEdge(gateway: gateways.endpoints.joined(separator: ","), environment: gateways.environment)
+
+        let (clients, each) = (4, 40)
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var statuses: [Int] = []
+                    for number in 0..<each {
+                        let answer = try await edge.request(
+                            .POST, "/posts", headers: [("Idempotency-Key", "client-\(client)-\(number)")],
+                            json: Self.post("Client \(client), post \(number)"))
+                        statuses.append(answer.status)
+                    }
+                    return statuses
+                }
+            }
+            // Kill the gateway in use once the writes are under way.
+            var count = 0
+            _ = await eventually {
+                count = (try? await edge.request(.GET, "/posts/count").json?["count"]?.intValue) ?? 0
+                return count >= 20
+            }
+            await harness.kill("gateway-a")
+            #expect(count < clients * each, "the kill came while the POSTs were under way (\(count) saved by then)")
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(statuses.count == clients * each && statuses.allSatisfy { $0 == 201 }, "every POST answered 201: \(statuses.filter { $0 != 201 })")
+        #expect(try await edge.request(.GET, "/posts/count").json?["count"]?.intValue == clients * each, "each applied once")
+    }
+
     @Test func test_changes_areServerSentEvents_andALastEventIDResumesWithNoneLostOrRepeated() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

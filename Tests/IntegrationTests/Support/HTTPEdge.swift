@@ -99,10 +99,12 @@ extension HTTPEdge {
 }
 
 extension ProcessHarness {
-    /// Starts `posts-http` on a free loopback port, against this harness's
-    /// gateway, and waits until it listens.
-    func startHTTPEdge(_ name: String = "posts-http", _ arguments: [String] = [], environment: [String: String] = [:]) async throws -> HTTPEdge {
-        try start(name, "posts-http", ["--listen", "127.0.0.1:0", "--gateway", gatewayEndpoint] + arguments, environment: environment)
+    /// Starts `posts-http` on a free loopback port, against `gateway` (this
+    /// harness's gateway unless given), and waits until it listens.
+    func startHTTPEdge(
+        _ name: String = "posts-http", _ arguments: [String] = [], gateway: String? = nil, environment: [String: String] = [:]
+    ) async throws -> HTTPEdge {
+        try start(name, "posts-http", ["--listen", "127.0.0.1:0", "--gateway", gateway ?? gatewayEndpoint] + arguments, environment: environment)
         let url = await firstValue(within: .seconds(20), every: .milliseconds(20)) { () -> String? in
             guard let line = log(name).split(separator: "\n").first(where: { $0.contains("listening") && $0.contains("url=") }) else { return nil }
             return line.components(separatedBy: "url=").last.map { String($0.prefix { !$0.isWhitespace }) }
