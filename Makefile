@@ -69,6 +69,7 @@ bench: release-all
 	@mkdir -p bench-results
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) $(BENCH_ARGS) | tee bench-results/gateway.md
 	Tests/Benchmarks/local-search.sh $(RELEASE_BIN)/posts | tee bench-results/local-search.md
+	Tests/Benchmarks/http-edge.py $(RELEASE_BIN) | tee bench-results/http-edge.md
 
 # Search at scale (#26): 100,000 man-page paragraphs, then 1,000,000 posts
 # drawn by their word frequencies (Tests/Benchmarks/corpus/unigram.py):
