@@ -4,7 +4,7 @@ import OpenAPIRuntime
 /// `GET /posts/changes`: the change feed as Server-Sent Events.
 extension PostsAPI {
     func streamChanges(_ input: Operations.StreamChanges.Input) async throws -> Operations.StreamChanges.Output {
-        await serve("GET /posts/changes", timeout: nil, traceparent: input.headers.traceparent, failed: { .default(statusCode: $0, $1) }) { _ in
+        await serve("GET /posts/changes", timeout: nil, traceparent: input.headers.traceparent, failed: { .default(statusCode: $0, $1) }) {
             let after: Int64
             if let last = present(input.headers.lastEventID) {
                 guard let sequence = Int64(last.trimmingCharacters(in: .whitespaces)), sequence >= 0 else {

@@ -17,7 +17,7 @@ extension PostsAPI {
         return await serve(
             "POST /posts", timeout: headers.requestTimeout, traceparent: headers.traceparent, body: Self.postFields,
             failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             let key = try Self.key(headers.idempotencyKey)
             guard case .json(let new) = input.body else { throw Problem.invalid("Content-Type", "the body must be application/json") }
             let saved = try await posts.save(Post(uid: key?.derivedUID ?? UUID(), title: new.title, content: new.content ?? ""), key: key)
@@ -32,7 +32,7 @@ extension PostsAPI {
         return await serve(
             "PUT /posts/{uid}", timeout: headers.requestTimeout, traceparent: headers.traceparent, body: Self.postFields,
             failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             let uid = try PostRules.uid(input.path.uid)
             let key = try Self.key(headers.idempotencyKey)
             guard case .json(let new) = input.body else { throw Problem.invalid("Content-Type", "the body must be application/json") }
@@ -62,7 +62,7 @@ extension PostsAPI {
         return await serve(
             "PATCH /posts/{uid}", timeout: headers.requestTimeout, traceparent: headers.traceparent, body: Self.postFields,
             failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             let uid = try PostRules.uid(input.path.uid)
             let key = try Self.key(headers.idempotencyKey)
             let patch: Components.Schemas.PostPatch
@@ -95,7 +95,7 @@ extension PostsAPI {
         return await serve(
             "DELETE /posts/{uid}", timeout: headers.requestTimeout, traceparent: headers.traceparent,
             failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             let uid = try PostRules.uid(input.path.uid)
             let key = try Self.key(headers.idempotencyKey)
             if let tags = present(headers.ifMatch) {

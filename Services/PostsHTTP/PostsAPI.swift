@@ -28,12 +28,12 @@ struct PostsAPI: APIProtocol {
     /// request's body (see `Problem`).
     func serve<Output: Sendable>(
         _ operation: String, timeout: String?, traceparent: String?, body: Set<String> = [],
-        failed: (Int, Components.Responses.Problem) -> Output, _ work: (Exchange) async throws -> Output
+        failed: (Int, Components.Responses.Problem) -> Output, _ work: () async throws -> Output
     ) async -> Output {
         let problem: Problem
         do {
             let exchange = try Exchange(operation, timeout: timeout, traceparent: traceparent, fallback: self.timeout)
-            return try await exchange.run { try await work(exchange) }
+            return try await exchange.run { try await work() }
         } catch let error as Problem {
             problem = error
         } catch let error as PostsError {
@@ -51,7 +51,7 @@ struct PostsAPI: APIProtocol {
     func listPosts(_ input: Operations.ListPosts.Input) async throws -> Operations.ListPosts.Output {
         await serve(
             "GET /posts", timeout: input.headers.requestTimeout, traceparent: input.headers.traceparent, failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             let limit = try Self.integer(input.query.limit, "limit")
             let page = try await posts.posts(limit: limit ?? PostRules.defaultPageSize, cursor: present(input.query.cursor))
             let link = page.nextCursor.map { "<\(Self.pageAddress(limit: limit, cursor: $0))>; rel=\"next\"" }
@@ -63,7 +63,7 @@ struct PostsAPI: APIProtocol {
         await serve(
             "GET /posts/{uid}", timeout: input.headers.requestTimeout, traceparent: input.headers.traceparent,
             failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             let post = try await posts.post(uid: try PostRules.uid(input.path.uid))
             if let tags = present(input.headers.ifNoneMatch), ETag.matches(tags, post) {
                 return .notModified(.init(headers: .init(eTag: ETag.of(post))))
@@ -76,7 +76,7 @@ struct PostsAPI: APIProtocol {
         await serve(
             "GET /posts/count", timeout: input.headers.requestTimeout, traceparent: input.headers.traceparent,
             failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             .ok(.init(body: .json(.init(count: Int64(try await posts.count())))))
         }
     }
@@ -84,7 +84,7 @@ struct PostsAPI: APIProtocol {
     func search(_ input: Operations.Search.Input) async throws -> Operations.Search.Output {
         await serve(
             "GET /search", timeout: input.headers.requestTimeout, traceparent: input.headers.traceparent, failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             let results = try await search.search(
                 input.query.q, limit: try Self.integer(input.query.limit, "limit"), offset: try Self.integer(input.query.offset, "offset"))
             return .ok(.init(body: .json(.init(results))))
@@ -94,7 +94,7 @@ struct PostsAPI: APIProtocol {
     func getStatus(_ input: Operations.GetStatus.Input) async throws -> Operations.GetStatus.Output {
         await serve(
             "GET /status", timeout: input.headers.requestTimeout, traceparent: input.headers.traceparent, failed: { .default(statusCode: $0, $1) }
-        ) { _ in
+        ) {
             .ok(.init(body: .json(.init(try await status.status()))))
         }
     }
@@ -105,7 +105,7 @@ struct PostsAPI: APIProtocol {
 
     /// Ready when the gateway answers and the posts service has a worker.
     func getReadiness(_ input: Operations.GetReadiness.Input) async throws -> Operations.GetReadiness.Output {
-        await serve("GET /readyz", timeout: nil, traceparent: nil, failed: { .default(statusCode: $0, $1) }) { _ in
+        await serve("GET /readyz", timeout: nil, traceparent: nil, failed: { .default(statusCode: $0, $1) }) {
             let status = try await status.status()
             guard status.services.contains(where: { $0.name == "posts" && $0.processes > 0 }) else {
                 throw PostsError.unavailable(.noWorker(service: "posts"))
