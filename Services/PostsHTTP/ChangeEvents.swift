@@ -30,12 +30,14 @@ struct ChangeEvents: AsyncSequence, Sendable {
     let logger: Logger
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(events: self, cursor: after)
+        Iterator(events: self, cursor: after, encoder: EdgeJSON.encoder())
     }
 
     struct Iterator: AsyncIteratorProtocol {
         let events: ChangeEvents
         var cursor: Int64
+        /// One for the stream, not one per event.
+        let encoder: JSONEncoder
         var pending: ArraySlice<PostChange> = []
         var failing = false
 
@@ -43,7 +45,7 @@ struct ChangeEvents: AsyncSequence, Sendable {
             while !Task.isCancelled {
                 if let change = pending.popFirst() {
                     cursor = change.sequence
-                    return ArraySlice(ChangeEvents.event(change).utf8)
+                    return ArraySlice(ChangeEvents.event(change, encoder).utf8)
                 }
                 do {
                     let page = try await events.changes.changes(after: cursor, limit: ChangeEvents.page)
@@ -66,7 +68,7 @@ struct ChangeEvents: AsyncSequence, Sendable {
 
     /// One change as an event: its sequence as the id, its kind as the
     /// event's name, the post (or, for a delete, its uid) as the data.
-    static func event(_ change: PostChange) -> String {
+    static func event(_ change: PostChange, _ encoder: JSONEncoder) -> String {
         let data: Data?
         switch change.kind {
         case .upsert(let post): data = try? encoder.encode(Components.Schemas.Post(post))
@@ -74,12 +76,6 @@ struct ChangeEvents: AsyncSequence, Sendable {
         }
         let name = if case .delete = change.kind { "delete" } else { "upsert" }
         return "id: \(change.sequence)\nevent: \(name)\ndata: \(String(decoding: data ?? Data("{}".utf8), as: UTF8.self))\n\n"
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }
 

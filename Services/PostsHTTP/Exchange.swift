@@ -24,12 +24,17 @@ struct Exchange {
             budget = fallback
             return
         }
-        // Seconds as a decimal number: a client may ask for less than the
-        // server allows, never more (a larger one is cut to it); 0 is spent.
-        guard timeout.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(timeout), seconds.isFinite else {
-            throw Problem.invalid("Request-Timeout", "Request-Timeout must be a number of seconds such as 2.5 (got '\(timeout)')")
+        // A client may ask for less than the server allows, never more (a
+        // larger one is cut to it); 0 is spent.
+        budget = min(fallback, .milliseconds(Int64((min(try Self.seconds(timeout), Self.budgets.upperBound) * 1000).rounded())))
+    }
+
+    /// A `Request-Timeout` value: seconds as a decimal number (`2.5`).
+    static func seconds(_ text: String) throws(Problem) -> Double {
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(text), seconds.isFinite else {
+            throw Problem.invalid("Request-Timeout", "Request-Timeout must be a number of seconds such as 2.5 (got '\(text)')")
         }
-        budget = min(fallback, .milliseconds(Int64((min(seconds, Self.budgets.upperBound) * 1000).rounded())))
+        return seconds
     }
 
     /// Runs `work` within the budget, in a server span that continues the

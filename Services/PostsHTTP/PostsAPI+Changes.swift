@@ -18,9 +18,7 @@ extension PostsAPI {
                 after = try await changes.head()
             }
             guard let subscription = Subscription(subscribers) else {
-                throw Problem(
-                    status: 503, name: "busy", title: "Busy",
-                    detail: "\(subscribers.limit) change streams are open already, the most this edge serves (--max-streams)", retryAfter: 1)
+                throw Problem.busy("\(subscribers.limit) change streams are open already, the most this edge serves (--max-streams)")
             }
             let events = ChangeEvents(changes: changes, heads: heads, after: after, subscription: subscription, logger: logger)
             return .ok(

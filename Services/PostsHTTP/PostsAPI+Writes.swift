@@ -123,15 +123,11 @@ extension PostsAPI {
     /// not there matches no tag, not even `*`).
     static func matching(_ tags: String, _ current: Post?, _ uid: UUID) throws(Problem) -> Post {
         guard let current else {
-            throw Problem(
-                status: 412, name: "changed", title: "Changed since read",
-                detail: "there is no post \(uid.uuidString) (If-Match: \(tags)); nothing was changed")
+            throw Problem.changed("there is no post \(uid.uuidString) (If-Match: \(tags)); nothing was changed")
         }
         guard ETag.matches(tags, current) else {
-            throw Problem(
-                status: 412, name: "changed", title: "Changed since read",
-                detail:
-                    "post \(uid.uuidString) is now \(ETag.of(current)), not \(tags); nothing was changed: read it again and send the change with the new If-Match"
+            throw Problem.changed(
+                "post \(uid.uuidString) is now \(ETag.of(current)), not \(tags); nothing was changed: read it again and send the change with the new If-Match"
             )
         }
         return current

@@ -113,7 +113,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
         router.add(middleware: RouterProblems(routes: Routes(document: document)))
         router.add(middleware: BodyLimit())
         try api.registerHandlers(
-            on: router, configuration: Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+            on: router, configuration: Configuration(jsonEncodingOptions: EdgeJSON.options),
             middlewares: [RequestProblems(logger: logger)])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let exporter = try TracingStart.start(serviceName: "posts-http", environment: settings.environment) {

@@ -41,13 +41,11 @@ struct Problem: Error, Equatable {
         case .notFound:
             self.init(status: 404, name: "not-found", title: "Not found", detail: error.description)
         case .conflict:
-            self.init(
-                status: 412, name: "changed", title: "Changed since read",
-                detail: "\(error.description); read it again (its ETag) and send the change with the new If-Match")
+            self = .changed("\(error.description); read it again (its ETag) and send the change with the new If-Match")
         case .tooLarge:
             self.init(status: 413, name: "too-large", title: "Too large", detail: error.description)
         case .busy:
-            self.init(status: 503, name: "busy", title: "Busy", detail: error.description, retryAfter: 1)
+            self = .busy(error.description)
         case .unavailable(let outage):
             self.init(status: 503, name: "unavailable", title: "Unavailable", detail: outage.description, retryAfter: Self.retryAfter(outage))
         case .timeout:
@@ -74,6 +72,16 @@ struct Problem: Error, Equatable {
     /// parameter's form): 400, naming it.
     static func invalid(_ field: String, _ detail: String) -> Problem {
         Problem(status: 400, name: "invalid", title: "Invalid input", detail: detail, field: field)
+    }
+
+    /// The post is not as the client read it (412).
+    static func changed(_ detail: String) -> Problem {
+        Problem(status: 412, name: "changed", title: "Changed since read", detail: detail)
+    }
+
+    /// Too much is going on now; try again in a second (503).
+    static func busy(_ detail: String) -> Problem {
+        Problem(status: 503, name: "busy", title: "Busy", detail: detail, retryAfter: 1)
     }
 
     var type: String { "urn:posts:problem:\(name)" }

@@ -19,10 +19,7 @@ struct RequestProblems: ServerMiddleware {
         // The runtime reads a header it cannot decode as if it were absent:
         // a budget that says something else is refused here, not ignored.
         if let timeout = request.headerFields[Self.requestTimeout].flatMap(present) {
-            guard timeout.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), Double(timeout) != nil else {
-                return ProblemBody.response(
-                    Problem.invalid("Request-Timeout", "Request-Timeout must be a number of seconds such as 2.5 (got '\(timeout)')"))
-            }
+            do { _ = try Exchange.seconds(timeout) } catch { return ProblemBody.response(error) }
         }
         do {
             var (response, body) = try await next(request, body, metadata)
@@ -123,9 +120,7 @@ enum ProblemBody {
     static func bytes(_ problem: Problem) -> [UInt8] {
         let schema = Components.Schemas.Problem(
             _type: problem.type, title: problem.title, status: Int32(problem.status), detail: problem.detail, field: problem.field)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(schema)) ?? Data(#"{"type":"urn:posts:problem:failed","title":"Failed","status":500}"#.utf8))
+        return Array((try? EdgeJSON.encoder().encode(schema)) ?? Data(#"{"type":"urn:posts:problem:failed","title":"Failed","status":500}"#.utf8))
     }
 
     static func head(_ problem: Problem) -> (HTTPResponse, [UInt8]) {
@@ -184,5 +179,17 @@ struct BodyLimit<Context: RequestContext>: RouterMiddleware {
             throw tooLarge
         }
         return try await next(request, context)
+    }
+}
+
+/// How the edge writes JSON, wherever it writes it: keys sorted, slashes as
+/// they are (the runtime's coders take the same, `options`).
+enum EdgeJSON {
+    static let options: JSONEncodingOptions = [.sortedKeys, .withoutEscapingSlashes]
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 }
