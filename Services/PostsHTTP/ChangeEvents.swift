@@ -1,6 +1,8 @@
 import Domain
 import Foundation
 import Logging
+import Metrics
+import Observability
 import OpenAPIRuntime
 import Synchronization
 
@@ -40,30 +42,60 @@ struct ChangeEvents: AsyncSequence, Sendable {
         let encoder: JSONEncoder
         var pending: ArraySlice<PostChange> = []
         var failing = false
+        /// The database the stream's sequences count in, once the feed said.
+        var database: String?
+        /// When the stream last sent anything: a heartbeat is due a
+        /// `heartbeat` after it, even while the feed is failing.
+        var sent = ContinuousClock.now
 
         mutating func next() async throws -> HTTPBody.ByteChunk? {
             while !Task.isCancelled {
                 if let change = pending.popFirst() {
                     cursor = change.sequence
-                    return ArraySlice(ChangeEvents.event(change, encoder).utf8)
+                    return send(ChangeEvents.event(change, encoder))
                 }
                 do {
                     let page = try await events.changes.changes(after: cursor, limit: ChangeEvents.page)
                     if failing { events.logger.notice("the change feed answers again", metadata: ["after": "\(cursor)"]) }
                     failing = false
+                    // A database made anew (or restored) counts from 1 again:
+                    // the client's place means nothing there, so it is told,
+                    // and given the new database's changes from the start.
+                    let moved = database != nil && page.database != nil && page.database != database
+                    if let now = page.database { database = now }
+                    if moved || page.head < cursor {
+                        events.logger.warning(
+                            "the change feed was reset; the stream starts again from its first change",
+                            metadata: ["after": "\(cursor)", "head": "\(page.head)"])
+                        cursor = 0
+                        return send(ChangeEvents.reset(database, encoder))
+                    }
                     pending = page.changes[...]
                     if !pending.isEmpty { continue }
                     // Caught up: wait for a notice of something newer, or send a heartbeat.
-                    if await events.heads.wait(past: Swift.max(cursor, page.head), upTo: ChangeEvents.heartbeat) { continue }
-                    return ArraySlice(": keep-alive\n\n".utf8)
+                    if await events.heads.wait(past: Swift.max(cursor, page.head), upTo: ChangeEvents.heartbeat - (.now - sent)) { continue }
+                    return send(": keep-alive\n\n")
                 } catch {
                     if !failing { events.logger.warning("the change feed failed; trying again every second", metadata: ["error": "\(error)"]) }
                     failing = true
                     try? await Task.sleep(for: ChangeEvents.retry)
+                    if ContinuousClock.now - sent >= ChangeEvents.heartbeat { return send(": keep-alive, the feed is not answering\n\n") }
                 }
             }
             return nil
         }
+
+        private mutating func send(_ text: String) -> HTTPBody.ByteChunk {
+            sent = .now
+            return ArraySlice(text.utf8)
+        }
+    }
+
+    /// The feed began again (a new database): the client's last id is now
+    /// 0, and every change of the new database follows.
+    static func reset(_ database: String?, _ encoder: JSONEncoder) -> String {
+        let data = (try? encoder.encode(["database": database ?? ""])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "id: 0\nevent: reset\ndata: \(data)\n\n"
     }
 
     /// One change as an event: its sequence as the id, its kind as the
@@ -91,9 +123,12 @@ final class HeadBroadcast: Sendable {
 
     private let state = Mutex(State())
 
+    /// A head that is not the one known wakes every stream: a newer one has
+    /// changes to send, an older one may be a database made anew (a reset,
+    /// which each stream's next fetch finds).
     func publish(_ head: Int64) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard head > state.head else { return [] }
+            guard head != state.head else { return [] }
             state.head = head
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
@@ -154,16 +189,20 @@ final class Subscription: Sendable {
 final class SubscriberCount: Sendable {
     let limit: Int
     private let open = Atomic<Int>(0)
+    private let gauge = Gauge(label: MetricCatalog.httpStreams.name)
 
     init(limit: Int) { self.limit = limit }
 
     var current: Int { open.load(ordering: .relaxed) }
 
     fileprivate func take() -> Bool {
-        if open.add(1, ordering: .relaxed).newValue <= limit { return true }
+        if open.add(1, ordering: .relaxed).newValue <= limit {
+            gauge.record(current)
+            return true
+        }
         open.subtract(1, ordering: .relaxed)
         return false
     }
 
-    fileprivate func give() { open.subtract(1, ordering: .relaxed) }
+    fileprivate func give() { gauge.record(open.subtract(1, ordering: .relaxed).newValue) }
 }

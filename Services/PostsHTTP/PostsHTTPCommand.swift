@@ -2,6 +2,8 @@ import ArgumentParser
 import Domain
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NetworkPlatform
 import Observability
@@ -9,12 +11,17 @@ import OpenAPIHummingbird
 import OpenAPIRuntime
 import ServiceLifecycle
 import ServiceSupport
+import SystemSupport
 
 @main
 struct PostsHTTPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "posts-http",
         abstract: "The posts system over HTTP: the same use cases as the posts CLI, through the gateway.",
+        usage: """
+            posts-http [--listen <address>] [--gateway <endpoints>] [<options>]
+            posts-http token <name> --tokens <path> [--write]
+            """,
         discussion: """
             Serves the routes of its OpenAPI document (GET /openapi.json; docs/HTTP.md):
               GET /posts, POST /posts, GET /posts/count, GET|PUT|PATCH|DELETE /posts/{uid},
@@ -26,18 +33,28 @@ struct PostsHTTPCommand: AsyncParsableCommand {
             Request-Timeout (seconds, at most --timeout; 504 past it) and traceparent.
 
             Every flag has an environment variable; a flag wins over its variable:
-              --listen         POSTS_HTTP_LISTEN    default 127.0.0.1:8080
-              --gateway        POSTS_GATEWAY        default ipc://<runtime dir>/gateway.ipc (comma-separated: failover)
-              --timeout        POSTS_HTTP_TIMEOUT   default 10 (seconds)
-              --max-streams    POSTS_HTTP_MAX_STREAMS default 1000 (GET /posts/changes open at once)
-              --log-level      POSTS_LOG_LEVEL      default info
+              --listen (POSTS_HTTP_LISTEN): 127.0.0.1:8080
+              --gateway (POSTS_GATEWAY): ipc://<runtime dir>/gateway.ipc; A,B: failover
+              --timeout (POSTS_HTTP_TIMEOUT): 10 seconds
+              --max-connections (POSTS_HTTP_MAX_CONNECTIONS): 2000; past it, 503
+              --max-streams (POSTS_HTTP_MAX_STREAMS): 1000 change streams; past it, 503
+              --idle-timeout (POSTS_HTTP_IDLE_TIMEOUT): 60s with no request in flight
+              --tls-cert, --tls-key (POSTS_HTTP_TLS_CERT, _KEY): none, plain HTTP
+              --tokens (POSTS_HTTP_TOKENS): none, no token asked for
+              --metrics (POSTS_METRICS): off
+              --log-level (POSTS_LOG_LEVEL): info
               --curve-key, --gateway-key, --curve-ipc, --insecure: as for the posts CLI.
+            A request's header is at most 16 KiB (431 past it), its body 1 MiB (413).
 
-            Security: it listens on loopback unless told otherwise, and an address off
-            loopback needs --insecure (POSTS_INSECURE=1): it has no TLS or tokens yet,
-            so anyone who can reach the port can read and write every post.
-            SIGTERM or SIGINT: stop taking connections, finish the requests in flight, exit 0.
-            """
+            Security: it listens on loopback unless told otherwise. An address off loopback
+            needs TLS (--tls-cert, --tls-key) and a token list (--tokens; make tokens with
+            posts-http token NAME --tokens FILE [--write]), or --insecure said out loud.
+            With a token list, every request but /healthz and /readyz shows
+            Authorization: Bearer TOKEN (401 without one); a read token cannot write (403).
+            SIGHUP reads the token list again. SIGTERM or SIGINT: stop taking connections,
+            finish the requests in flight, exit 0.
+            """,
+        subcommands: [TokenCommand.self]
     )
 
     @Option(help: ArgumentHelp("Address to listen on, HOST:PORT (port 0: any free port, printed at start).", valueName: "address"))
@@ -49,8 +66,26 @@ struct PostsHTTPCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a request may take at most, and when it says no Request-Timeout.", valueName: "seconds"))
     var timeout: Double?
 
+    @Option(help: ArgumentHelp("Connections open at once, at most; past it, 503.", valueName: "count"))
+    var maxConnections: Int?
+
     @Option(help: ArgumentHelp("Change streams (GET /posts/changes) open at once, at most; past it, 503.", valueName: "count"))
     var maxStreams: Int?
+
+    @Option(help: ArgumentHelp("How long a connection with no request in flight stays open (e.g. 60s).", valueName: "duration"))
+    var idleTimeout: String?
+
+    @Option(help: ArgumentHelp("TLS certificate chain, a PEM file.", valueName: "path"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("TLS private key, a PEM file only its owner may read.", valueName: "path"))
+    var tlsKey: String?
+
+    @Option(help: ArgumentHelp("Token list: ask every request for one of its tokens (posts-http token makes them).", valueName: "path"))
+    var tokens: String?
+
+    @Option(help: ArgumentHelp("Serve metrics for Prometheus at host:port (POSTS_METRICS; default: off).", valueName: "host:port"))
+    var metrics: String?
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
@@ -58,73 +93,69 @@ struct PostsHTTPCommand: AsyncParsableCommand {
     @OptionGroup var curve: CurveOptions
 
     func run() async throws {
-        let settings = Settings()
-        ParentWatch.startIfRequested(environment: settings.environment)
-        LogSetup.bootstrap(level: try settings.logLevel(logLevel))
+        let environment = Settings()
+        ParentWatch.startIfRequested(environment: environment.environment)
+        LogSetup.bootstrap(level: try environment.logLevel(logLevel))
         let logger = Logger(label: "posts-http")
-        let address = try ListenAddress(listen ?? settings.environment["POSTS_HTTP_LISTEN"] ?? ListenAddress.fallback)
-        let insecure = curve.insecure || settings.environment["POSTS_INSECURE"] == "1"
-        guard address.isLoopback || insecure else {
-            throw ValidationError(
-                "refusing to listen on \(address) without TLS and tokens: anyone who reaches it could read and write every post. "
-                    + "Listen on loopback (127.0.0.1), or say --insecure (POSTS_INSECURE=1) to allow it anyway")
+        let settings = try EdgeSettings(self, environment)
+        let tls = try settings.tls.map(EdgeTLS.configuration)
+        let tokens = try settings.tokens.map { path in
+            do { return try TokenList(path: path) } catch let error as ConfigurationError { throw ValidationError(error.description) }
         }
-        let seconds =
-            try timeout ?? settings.environment["POSTS_HTTP_TIMEOUT"].map { text in
-                guard let value = Double(text) else { throw ValidationError("POSTS_HTTP_TIMEOUT must be seconds, not '\(text)'") }
-                return value
-            } ?? 10
-        guard Exchange.budgets.contains(seconds) else {
-            throw ValidationError(
-                "--timeout must be from \(Exchange.budgets.lowerBound) to \(Int(Exchange.budgets.upperBound)) seconds, not \(seconds)")
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let metrics = try await MetricsStart.start(settings.metrics, program: "posts-http", logger: logger) {
+            services.append(.init(service: metrics))
         }
-        let endpoints = gateway.flatMap(Endpoints.list) ?? Endpoints.gateways(environment: settings.environment)
-        guard !endpoints.isEmpty else { throw ValidationError("--gateway names no endpoint") }
-        for endpoint in endpoints {
-            do { try Endpoints.validate(endpoint) } catch { throw ValidationError("\(error)") }
+        let descriptors = DescriptorLimit.raise(logging: logger)
+        let connections = ConnectionCount(limit: min(settings.maxConnections, max(1, descriptors.connections - ConnectionCount.refusals)))
+        if connections.limit < settings.maxConnections {
+            logger.warning(
+                "serving fewer connections than --max-connections: the descriptor limit allows no more",
+                metadata: ["connections": "\(connections.limit)", "descriptors": "\(descriptors.soft)"])
         }
-        let security: SecuritySettings
-        do {
-            security = try curve.resolve(settings, endpoints: endpoints)
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
-        }
-        let streams: Int
-        do {
-            streams = try settings.integer(maxStreams, env: "POSTS_HTTP_MAX_STREAMS", default: 1000)
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
-        }
-        let budget = Duration.milliseconds(Int64((seconds * 1000).rounded()))
-        let events = Endpoints.eventsSubscribe(environment: settings.environment)
         let provider = UseCaseProvider(
-            try NetworkPlatform.connect(endpoints: endpoints, events: events, timeout: budget, retries: 0, security: security.security))
-        if insecure && !address.isLoopback {
-            logger.warning("listening off loopback with no TLS and no tokens (--insecure)", metadata: ["address": "\(address)"])
+            try NetworkPlatform.connect(
+                endpoints: settings.endpoints, events: Endpoints.eventsSubscribe(environment: environment.environment), timeout: settings.budget,
+                retries: 0, security: settings.security.security))
+        for warning in settings.warnings { logger.warning("\(warning)", metadata: ["address": "\(settings.address)"]) }
+        if let tokens {
+            TokenReload.reload(tokens, logger: logger)
+            services.append(.init(service: TokenReload(tokens: tokens, logger: logger)))
         }
 
         let document = try Self.document()
+        let routes = Routes(document: document)
         let heads = HeadBroadcast()
         let api = PostsAPI(
             posts: provider.makePostsUseCase(), search: provider.makeSearchUseCase(), status: provider.makeStatusUseCase(),
-            changes: provider.makePostChangesUseCase(), heads: heads, subscribers: SubscriberCount(limit: streams), timeout: budget,
-            document: document, logger: logger)
+            changes: provider.makePostChangesUseCase(), heads: heads, subscribers: SubscriberCount(limit: settings.maxStreams),
+            timeout: settings.budget, document: document, logger: logger)
         let router = Router()
-        router.add(middleware: RouterProblems(routes: Routes(document: document)))
+        if settings.metrics != nil { router.add(middleware: RequestMetrics(routes: routes)) }
+        router.add(middleware: RouterProblems(routes: routes))
+        if let tokens { router.add(middleware: TokenCheck(tokens: tokens)) }
         router.add(middleware: BodyLimit())
         try api.registerHandlers(
             on: router, configuration: Configuration(jsonEncodingOptions: EdgeJSON.options),
             middlewares: [RequestProblems(logger: logger)])
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        if let exporter = try TracingStart.start(serviceName: "posts-http", environment: settings.environment) {
+        if let exporter = try TracingStart.start(serviceName: "posts-http", environment: environment.environment) {
             services.append(.init(service: exporter))
         }
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionGuard(count: connections)], idleTimeout: .init(settings.idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: ConnectionGuard.headerBytes, maxHeaderListSize: ConnectionGuard.headerBytes,
+                maxHeaderFieldCount: ConnectionGuard.headerFields))
+        let scheme = tls == nil ? "http" : "https"
         let app = Application(
-            router: router, configuration: .init(address: .hostname(address.host, port: address.port), serverName: "posts-http"),
+            router: router, server: try tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) } ?? .http1(configuration: http),
+            configuration: .init(
+                address: .hostname(settings.address.host, port: settings.address.port), serverName: "posts-http",
+                availableConnectionsDelegate: .maximum(connections.ceiling, logger: logger)),
             onServerRunning: { channel in
                 // With port 0, the port the system gave.
-                let bound = ListenAddress(host: address.host, port: channel.localAddress?.port ?? address.port)
-                logger.notice("listening", metadata: ["url": "http://\(bound)"])
+                let bound = ListenAddress(host: settings.address.host, port: channel.localAddress?.port ?? settings.address.port)
+                logger.notice("listening", metadata: ["url": "\(scheme)://\(bound)", "tokens": "\(tokens == nil ? "off" : "on")"])
             }, logger: logger)
         services.append(.init(service: app))
         services.append(.init(service: HeadWatch(watch: provider.makeWatchUseCase(), heads: heads)))
@@ -138,40 +169,5 @@ struct PostsHTTPCommand: AsyncParsableCommand {
             throw ValidationError("openapi.json is missing beside the executable (in its resource bundle)")
         }
         return try JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(contentsOf: url))
-    }
-}
-
-/// Where the edge listens: HOST:PORT, `[IPv6]:PORT` for an IPv6 address.
-struct ListenAddress: CustomStringConvertible {
-    static let fallback = "127.0.0.1:8080"
-    let host: String
-    let port: Int
-
-    init(host: String, port: Int) { (self.host, self.port) = (host, port) }
-
-    init(_ text: String) throws {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
-            throw ValidationError("--listen must be HOST:PORT with a port from 0 to 65535 (got '\(text)')")
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw ValidationError("--listen names no host (got '\(text)'); 127.0.0.1:8080 listens on loopback") }
-        (self.host, self.port) = (host, port)
-    }
-
-    /// Only this machine can reach it.
-    var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
-
-    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-}
-
-/// Hears of every change (the event bus, or the watch's poll) for the
-/// change streams, for as long as the edge runs.
-struct HeadWatch: Service {
-    let watch: any PostsWatchUseCase
-    let heads: HeadBroadcast
-
-    func run() async throws {
-        for await head in watch.changes().cancelOnGracefulShutdown() { heads.publish(head) }
     }
 }

@@ -106,7 +106,7 @@ struct RouterProblems<Context: RequestContext>: RouterMiddleware {
             }
             let status = error.status.code
             let detail = error.body ?? (status == 404 ? "no such address: \(path)" : error.status.reasonPhrase)
-            let name = [404: "not-found", 405: "method-not-allowed", 413: "too-large"][status] ?? "refused"
+            let name = [401: "unauthorized", 403: "forbidden", 404: "not-found", 405: "method-not-allowed", 413: "too-large"][status] ?? "refused"
             let (head, body) = ProblemBody.head(Problem(status: status, name: name, title: error.status.reasonPhrase, detail: detail))
             var headers = error.headers
             for field in head.headerFields { headers[field.name] = field.value }
@@ -132,31 +132,6 @@ enum ProblemBody {
     static func response(_ problem: Problem) -> (HTTPResponse, HTTPBody?) {
         let (head, bytes) = head(problem)
         return (head, HTTPBody(bytes))
-    }
-}
-
-/// The document's addresses and the methods each takes, to tell a wrong
-/// method (405) from a wrong address (404).
-struct Routes: Sendable {
-    /// Each path's segments (`{uid}`: any one segment), and its methods.
-    private let routes: [(segments: [Substring], methods: [String])]
-
-    init(document: OpenAPIObjectContainer) {
-        let paths = document.value["paths"] as? [String: (any Sendable)?] ?? [:]
-        let verbs = ["get", "put", "post", "delete", "patch"]
-        // Literal segments before templated ones: /posts/count is not /posts/{uid}.
-        routes = paths.map { path, item in
-            let operations = item as? [String: (any Sendable)?] ?? [:]
-            return (path.split(separator: "/"), verbs.filter { operations[$0] != nil }.map { $0.uppercased() })
-        }.sorted { $0.segments.filter { $0.hasPrefix("{") }.count < $1.segments.filter { $0.hasPrefix("{") }.count }
-    }
-
-    func methods(at path: String) -> [String] {
-        let segments = path.split(separator: "/")
-        for route in routes where route.segments.count == segments.count {
-            if zip(route.segments, segments).allSatisfy({ $0.hasPrefix("{") || $0 == $1 }) { return route.methods }
-        }
-        return []
     }
 }
 

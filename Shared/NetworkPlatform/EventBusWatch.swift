@@ -31,7 +31,7 @@ struct EventBusWatch: PostsWatchUseCase {
                     if let notice = ChangeNotice(body: body) { continuation.yield(notice.head) }
                 }
             let poll = Task {
-                for await head in polling.changes() { continuation.yield(head) }
+                for await head in polling.changes() { continuation.polled(head) }
             }
             raw.onTermination = { _ in
                 subscriber?.close()

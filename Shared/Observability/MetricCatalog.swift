@@ -65,11 +65,22 @@ public enum MetricCatalog {
         name: "search_index_delay_seconds",
         help: "Time from a post's save (its updateDate) to it being searchable on this replica.")
 
+    // posts-http, the HTTP edge.
+    public static let httpRequests = Entry(
+        name: "http_server_requests_total",
+        help: "HTTP requests answered, by method, route (the OpenAPI path template, or unmatched) and status.")
+    public static let httpDuration = Entry(
+        name: "http_server_request_duration_seconds",
+        help: "Time from an HTTP request's arrival to its response's head, by method and route.")
+    public static let httpConnections = Entry(name: "http_server_connections", help: "HTTP connections open.")
+    public static let httpStreams = Entry(name: "http_server_change_streams", help: "Change streams (GET /posts/changes) open.")
+
     public static let all: [Entry] = [
         serverRequests, serverDuration, serverActive,
         gatewayRequests, gatewayQueueWait, gatewayDuration, gatewayQueueDepth, gatewayWorkers, gatewaySessions, gatewayExpiries,
         gatewayRequeues, gatewayLateReplies, gatewayBuffered, gatewayPeerBufferedMax, gatewayHeldBack, gatewayConnections,
         storeDuration, searchDocuments, searchApplied, searchLag, searchDelay,
+        httpRequests, httpDuration, httpConnections, httpStreams,
     ]
 
     /// Help by name; a name not in the catalog gets its own name as help.

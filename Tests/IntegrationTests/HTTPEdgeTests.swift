@@ -320,6 +320,37 @@ struct HTTPEdgeTests {
         #expect(try await again.next()?.json?["uid"]?.stringValue == made[1])
     }
 
+    /// posts-service started again on a new database: its sequences count
+    /// from 1 again, so an open stream, and a client coming back with an id
+    /// from the old one, are told (`reset`, id 0) and given the new
+    /// database's changes from its first, none skipped.
+    @Test func test_changes_aNewDatabase_isAResetEvent_thenEveryChangeOfTheNewOne() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let edge = try await Self.started(harness)
+        for title in ["Old one", "Old two", "Old three"] {
+            #expect(try await edge.request(.POST, "/posts", json: Self.post(title)).status == 201)
+        }
+        var open = try await edge.events("/posts/changes?after=0")
+        var last: String?
+        for _ in 0..<3 { last = try await open.next()?.id }
+        let old = try #require(last)
+
+        _ = await harness.terminate("posts-service")
+        try await harness.startPostsService(database: ["--database", harness.directory + "/new.sqlite"], context: context)
+        let made = try #require(try await edge.request(.POST, "/posts", json: Self.post("New one")).json?["uid"]?.stringValue)
+        var heartbeats = 0
+        let reset = try await open.next(comments: &heartbeats)
+        #expect(reset?.name == "reset" && reset?.id == "0", "\(String(describing: reset))")
+        #expect(heartbeats == 0, "the watch's poll told of the new database's head: the reset came before an idle heartbeat")
+        #expect(try await open.next()?.json?["uid"]?.stringValue == made, "the new database's first change follows the reset")
+
+        var again = try await edge.events("/posts/changes", headers: [("Last-Event-ID", old)])
+        #expect(try await again.next()?.name == "reset")
+        #expect(try await again.next()?.json?["uid"]?.stringValue == made)
+    }
+
     @Test func test_changes_refuseABadIDAndStreamsPastTheLimit() async throws {
         let harness = try ProcessHarness()
         defer { harness.shutdown() }

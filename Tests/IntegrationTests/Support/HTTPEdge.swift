@@ -101,10 +101,14 @@ extension HTTPEdge {
 extension ProcessHarness {
     /// Starts `posts-http` on a free loopback port, against `gateway` (this
     /// harness's gateway unless given), and waits until it listens.
+    /// `listen` and `wrapper` put it elsewhere (`ip netns exec`).
     func startHTTPEdge(
-        _ name: String = "posts-http", _ arguments: [String] = [], gateway: String? = nil, environment: [String: String] = [:]
+        _ name: String = "posts-http", _ arguments: [String] = [], gateway: String? = nil, environment: [String: String] = [:],
+        listen: String = "127.0.0.1:0", wrapper: [String] = []
     ) async throws -> HTTPEdge {
-        try start(name, "posts-http", ["--listen", "127.0.0.1:0", "--gateway", gateway ?? gatewayEndpoint] + arguments, environment: environment)
+        try start(
+            name, "posts-http", ["--listen", listen, "--gateway", gateway ?? gatewayEndpoint] + arguments, environment: environment,
+            wrapper: wrapper)
         let url = await firstValue(within: .seconds(20), every: .milliseconds(20)) { () -> String? in
             guard let line = log(name).split(separator: "\n").first(where: { $0.contains("listening") && $0.contains("url=") }) else { return nil }
             return line.components(separatedBy: "url=").last.map { String($0.prefix { !$0.isWhitespace }) }
