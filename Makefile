@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 RELEASE_BIN := $(CURDIR)/.build/release
 
-.PHONY: setup build release release-all run run-postgres test lint bench bench-scale clean
+.PHONY: setup build release release-all run run-postgres test lint bench bench-scale bench-nats clean
 
 # What `make run` starts (the Procfile's executables) and the client people
 # run beside it: all a newcomer's first `make run` builds.
@@ -88,6 +88,14 @@ bench-scale: release-all
 		| tee bench-results/ranking-1m.md
 	$(RELEASE_BIN)/gateway-bench --binaries $(RELEASE_BIN) --suite search-cores --search-posts 1000000 --search-corpus unigram \
 		--requests 100000 | tee bench-results/search-cores-1m.md
+
+# Our gateway beside nats-server (#42): ipc://, tcp:// and secured (CURVE
+# against TLS), 2 x 1 and 2 x 16 pipelined and one at a time, three rounds.
+# About 10 minutes on 2 cores.
+bench-nats: release-all
+	@deploy/setup --bench
+	@mkdir -p bench-results
+	Tests/Benchmarks/beside-nats.py $(RELEASE_BIN) | tee bench-results/beside-nats.md
 
 clean:
 	rm -rf .build bench-results

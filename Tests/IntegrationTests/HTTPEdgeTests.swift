@@ -320,6 +320,30 @@ struct HTTPEdgeTests {
         #expect(try await again.next()?.json?["uid"]?.stringValue == made[1])
     }
 
+    /// With posts-service gone for longer than a heartbeat's interval, the
+    /// stream still sends its heartbeat comments (so a proxy keeps it), and
+    /// goes on with the changes once posts-service is back.
+    @Test func test_changes_heartbeatsGoOnWhileTheFeedIsNotAnswering() async throws {
+        let harness = try ProcessHarness()
+        defer { harness.shutdown() }
+        let context = try Context()
+        let edge = try await Self.started(harness)
+        #expect(try await edge.request(.POST, "/posts", json: Self.post("Before the outage")).status == 201)
+        var open = try await edge.events("/posts/changes?after=0")
+        #expect(try await open.next()?.id != nil)
+        _ = await harness.terminate("posts-service")
+        // Back after more than one heartbeat interval (15 s), then a change.
+        let back = Task {
+            try await Task.sleep(for: .seconds(20))
+            try await harness.startPostsService(context: context)
+            return try await edge.request(.POST, "/posts", json: Self.post("After the outage")).json?["uid"]?.stringValue
+        }
+        var heartbeats = 0
+        let after = try await open.next(comments: &heartbeats)
+        #expect(heartbeats >= 1, "no heartbeat while the feed was not answering")
+        #expect(after?.json?["uid"]?.stringValue == (try await back.value))
+    }
+
     /// posts-service started again on a new database: its sequences count
     /// from 1 again, so an open stream, and a client coming back with an id
     /// from the old one, are told (`reset`, id 0) and given the new

@@ -43,11 +43,14 @@ struct ClientTests {
             let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: context, logger: quiet)
             let serving = Task { try await worker.run { $0 } }
             let client = try patientClient(endpoint, context: context, correlationID: { _ in nil })
+            // Until the worker has registered: on a loaded machine (CI, two
+            // cores) that took longer than a second.
             var answer: [Frame] = []
-            for _ in 0..<50 {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
                 answer = try await client.request(service: "mmi.service", body: ["echo"], correlationID: nil)
                 if answer == ["200"] { break }
-                try await Task.sleep(for: .milliseconds(20))
+                try await Task.sleep(for: .milliseconds(50))
             }
             #expect(answer == ["200"])
             #expect(try await client.request(service: "mmi.service", body: ["none"], correlationID: nil) == ["404"])

@@ -16,7 +16,10 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "echo-worker",
         abstract: "MDP worker that echoes requests (a fixture for tests and benchmarks).",
-        discussion: "Connects to POSTS_GATEWAY (or --gateway). Replies {\"service\",\"pid\",\"method\",\"params\"}; with --raw, the body unchanged."
+        discussion: """
+            Connects to POSTS_GATEWAY (or --gateway). Replies {"service","pid","method","params"}; with --raw, the body unchanged.
+            CURVE as for posts-service: --curve-key and --gateway-key (POSTS_CURVE_KEY, POSTS_GATEWAY_KEY).
+            """
     )
 
     @Option(help: "Service name to register.") var service = "echo"
@@ -29,6 +32,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     @Flag(help: "Answer on the session thread (a synchronous handler); ignores --delay.") var inline = false
     @Option(help: "Microseconds of CPU to spend on each request before answering, as a handler's work would (default: none).")
     var busy = 0
+    @OptionGroup var curve: CurveOptions
 
     func run() async throws {
         let settings = Settings()
@@ -42,9 +46,17 @@ struct EchoWorkerCommand: AsyncParsableCommand {
             sessions: sessions, defaultSessions: 1, threads: threads,
             heartbeatInterval: heartbeatInterval)
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
+        let endpoints = try WorkerOptions.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment))
+        // CURVE as the services take it (--curve-key, --gateway-key, POSTS_CURVE_KEY, …).
+        let security: SecuritySettings
+        do {
+            security = try curve.resolve(settings, endpoints: endpoints)
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
         let worker = MajordomoWorker(
-            endpoints: try WorkerOptions.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment)),
-            service: service, configuration: configuration, context: try Context(), logger: logger
+            endpoints: endpoints, service: service, configuration: configuration, context: try Context(security: security.security),
+            logger: logger
         )
         let echo = Echo(service: service, raw: raw, pause: pause, busy: .microseconds(busy))
         let group = ServiceGroup(
