@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Majordomo
+import Synchronization
 import Tracing
 import Wire
 import WireTracing
@@ -15,6 +16,12 @@ final class GatewayConnection: Sendable {
     private let context: Context
     private let client: MajordomoClient
     private let timeout: Duration
+    /// Each call's JSON-RPC id is this connection's prefix and a count:
+    /// unique for as long as the connection lives, which is all an id has
+    /// to be, and made without reading /dev/urandom (as `UUID()` does here,
+    /// on every call).
+    private let idPrefix = String(UInt64.random(in: .min ... .max), radix: 36)
+    private let calls = Atomic<UInt64>(0)
     /// How long a gateway has to answer a status probe, and to accept a
     /// connection before requests fail as "no answer".
     static let probeTimeout = Duration.seconds(2)
@@ -89,13 +96,24 @@ final class GatewayConnection: Sendable {
     /// one key for every attempt of the write, on whichever gateway, so
     /// posts-service applies it once.
     func call<Params, Result>(_ write: RPCWrite<Params, Result>, _ params: Params, key: RequestKey?) async throws(PostsError) -> Result {
-        try await send(write.method, params, key: key?.text ?? UUID().uuidString)
+        try await send(write.method, params, key: key?.text ?? Self.newKey())
+    }
+
+    /// A write's own key when its caller gave none: 128 random bits (the
+    /// system's generator), in hex, unique across clients and restarts as
+    /// a UUID is.
+    static func newKey() -> String {
+        var random = SystemRandomNumberGenerator()
+        return [random.next() as UInt64, random.next()].map { word in
+            let hex = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     private func send<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params, key: String?) async throws(PostsError) -> Result {
         let budget = RPCDeadline.remaining(within: timeout)
         guard budget > .zero else { throw .timeout(seconds: 0) }
-        let id = JSONRPCID.string(UUID().uuidString)
+        let id = JSONRPCID.string("\(idPrefix)-\(calls.add(1, ordering: .relaxed).newValue)")
         var meta = RequestMeta(timeoutMs: Self.told(budget))
         meta.requestKey = key
         // The client span, a child of whatever this call is made for (the

@@ -17,7 +17,8 @@ Three set-ups, each ours against NATS:
           NATS with TLS (a self-signed certificate made here by openssl).
 and in each: 2 x 1 and 2 x 16 pipelined (REQUESTS, 500 in flight), and
 one at a time at 2 x 16 (SAMPLES, p50 and p99). Each run prints the CPU
-the broker (or nats-server), the answering processes and the client spent.
+the broker (or nats-server) and the answering processes spent (10 ms
+ticks, from /proc) and the client's (seconds, from its rusage).
 Runs alternate, NATS first; the last lines are each round's ratio (ours
 over NATS: throughput, higher is better; p50, lower is better) and their
 median over the rounds.
@@ -25,7 +26,7 @@ median over the rounds.
 Needs: nats-server and libnats-dev (Debian), libzmq, gcc, openssl, and a
 release build (make release).
 """
-import argparse, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import argparse, os, resource, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 parser = argparse.ArgumentParser()
@@ -150,14 +151,18 @@ class Side:
 
     def measure(self, count, window):
         before = (ticks(self.broker.pid), sum(ticks(w.pid) for w in self.workers))
+        # The client is the only child reaped meanwhile: its CPU is the difference.
+        reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
         process = subprocess.Popen(self.load + [str(count), str(window), str(args.body)] + self.extra, env=self.client_env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = process.communicate(timeout=300)
         after = (ticks(self.broker.pid), sum(ticks(w.pid) for w in self.workers))
+        now = resource.getrusage(resource.RUSAGE_CHILDREN)
         if process.returncode != 0:
             raise SystemExit(f"{self.load[0]} failed ({process.returncode}): {err.strip()}")
         result = dict(part.split("=", 1) for part in out.split() if "=" in part)
         result["broker_ticks"], result["workers_ticks"] = after[0] - before[0], after[1] - before[1]
+        result["client_seconds"] = (now.ru_utime + now.ru_stime) - (reaped.ru_utime + reaped.ru_stime)
         return result
 
     def stop(self):
@@ -186,7 +191,7 @@ try:
                     f = figures[system]
                     shown = f"rps={f['rps']}" if window > 1 else f"p50_us={f['p50_us']} p99_us={f['p99_us']}"
                     print(f"round {round_} {setup:6} {label:19} {system:4} {shown} broker_ticks={f['broker_ticks']} "
-                          f"answering_ticks={f['workers_ticks']}", flush=True)
+                          f"answering_ticks={f['workers_ticks']} client_cpu_seconds={f['client_seconds']:.2f}", flush=True)
                 if window > 1:
                     ratio = float(figures["ours"]["rps"]) / float(figures["nats"]["rps"])
                 else:
