@@ -40,10 +40,18 @@ extension Components.Schemas.Status {
             processes: status.processes.map { process in
                 .init(
                     service: process.service, pid: process.pid, name: process.name, sessions: Int64(process.sessions), busy: Int64(process.busy),
-                    handled: Int64(process.handled), silentMilliseconds: process.silentMilliseconds)
+                    handled: Int64(process.handled), silentMilliseconds: process.silentMilliseconds, gateways: process.gateways)
             },
             searchIndexes: status.searchIndexes.map { index in
                 .init(pid: index.pid, documents: Int64(index.documents), applied: index.applied, head: index.head, lag: index.lag)
+            },
+            methods: status.methods.map { method in
+                .init(
+                    service: method.service, method: method.method, requests: Int64(method.requests), errors: Int64(method.errors),
+                    p50Milliseconds: method.p50Milliseconds, p99Milliseconds: method.p99Milliseconds)
+            },
+            gateways: status.gateways.map { gateway in
+                .init(endpoint: gateway.endpoint, up: gateway.up, inUse: gateway.inUse, uptimeSeconds: gateway.uptimeSeconds)
             })
     }
 }

@@ -82,6 +82,13 @@ struct HTTPEdgeTests {
         #expect(status.status == 200)
         #expect(status.json?["services"]?.arrayValue?.contains { $0["name"] == "posts" } == true, "\(status.body)")
         #expect(status.json?["searchIndexes"]?.arrayValue?.count == 1, "\(status.body)")
+        // Each method's traffic, as `posts status --json` shows it: the reads and writes above were counted.
+        let methods = status.json?["methods"]?.arrayValue ?? []
+        let get = methods.first { $0["service"] == "posts" && $0["method"] == "posts.get" }
+        #expect((get?["requests"]?.intValue ?? 0) >= 2, "\(status.body)")
+        // The gateway the edge was given, answering and in use.
+        let gateways = status.json?["gateways"]?.arrayValue ?? []
+        #expect(gateways.count == 1 && gateways.first?["up"] == true && gateways.first?["inUse"] == true, "\(status.body)")
 
         // The document served is the one the server was generated from.
         let served = try await edge.request(.GET, "/openapi.json")
