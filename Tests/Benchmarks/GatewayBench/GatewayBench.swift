@@ -39,6 +39,12 @@ struct GatewayBench: ParsableCommand {
     @Option(help: "Internal: serve a raw ROUTER echo on this endpoint.") var rawEchoServer: String?
     @Option(help: "With suite 'stores': a PostgreSQL database (postgres://…, empty) to set beside SQLite.") var databaseUrl: String?
 
+    @Flag(
+        help:
+            "CURVE on every connection, ipc:// too: the gateway, workers, services, the raw baseline and this program's clients (keys made for the run)."
+    )
+    var curve = false
+
     func run() throws {
         if let endpoint = rawEchoServer { return try RawEchoServer.serve(endpoint) }
         if suite == "ranking" { return try ranking() }
@@ -46,15 +52,18 @@ struct GatewayBench: ParsableCommand {
             print("Machine: \(Report.machine)\n")
             return print(try JSONSuite(samples: max(5, samples / 1000)).run())
         }
-        let lab = try Lab(binaries: binaries)
+        let keys = curve ? try LabKeys() : nil
+        defer { keys?.remove() }
+        let lab = try Lab(binaries: binaries, keys: keys)
         defer { lab.shutdown() }
-        let context = try Context()
+        let context = try Context(security: keys?.security ?? .none)
         let body = Frame(String(repeating: "x", count: bodySize))
         var rows: [Row] = []
 
         let rawEndpoint = try lab.startRawEcho(self: CommandLine.arguments[0])
         try lab.startGateway()
         print("Command: `\(CommandLine.arguments.joined(separator: " "))`")
+        if curve { print("Security: CURVE on every connection (POSTS_CURVE_IPC=1), the raw baseline included.") }
         print("Machine: \(Report.machine), libzmq \(Context.version.major).\(Context.version.minor).\(Context.version.patch)\n")
         if suite == "posts" || suite == "all" {
             print(
@@ -66,7 +75,7 @@ struct GatewayBench: ParsableCommand {
             guard let databaseUrl else { throw BenchError("--suite stores needs --database-url postgres://… (an empty database)") }
             // Each store in a lab of its own (gateway, posts-service, data), one after the other.
             func figures(_ url: String?) throws -> PostsSuite.Figures {
-                try inLabOfItsOwn { storeLab in
+                try inLabOfItsOwn(keys: keys) { storeLab in
                     try PostsSuite(lab: storeLab, context: context, samples: samples / 2, saves: saves, importCount: importPosts).figures(
                         databaseURL: url)
                 }
@@ -79,7 +88,7 @@ struct GatewayBench: ParsableCommand {
         if suite == "search" || suite == "all" {
             // Its own gateway and database: the posts suite's data would skew the corpus.
             print(
-                try inLabOfItsOwn { searchLab in
+                try inLabOfItsOwn(keys: keys) { searchLab in
                     try SearchSuite(
                         lab: searchLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
                         samples: samples / 4
@@ -89,7 +98,7 @@ struct GatewayBench: ParsableCommand {
         }
         if suite == "search-cores" {
             print(
-                try inLabOfItsOwn { coresLab in
+                try inLabOfItsOwn(keys: keys) { coresLab in
                     try SearchCoresSuite(
                         lab: coresLab, context: context, corpusScript: corpusScript, corpusOptions: corpusOptions, count: searchPosts,
                         requests: requests / 25
@@ -147,8 +156,8 @@ struct GatewayBench: ParsableCommand {
     /// `body` with a lab of its own (a gateway, and the processes `body`
     /// starts), shut down after.
     @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
-    private func inLabOfItsOwn<T>(_ body: (Lab) throws -> T) throws -> T {
-        let lab = try Lab(binaries: binaries)
+    private func inLabOfItsOwn<T>(keys: LabKeys?, _ body: (Lab) throws -> T) throws -> T {
+        let lab = try Lab(binaries: binaries, keys: keys)
         defer { lab.shutdown() }
         try lab.startGateway()
         return try body(lab)

@@ -1,5 +1,6 @@
 import Foundation
 import Majordomo
+import ServiceSupport
 import TestSupport
 import ZeroMQ
 
@@ -14,8 +15,12 @@ final class Lab {
     /// MDP sessions the echo workers hold (other services' stay registered).
     private var echoSessions = 0
 
-    init(binaries: String) throws {
+    /// CURVE for every connection, when the run asked for it (`--curve`).
+    let keys: LabKeys?
+
+    init(binaries: String, keys: LabKeys? = nil) throws {
         self.binaries = binaries
+        self.keys = keys
         directory = try makeTemporaryDirectory("pb")
     }
 
@@ -43,6 +48,10 @@ final class Lab {
         environment["POSTS_DATA_DIR"] = directory  // search indexes in the lab, never the user's
         environment["POSTS_LOG_LEVEL"] = "warning"
         environment["POSTS_EXIT_WITH_PARENT"] = "1"
+        // The gateway and the raw echo (this program, which binds) are
+        // CURVE servers; everything else connects as a client.
+        let binds = path.hasSuffix("/gateway") || arguments.first == "--raw-echo-server"
+        for (name, value) in keys?.environment(binding: binds) ?? [:] { environment[name] = value }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -160,7 +169,12 @@ struct BenchError: Error, CustomStringConvertible {
 /// The baseline: a ROUTER that sends every message straight back.
 enum RawEchoServer {
     static func serve(_ endpoint: String) throws {
-        let socket = try Socket(try Context(), .router)
+        // With `--curve`, a CURVE server with the gateway's key (libzmq
+        // admits any client when no allow-list is asked).
+        let environment = ProcessInfo.processInfo.environment
+        let security =
+            try environment["POSTS_CURVE_KEY"].map { Security(keys: try KeyFiles.readSecret($0), curveOnIPC: true) } ?? .none
+        let socket = try Socket(try Context(security: security), .router)
         try socket.set(.sendHighWaterMark, 0)
         try socket.bind(endpoint)
         while let message = try socket.receive() { try socket.send(message) }
