@@ -25,7 +25,6 @@ struct EdgeSettings {
     init(_ command: PostsHTTPCommand, _ settings: Settings) throws {
         let environment = settings.environment
         address = try ListenAddress(command.listen ?? environment["POSTS_HTTP_LISTEN"] ?? ListenAddress.fallback)
-        insecure = command.curve.insecure || environment["POSTS_INSECURE"] == "1"
         let seconds =
             try command.timeout ?? environment["POSTS_HTTP_TIMEOUT"].map { text in
                 guard let value = Double(text) else { throw ValidationError("POSTS_HTTP_TIMEOUT must be seconds, not '\(text)'") }
@@ -45,6 +44,8 @@ struct EdgeSettings {
         }
         tokens = command.tokens ?? environment["POSTS_HTTP_TOKENS"]
         do {
+            // The project's one reading of a yes/no variable (1, true, yes, …), as the CURVE rule reads it.
+            insecure = try command.curve.insecure || settings.flag(env: "POSTS_INSECURE")
             maxStreams = try settings.integer(command.maxStreams, env: "POSTS_HTTP_MAX_STREAMS", default: 1000)
             maxConnections = try settings.integer(command.maxConnections, env: "POSTS_HTTP_MAX_CONNECTIONS", default: 2000)
             idleTimeout = try settings.duration(command.idleTimeout, env: "POSTS_HTTP_IDLE_TIMEOUT", default: .seconds(60))
