@@ -1,10 +1,7 @@
 import Domain
 import Foundation
 import Logging
-import Metrics
-import Observability
 import OpenAPIRuntime
-import Synchronization
 
 /// The change feed as Server-Sent Events, read as the client reads: each
 /// `next()` gives the next event's bytes, fetching a page of the feed
@@ -111,98 +108,18 @@ struct ChangeEvents: AsyncSequence, Sendable {
     }
 }
 
-/// The newest change sequence this edge has heard of (from the event bus,
-/// or the watch's poll), for every stream waiting for it: one watch for
-/// the process, however many streams.
-final class HeadBroadcast: Sendable {
-    private struct State {
-        var head: Int64 = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextID: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-
-    /// A head that is not the one known wakes every stream: a newer one has
-    /// changes to send, an older one may be a database made anew (a reset,
-    /// which each stream's next fetch finds).
-    func publish(_ head: Int64) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard head != state.head else { return [] }
-            state.head = head
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Waits until a head past `seen` is heard of (true), or `limit`
-    /// passes or the task is cancelled (false).
-    func wait(past seen: Int64, upTo limit: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            group.addTask { await self.heard(past: seen) }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-    }
-
-    private func heard(past seen: Int64) async -> Bool {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let now = state.withLock { state -> Bool in
-                    if state.head > seen || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-        return !Task.isCancelled
-    }
-}
-
 /// One open stream, counted while it lasts: past `limit` at once, a new
 /// one is refused (503) rather than let memory and descriptors grow.
 final class Subscription: Sendable {
-    private let count: SubscriberCount
+    private let count: OpenCount
 
-    init?(_ count: SubscriberCount) {
-        guard count.take() else { return nil }
+    init?(_ count: OpenCount) {
+        guard count.open() else {
+            count.close()
+            return nil
+        }
         self.count = count
     }
 
-    deinit { count.give() }
-}
-
-/// How many change streams are open, and how many may be.
-final class SubscriberCount: Sendable {
-    let limit: Int
-    private let open = Atomic<Int>(0)
-    private let gauge = Gauge(label: MetricCatalog.httpStreams.name)
-
-    init(limit: Int) { self.limit = limit }
-
-    var current: Int { open.load(ordering: .relaxed) }
-
-    fileprivate func take() -> Bool {
-        if open.add(1, ordering: .relaxed).newValue <= limit {
-            gauge.record(current)
-            return true
-        }
-        open.subtract(1, ordering: .relaxed)
-        return false
-    }
-
-    fileprivate func give() { gauge.record(open.subtract(1, ordering: .relaxed).newValue) }
+    deinit { count.close() }
 }

@@ -1,18 +1,15 @@
 import HTTPTypes
-import Metrics
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
-import Observability
-import Synchronization
 
 /// The edge's bounds on connections, answered in HTTP rather than by a
 /// silent close: one of these sits in each connection's pipeline, after
-/// the HTTP decoder. A connection past `ConnectionCount.limit` is answered
+/// the HTTP decoder. A connection past `OpenCount.limit` is answered
 /// 503 (with `Retry-After`) on its first request and closed; a request
 /// whose header is over `headerBytes` is answered 431, and one that is
 /// not HTTP at all 400, and closed. Past
-/// `ConnectionCount.ceiling` the server stops accepting at all, so even
+/// `OpenCount.ceiling` the server stops accepting at all, so even
 /// refusals hold a bounded number of descriptors.
 final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -25,12 +22,12 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// Header fields in a request, at most.
     static let headerFields = 100
 
-    private let count: ConnectionCount
+    private let count: OpenCount
     private var counted = false
     private var refusing = false
     private var answered = false
 
-    init(count: ConnectionCount) { self.count = count }
+    init(count: OpenCount) { self.count = count }
 
     func handlerAdded(context: ChannelHandlerContext) {
         counted = true
@@ -78,29 +75,4 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
-}
-
-/// How many connections are open, and how many may be served.
-final class ConnectionCount: Sendable {
-    /// Served at once; one more is answered 503.
-    let limit: Int
-    /// Open at once, refusals included; past it the server stops accepting
-    /// until one closes.
-    var ceiling: Int { limit + Self.refusals }
-    /// Connections held only to be answered 503.
-    static let refusals = 64
-
-    private let current = Atomic<Int>(0)
-    private let gauge = Gauge(label: MetricCatalog.httpConnections.name)
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Counts a new connection; false when it is one too many to serve.
-    func open() -> Bool {
-        let now = current.add(1, ordering: .relaxed).newValue
-        gauge.record(now)
-        return now <= limit
-    }
-
-    func close() { gauge.record(current.subtract(1, ordering: .relaxed).newValue) }
 }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Domain
-import ServiceLifecycle
 
 /// Where the edge listens: HOST:PORT, `[IPv6]:PORT` for an IPv6 address.
 struct ListenAddress: CustomStringConvertible {
@@ -24,15 +22,4 @@ struct ListenAddress: CustomStringConvertible {
     var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
     var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-}
-
-/// Hears of every change (the event bus, or the watch's poll) for the
-/// change streams, for as long as the edge runs.
-struct HeadWatch: Service {
-    let watch: any PostsWatchUseCase
-    let heads: HeadBroadcast
-
-    func run() async throws {
-        for await head in watch.changes().cancelOnGracefulShutdown() { heads.publish(head) }
-    }
 }

@@ -15,7 +15,7 @@ struct PostsAPI: APIProtocol {
     /// The newest change heard of, for the change streams.
     let heads: HeadBroadcast
     /// The change streams open, and how many may be.
-    let subscribers: SubscriberCount
+    let subscribers: OpenCount
     /// A request's budget when it names none, and the most it may name.
     let timeout: Duration
     /// The OpenAPI document, as served.

@@ -100,14 +100,21 @@ struct PostsHTTPCommand: AsyncParsableCommand {
         let settings = try EdgeSettings(self, environment)
         let tls = try settings.tls.map(EdgeTLS.configuration)
         let tokens = try settings.tokens.map { path in
-            do { return try TokenList(path: path) } catch let error as ConfigurationError { throw ValidationError(error.description) }
+            let tokens = TokenList(path: path)
+            do {
+                TokenReload.report(try tokens.reload(), of: tokens, logger: logger)
+            } catch let error as ConfigurationError {
+                throw ValidationError(error.description)
+            }
+            return tokens
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let metrics = try await MetricsStart.start(settings.metrics, program: "posts-http", logger: logger) {
             services.append(.init(service: metrics))
         }
         let descriptors = DescriptorLimit.raise(logging: logger)
-        let connections = ConnectionCount(limit: min(settings.maxConnections, max(1, descriptors.connections - ConnectionCount.refusals)))
+        let connections = OpenCount(
+            limit: min(settings.maxConnections, max(1, descriptors.connections - OpenCount.refusals)), gauge: MetricCatalog.httpConnections)
         if connections.limit < settings.maxConnections {
             logger.warning(
                 "serving fewer connections than --max-connections: the descriptor limit allows no more",
@@ -119,7 +126,6 @@ struct PostsHTTPCommand: AsyncParsableCommand {
                 retries: 0, security: settings.security.security))
         for warning in settings.warnings { logger.warning("\(warning)", metadata: ["address": "\(settings.address)"]) }
         if let tokens {
-            TokenReload.reload(tokens, logger: logger)
             services.append(.init(service: TokenReload(tokens: tokens, logger: logger)))
         }
 
@@ -128,7 +134,8 @@ struct PostsHTTPCommand: AsyncParsableCommand {
         let heads = HeadBroadcast()
         let api = PostsAPI(
             posts: provider.makePostsUseCase(), search: provider.makeSearchUseCase(), status: provider.makeStatusUseCase(),
-            changes: provider.makePostChangesUseCase(), heads: heads, subscribers: SubscriberCount(limit: settings.maxStreams),
+            changes: provider.makePostChangesUseCase(), heads: heads,
+            subscribers: OpenCount(limit: settings.maxStreams, gauge: MetricCatalog.httpStreams),
             timeout: settings.budget, document: document, logger: logger)
         let router = Router()
         if settings.metrics != nil { router.add(middleware: RequestMetrics(routes: routes)) }

@@ -20,7 +20,7 @@ struct RequestMetrics<Context: RequestContext>: RouterMiddleware {
         func record(_ status: Int) {
             let labels = [("method", method), ("route", route)]
             Counter(label: MetricCatalog.httpRequests.name, dimensions: labels + [("status", String(status))]).increment()
-            CoreMetrics.Timer(label: MetricCatalog.httpDuration.name, dimensions: labels).recordInterval(since: start)
+            CoreMetrics.Timer(label: MetricCatalog.httpDuration.name, dimensions: labels).record(duration: .now - start)
         }
         do {
             let response = try await next(request, context)
@@ -33,12 +33,5 @@ struct RequestMetrics<Context: RequestContext>: RouterMiddleware {
             record(500)
             throw error
         }
-    }
-}
-
-extension CoreMetrics.Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 }

@@ -25,18 +25,14 @@ final class TokenList: Sendable {
     let path: String
     private let tokens = Mutex<[String: (access: Access, name: String)]>([:])
 
-    init(path: String) throws {
-        self.path = path
-        try reload()
-    }
+    /// Reads nothing yet: the first `reload()` does.
+    init(path: String) { self.path = path }
 
     /// Who holds `token`, and what it may do; nil for a token not listed.
     func holder(of token: String) -> (access: Access, name: String)? {
         let hash = Self.hash(token)
         return tokens.withLock { $0[hash] }
     }
-
-    var count: Int { tokens.withLock { $0.count } }
 
     @discardableResult
     func reload() throws -> Reading {
@@ -63,8 +59,11 @@ final class TokenList: Sendable {
         return reading
     }
 
+    /// SHA-256 in lowercase hex; once for every request, so without a
+    /// formatter per byte.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: SHA256.hash(data: Data(token.utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// A new token: 32 random bytes, base64url, prefixed so a leaked one
@@ -121,14 +120,19 @@ struct TokenReload: Service {
 
     static func reload(_ tokens: TokenList, logger: Logger) {
         do {
-            let reading = try tokens.reload()
-            for problem in reading.problems { logger.warning("\(problem)") }
-            if reading.tokens.isEmpty {
-                logger.warning("the token list admits nobody: every request but the probes is 401", metadata: ["file": "\(tokens.path)"])
-            }
-            logger.notice("tokens read", metadata: ["file": "\(tokens.path)", "tokens": "\(reading.tokens.count)"])
+            report(try tokens.reload(), of: tokens, logger: logger)
         } catch {
             logger.error("the token list was not read again; the tokens stay as they were", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// What a reading found, said: the lines skipped, a list that admits
+    /// nobody, and how many tokens it holds.
+    static func report(_ reading: TokenList.Reading, of tokens: TokenList, logger: Logger) {
+        for problem in reading.problems { logger.warning("\(problem)") }
+        if reading.tokens.isEmpty {
+            logger.warning("the token list admits nobody: every request but the probes is 401", metadata: ["file": "\(tokens.path)"])
+        }
+        logger.notice("tokens read", metadata: ["file": "\(tokens.path)", "tokens": "\(reading.tokens.count)"])
     }
 }

@@ -14,25 +14,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <zmq.h>
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static int ascending(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "load.h"
 
 static void check(int result, const char *what) {
     if (result != 0) {
         fprintf(stderr, "mdpload: %s: %s\n", what, zmq_strerror(zmq_errno()));
         exit(1);
     }
+}
+
+// One DEALER on the broker, asking SERVICE.
+struct mdp {
+    void *socket;
+    const char *service;
+    const char *body;
+    int size;
+};
+
+static void mdp_send(void *state) {
+    struct mdp *mdp = state;
+    zmq_send(mdp->socket, "", 0, ZMQ_SNDMORE);
+    zmq_send(mdp->socket, "MDPC01", 6, ZMQ_SNDMORE);
+    zmq_send(mdp->socket, mdp->service, strlen(mdp->service), ZMQ_SNDMORE);
+    zmq_send(mdp->socket, mdp->body, mdp->size, 0);
+}
+
+// A reply: empty, MDPC01, the service, the body (a refusal is shorter).
+static enum load_reply mdp_receive(void *state) {
+    struct mdp *mdp = state;
+    zmq_msg_t frame;
+    int more = 1, frames = 0;
+    while (more) {
+        zmq_msg_init(&frame);
+        if (zmq_msg_recv(&frame, mdp->socket, 0) < 0) return LOAD_TIMEOUT;
+        more = zmq_msg_more(&frame);
+        frames++;
+        zmq_msg_close(&frame);
+    }
+    return frames < 4 ? LOAD_SHORT : LOAD_FULL;
 }
 
 int main(int argc, char **argv) {
@@ -62,43 +83,9 @@ int main(int argc, char **argv) {
 
     char *body = malloc(size > 0 ? size : 1);
     memset(body, 'x', size);
-    double *latencies = window == 1 ? malloc(sizeof(double) * n) : NULL;
-    long sent = 0, got = 0, short_replies = 0;
-    double start = now(), began = 0;
-    zmq_msg_t frame;
-    while (got < n) {
-        while (sent < n && sent - got < window) {
-            if (window == 1) began = now();
-            zmq_send(socket, "", 0, ZMQ_SNDMORE);
-            zmq_send(socket, "MDPC01", 6, ZMQ_SNDMORE);
-            zmq_send(socket, service, strlen(service), ZMQ_SNDMORE);
-            zmq_send(socket, body, size, 0);
-            sent++;
-        }
-        // A reply: empty, MDPC01, the service, the body (a refusal is shorter).
-        int more = 1, frames = 0;
-        while (more) {
-            zmq_msg_init(&frame);
-            if (zmq_msg_recv(&frame, socket, 0) < 0) {
-                fprintf(stderr, "timeout after %ld replies\n", got);
-                return 2;
-            }
-            more = zmq_msg_more(&frame);
-            frames++;
-            zmq_msg_close(&frame);
-        }
-        if (frames < 4) short_replies++;
-        if (window == 1) latencies[got] = now() - began;
-        got++;
-    }
-    double elapsed = now() - start;
-    if (window == 1) {
-        qsort(latencies, n, sizeof(double), ascending);
-        printf("seq n=%ld p50_us=%.1f p99_us=%.1f\n", n, latencies[n / 2] * 1e6, latencies[(long)(n * 0.99)] * 1e6);
-    } else {
-        printf("pipelined n=%ld window=%d rps=%.0f secs=%.2f short_replies=%ld\n", n, window, n / elapsed, elapsed, short_replies);
-    }
+    struct mdp mdp = {socket, service, body, size};
+    int status = load_run(n, window, (struct load_client){mdp_send, mdp_receive, &mdp});
     zmq_close(socket);
     zmq_ctx_term(context);
-    return 0;
+    return status;
 }

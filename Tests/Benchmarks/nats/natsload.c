@@ -14,24 +14,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static int ascending(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "load.h"
 
 static void check(natsStatus status, const char *what) {
     if (status != NATS_OK) {
         fprintf(stderr, "natsload: %s: %s\n", what, natsStatus_GetText(status));
         exit(1);
     }
+}
+
+// One connection, asking SUBJECT with its inbox as the reply subject.
+struct nats {
+    natsConnection *connection;
+    natsSubscription *replies;
+    const char *subject;
+    const char *inbox;
+    const char *body;
+    int size;
+};
+
+static void nats_send(void *state) {
+    struct nats *nats = state;
+    check(natsConnection_PublishRequest(nats->connection, nats->subject, nats->inbox, nats->body, nats->size), "publish");
+}
+
+static enum load_reply nats_receive(void *state) {
+    struct nats *nats = state;
+    natsMsg *reply = NULL;
+    if (natsSubscription_NextMsg(&reply, nats->replies, 10000) != NATS_OK) return LOAD_TIMEOUT;
+    natsMsg_Destroy(reply);
+    return LOAD_FULL;
 }
 
 int main(int argc, char **argv) {
@@ -66,33 +79,10 @@ int main(int argc, char **argv) {
 
     char *body = malloc(size > 0 ? size : 1);
     memset(body, 'x', size);
-    double *latencies = window == 1 ? malloc(sizeof(double) * n) : NULL;
-    long sent = 0, got = 0;
-    double start = now(), began = 0;
-    while (got < n) {
-        while (sent < n && sent - got < window) {
-            if (window == 1) began = now();
-            check(natsConnection_PublishRequest(connection, subject, inbox, body, size), "publish");
-            sent++;
-        }
-        natsMsg *reply = NULL;
-        if (natsSubscription_NextMsg(&reply, replies, 10000) != NATS_OK) {
-            fprintf(stderr, "timeout after %ld replies\n", got);
-            return 2;
-        }
-        natsMsg_Destroy(reply);
-        if (window == 1) latencies[got] = now() - began;
-        got++;
-    }
-    double elapsed = now() - start;
-    if (window == 1) {
-        qsort(latencies, n, sizeof(double), ascending);
-        printf("seq n=%ld p50_us=%.1f p99_us=%.1f\n", n, latencies[n / 2] * 1e6, latencies[(long)(n * 0.99)] * 1e6);
-    } else {
-        printf("pipelined n=%ld window=%d rps=%.0f secs=%.2f short_replies=0\n", n, window, n / elapsed, elapsed);
-    }
+    struct nats nats = {connection, replies, subject, inbox, body, size};
+    int status = load_run(n, window, (struct load_client){nats_send, nats_receive, &nats});
     natsSubscription_Destroy(replies);
     natsConnection_Destroy(connection);
     natsOptions_Destroy(options);
-    return 0;
+    return status;
 }
