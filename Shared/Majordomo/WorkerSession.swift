@@ -15,6 +15,11 @@ final class WorkerSession: Sendable {
     /// Set while a handler starts on the session's own turn: its reply, if
     /// it comes before the handler first waits, needs no wake-up.
     private let starting = Atomic<Bool>(false)
+    /// Set while this session's async handler runs, whichever connection
+    /// it came on: a session that lost its broker mid-request registers
+    /// again only once it is cleared, so a worker never runs more handlers
+    /// at once than it has sessions.
+    private let handling = Atomic<Bool>(false)
     /// Where this session and its async handlers run.
     let thread: SessionThread
     /// This session's number on its thread.
@@ -74,6 +79,8 @@ final class WorkerSession: Sendable {
         var reportedStart = false
         var refusedBefore = false
         while !worker.isStopping {
+            await finishHandler(worker: worker)
+            if worker.isStopping { return }
             generation += 1
             let link: any BrokerLink
             do {
@@ -181,9 +188,11 @@ final class WorkerSession: Sendable {
                             // parking and being woken for it. One that waits
                             // resumes on this thread, and its reply wakes the session.
                             starting.store(true, ordering: .relaxed)
+                            handling.store(true, ordering: .releasing)
                             Task.immediate(executorPreference: thread) { [self] in
                                 let reply = await handle(body)
                                 mailbox.withLock { $0.append((generation, reply)) }
+                                handling.store(false, ordering: .releasing)
                                 if !starting.load(ordering: .relaxed) { wake() }
                             }
                             starting.store(false, ordering: .relaxed)
@@ -228,6 +237,23 @@ final class WorkerSession: Sendable {
         }) where reply.generation == generation {
             if let to = client { try link.send(MDP.reply(client: to, body: reply.body)) }
             client = nil
+        }
+    }
+
+    /// Waits for a handler still running from the connection that just
+    /// ended (its reply will be dropped: the broker gave that request to
+    /// another worker), or for `stop()`. Registering meanwhile would let the
+    /// broker hand this session a second request while the first still
+    /// runs. The handler's end wakes the session; the heartbeat-long naps
+    /// only bound a missed wake-up.
+    private func finishHandler(worker: MajordomoWorker) async {
+        guard handling.load(ordering: .acquiring) else { return }
+        let (configuration, _, logger) = worker.settings
+        logger.info(
+            "a request from the lost connection is still being handled; registering again when it is done", metadata: ["service": "\(worker.service)"]
+        )
+        while !worker.isStopping, handling.load(ordering: .acquiring) {
+            _ = await thread.park(id, descriptor: -1, events: 0, until: .now + configuration.heartbeatInterval)
         }
     }
 

@@ -129,6 +129,48 @@ struct WorkerTests {
         try await serving.value
     }
 
+    /// A session whose broker falls silent mid-request registers again
+    /// only when that request's handler is done: registering at once would
+    /// let a new broker hand it a second request while the first still
+    /// runs, more at once than the worker has sessions.
+    @Test func test_whenTheBrokerFallsSilentMidRequest_thenTheSessionRegistersAgainOnlyOnceItsHandlerIsDone() async throws {
+        try await withDirectory { directory in
+            let context = try Context()
+            let endpoint = "ipc://\(directory)/silent.ipc"
+            let silentBroker = try Socket(context, .router)
+            try silentBroker.bind(endpoint)
+            defer { silentBroker.close() }
+            var configuration = workerConfiguration()
+            configuration.sessions = 1
+            let handled = Atomic<Int>(0)
+            let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: configuration, context: context, logger: quiet)
+            let serving = Task {
+                try await worker.run { body in
+                    try? await Task.sleep(for: .milliseconds(1500))  // past the worker's 300 ms liveness, five times over
+                    handled.add(1, ordering: .relaxed)
+                    return body
+                }
+            }
+            defer { worker.stop() }
+
+            var readies: [(identity: Frame, handledBefore: Int)] = []
+            var poller = Poller()
+            poller.addReadable(silentBroker)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while readies.count < 2, ContinuousClock.now < deadline {
+                guard try await readable(&poller, within: .milliseconds(100)), let message = try silentBroker.receive() else { continue }
+                guard Array(message.dropFirst()) == MDP.ready(service: "echo") else { continue }
+                readies.append((message[0], handled.load(ordering: .relaxed)))
+                if readies.count == 1 { try silentBroker.send(requestMessage(to: message[0], from: "client")) }
+            }
+            #expect(readies.count == 2, "the session registers again after its broker fell silent")
+            #expect(readies.map(\.handledBefore) == [0, 1], "the second READY waits for the first request's handler")
+            #expect(Set(readies.map(\.identity)).count == readies.count, "the second READY comes from a new socket")
+            worker.stop()
+            try await serving.value
+        }
+    }
+
     @Test func test_whenTheBrokerRefusesTheWorker_thenItRetriesWithBackoffInsteadOfSpinning() async throws {
         try await withDirectory { directory in
             let context = try Context()
