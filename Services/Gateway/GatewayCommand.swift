@@ -43,6 +43,7 @@ struct GatewayCommand: AsyncParsableCommand {
               --curve-allow         POSTS_CURVE_ALLOW          directory of the public keys (NAME.key) admitted
               --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
               --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (logged as a warning)
+              (none)                POSTS_ZMTP                 own (default) or libzmq: who carries plaintext ipc:// and tcp://
 
             Security: every tcp:// endpoint (the gateway's and the event bus's) uses
             CURVE, and only peers whose public key is in the allow-list directory are
@@ -52,7 +53,7 @@ struct GatewayCommand: AsyncParsableCommand {
             A service with no worker and nothing waiting is forgotten after the queue
             wait; past the service limit, READY for a new service gets DISCONNECT.
 
-            Bounds (docs/OPERATIONS.md, "Bounds"): on plaintext ipc:// a peer with more
+            Bounds (docs/OPERATIONS.md, "Bounds"): on plaintext ipc:// and tcp:// a peer with more
             than --max-peer-output bytes waiting for it is not read until half are
             written; a message may hold --max-frame-size plus 64 KiB in all, and must
             arrive whole within --message-timeout of its first byte; past --max-connections a new
@@ -138,6 +139,7 @@ struct GatewayCommand: AsyncParsableCommand {
         let security: SecuritySettings
         let allowList: AllowList?
         let metricsAddress: MetricsAddress?
+        let context: Context
         do {
             metricsAddress = try settings.metricsAddress(metrics)
             options = try brokerOptions(settings)
@@ -159,6 +161,7 @@ struct GatewayCommand: AsyncParsableCommand {
                 settings, curveKey: curveKey, allow: curveAllow, insecure: insecure, curveOnIPC: curveIpc,
                 endpoints: options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints)
             allowList = try security.allowDirectory.map { try AllowList(directory: $0) }
+            context = try settings.context(security: security.security)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
@@ -172,7 +175,7 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "gateway")
         if let warning = security.warning { logger.warning("\(warning)") }
-        let context = try Context(security: security.security)
+        context.logLibzmqUse(options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let allowList {
             // Bound before any CURVE socket, so no handshake goes unchecked.

@@ -38,6 +38,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
               --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
               --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
               --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
+              (none)                POSTS_ZMTP                 own (default) or libzmq: who carries plaintext ipc:// and tcp://
             After every committed write it publishes {"service":"posts","head":N} on
             topic posts.changed. Several posts-service processes may share one database file.
             SIGTERM: finish the requests in hand, tell the gateway DISCONNECT, exit 0.
@@ -63,7 +64,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         let metrics = try await MetricsStart.start(resolved.metrics, program: "posts-service", logger: logger)
         let tracing = try TracingStart.start(serviceName: "posts-service", environment: settings.environment)
         let (provider, path) = try await openPosts(settings, timers: metrics != nil ? StoreTimers() : nil, logger: logger)
-        let context = try Context(security: resolved.security)
+        let context = resolved.context
         let events = try EventPublisher(endpoints: eventsEndpoints, context: context, logger: logger)
         let router = PostsRouter(
             posts: provider.makePostsUseCase(), changes: provider.makePostChangesUseCase(),

@@ -44,6 +44,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
               --gateway-key         POSTS_GATEWAY_KEY          the gateway's public key, Z85 text or file
               --curve-ipc           POSTS_CURVE_IPC=1          CURVE on ipc:// endpoints too
               --insecure            POSTS_INSECURE=1           allow tcp:// without CURVE (plaintext)
+              (none)                POSTS_ZMTP                 own (default) or libzmq: who carries plaintext ipc:// and tcp://
 
             A worker on another host starts from a snapshot instead of the whole feed:
             `search-service --snapshot-to DIR` writes a consistent copy of this host's
@@ -83,7 +84,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         // First: every metric made after it is a real one, not a no-op.
         let metrics = try await MetricsStart.start(resolved.metrics, program: "search-service", logger: logger)
         let tracing = try TracingStart.start(serviceName: "search-service", environment: settings.environment)
-        let context = try Context(security: resolved.security)
+        let context = resolved.context
         let posts = try NetworkPlatform.connect(endpoints: endpoints, security: resolved.security)
         let index = try openIndex(settings, logger: logger)
         let (start, documents) = (try await index.position(), try await index.documentCount())

@@ -2,8 +2,8 @@ import ZeroMQ
 
 /// The event bus's sockets, as one bus over two transports: our own ZMTP
 /// (`StreamRouter`, with an XSUB listener for publishers and an XPUB one
-/// for subscribers) on plaintext ipc://, and libzmq's XSUB and XPUB for the
-/// rest (tcp://, CURVE). Either may be absent. What any publisher sends
+/// for subscribers) on plaintext ipc:// and tcp://, and libzmq's XSUB and
+/// XPUB for the rest (`Context.speaksZMTPItself`). Either may be absent. What any publisher sends
 /// goes to every subscriber of either transport whose subscription matches.
 ///
 /// On our own transport every publisher is asked for everything and
@@ -36,7 +36,7 @@ final class BusTransport {
 
     init(options: EventBus.Options, context: Context, waker: Int32) throws {
         self.waker = waker
-        let isOwn = { (endpoint: String) in StreamRouter.serves(endpoint) && !context.security.usesCurve(endpoint) }
+        let isOwn = context.speaksZMTPItself
         let all = options.publishEndpoints + options.subscribeEndpoints
         let stream =
             all.contains(where: isOwn)
@@ -52,8 +52,7 @@ final class BusTransport {
         for (side, role, socket) in sides {
             for endpoint in side {
                 if isOwn(endpoint), let stream {
-                    try stream.bind(endpoint, as: role)
-                    endpoints.append(endpoint)
+                    endpoints.append(try stream.bind(endpoint, as: role))
                 } else if let socket {
                     try socket.bind(endpoint)
                     endpoints.append(socket.lastEndpoint ?? endpoint)

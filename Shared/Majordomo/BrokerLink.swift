@@ -5,8 +5,8 @@ import ZeroMQ
 #endif
 
 /// A worker session's connection to the broker: our own ZMTP DEALER
-/// (`StreamDealer`) for plaintext ipc://, a libzmq DEALER for the rest
-/// (tcp://, CURVE, inproc://).
+/// (`StreamDealer`) for plaintext ipc:// and tcp://, a libzmq DEALER for
+/// the rest (`Context.speaksZMTPItself`).
 ///
 /// Thread rules: the session's thread only.
 protocol BrokerLink: AnyObject {
@@ -40,7 +40,7 @@ func connectBrokerLink(
     to endpoint: String, identity: [UInt8], context: Context,
     handshake: @escaping @Sendable (HandshakeEvent) -> Void
 ) throws -> any BrokerLink {
-    if StreamRouter.serves(endpoint), !context.security.usesCurve(endpoint) {
+    if context.speaksZMTPItself(endpoint) {
         return StreamDealer(
             endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers))
     }

@@ -1,8 +1,9 @@
 import ZeroMQ
 
 /// The broker's ROUTER, as one routing space over two transports: our own
-/// ZMTP router (`StreamRouter`) for plaintext ipc://, and a libzmq ROUTER
-/// for the rest (tcp://, CURVE, inproc://, ipc://*). Either may be absent.
+/// ZMTP router (`StreamRouter`) for plaintext ipc:// and tcp://, and a
+/// libzmq ROUTER for the rest (CURVE, tcp:// host names, inproc://,
+/// ipc://*, or everything when `POSTS_ZMTP=libzmq`). Either may be absent.
 ///
 /// Thread rules: the broker's thread only.
 final class BrokerTransport {
@@ -30,7 +31,7 @@ final class BrokerTransport {
         handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void
     ) throws {
         self.waker = waker
-        let own = options.endpoints.map { StreamRouter.serves($0) && !context.security.usesCurve($0) }
+        let own = options.endpoints.map(context.speaksZMTPItself)
         var stream: StreamRouter?
         var socket: Socket?
         if own.contains(true) {
@@ -55,8 +56,7 @@ final class BrokerTransport {
         var endpoints: [String] = []
         for (endpoint, isOwn) in zip(options.endpoints, own) {
             if isOwn, let stream {
-                try stream.bind(endpoint)
-                endpoints.append(endpoint)
+                endpoints.append(try stream.bind(endpoint))
             } else if let socket {
                 try socket.bind(endpoint)
                 endpoints.append(socket.lastEndpoint ?? endpoint)

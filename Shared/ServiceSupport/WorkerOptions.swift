@@ -29,8 +29,10 @@ public struct WorkerOptions: ParsableArguments {
         public let endpoints: [String]
         public let configuration: MajordomoWorker.Configuration
         public let maxReplyBytes: Int
-        /// Every connection's CURVE rule: make the process's Context with it.
+        /// Every connection's CURVE rule.
         public let security: Security
+        /// The process's context: `security`, and the transport `POSTS_ZMTP` chose.
+        public let context: Context
         /// Where to serve metrics; nil for none.
         public let metrics: MetricsAddress?
     }
@@ -53,6 +55,8 @@ public struct WorkerOptions: ParsableArguments {
             for each in endpoints + events { try Endpoints.validate(each) }
             let security = try curve.resolve(settings, endpoints: endpoints + events)
             if let warning = security.warning { Logger(label: "security").warning("\(warning)") }
+            let context = try settings.context(security: security.security)
+            context.logLibzmqUse(endpoints + events, logger: Logger(label: "transport"))
             return Resolved(
                 endpoints: endpoints,
                 configuration: try settings.workerConfiguration(
@@ -60,6 +64,7 @@ public struct WorkerOptions: ParsableArguments {
                     threads: threads, heartbeatInterval: heartbeatInterval),
                 maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
                 security: security.security,
+                context: context,
                 metrics: try settings.metricsAddress(metrics))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)

@@ -112,7 +112,7 @@ struct EventBusTests {
 /// A SUB that subscribes to everything over a bare Unix socket, then never
 /// reads: what a hung subscriber looks like to the bus.
 private func rawSubscriber(to endpoint: String) -> Int32? {
-    guard let descriptor = UnixListener.connect(to: endpoint) else { return nil }
+    guard let descriptor = StreamListener.connect(to: endpoint) else { return nil }
     let property: [UInt8] = [11] + Array("Socket-Type".utf8) + [0, 0, 0, 3] + Array("SUB".utf8)
     let ready: [UInt8] = [4, UInt8(6 + property.count), 5] + Array("READY".utf8) + property
     let subscribe: [UInt8] = [0, 1, 1]

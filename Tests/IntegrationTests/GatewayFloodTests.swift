@@ -6,7 +6,8 @@ import ZeroMQ
 /// The real gateway under the floods a careless or hostile peer can send
 /// (issue #25's table), its memory read from /proc: whatever their length,
 /// it stays at or below 64 MB, holds the peer back instead of reading it,
-/// and keeps serving everyone else.
+/// and keeps serving everyone else. Over ipc:// and over plaintext tcp://
+/// on loopback: our own ZMTP serves both.
 @Suite("Gateway under a flood", .serialized, .timeLimit(.minutes(5)))
 struct GatewayFloodTests {
     static let memoryLimit = 64 << 20
@@ -39,8 +40,10 @@ struct GatewayFloodTests {
     private static let requests = StreamPeer.message(["", MDP.clientHeader, "echo", Frame([UInt8](repeating: 120, count: 100))])
         .repeated(1000)
 
-    @Test func test_aClientThatPipelinesRequestsAndNeverReads_isHeldBack_andTheGatewayStaysSmall() async throws {
-        let harness = try ProcessHarness()
+    @Test(arguments: ["ipc", "tcp"]) func test_aClientThatPipelinesRequestsAndNeverReads_isHeldBack_andTheGatewayStaysSmall(carrier: String)
+        async throws
+    {
+        let harness = try ProcessHarness(tcp: carrier == "tcp")
         defer { harness.shutdown() }
         let context = try Context()
         let pid = try await gateway(harness, context: context)
@@ -53,8 +56,8 @@ struct GatewayFloodTests {
         #expect(harness.process("gateway")?.isRunning == true)
     }
 
-    @Test func test_aPeerThatSendsPINGsAndNeverReads_isHeldBack_andTheGatewayStaysSmall() async throws {
-        let harness = try ProcessHarness()
+    @Test(arguments: ["ipc", "tcp"]) func test_aPeerThatSendsPINGsAndNeverReads_isHeldBack_andTheGatewayStaysSmall(carrier: String) async throws {
+        let harness = try ProcessHarness(tcp: carrier == "tcp")
         defer { harness.shutdown() }
         let context = try Context()
         let pid = try await gateway(harness, context: context)
@@ -69,8 +72,8 @@ struct GatewayFloodTests {
     /// A client that reads its replies steadily, but slower than it asks,
     /// with 200 replies of 32 KiB in flight: before, every byte ever written
     /// to it was kept until its whole buffer was written (259 MB in 30 s).
-    @Test func test_aClientThatReadsSlowly_costsWhatWaitsForIt_notEverythingSentToIt() async throws {
-        let harness = try ProcessHarness()
+    @Test(arguments: ["ipc", "tcp"]) func test_aClientThatReadsSlowly_costsWhatWaitsForIt_notEverythingSentToIt(carrier: String) async throws {
+        let harness = try ProcessHarness(tcp: carrier == "tcp")
         defer { harness.shutdown() }
         let context = try Context()
         let pid = try await gateway(harness, context: context)
@@ -110,8 +113,8 @@ struct GatewayFloodTests {
     /// One client floods `echo`, reading its replies as fast as it can;
     /// another asks one request at a time and is answered each time
     /// (the p50 it sees is a benchmark figure: docs/BENCHMARKS.md).
-    @Test func test_whileOneClientFloodsAService_anotherClientsRequestsAreAnswered() async throws {
-        let harness = try ProcessHarness()
+    @Test(arguments: ["ipc", "tcp"]) func test_whileOneClientFloodsAService_anotherClientsRequestsAreAnswered(carrier: String) async throws {
+        let harness = try ProcessHarness(tcp: carrier == "tcp")
         defer { harness.shutdown() }
         let context = try Context()
         _ = try await gateway(harness, context: context)

@@ -2,21 +2,23 @@ import Foundation
 import TestSupport
 import TestTraits
 import Testing
-import ZeroMQ
+@testable import ZeroMQ
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Our own ZMTP ends (`StreamRouter`, `StreamDealer`) against libzmq's
-/// sockets and against each other, on real ipc:// files.
-@Suite("ZMTP over ipc://", .ownThread, .timeLimit(.minutes(5)))
+/// sockets and against each other, on real ipc:// files and real TCP
+/// connections over loopback: each test runs on both.
+@Suite("ZMTP over ipc:// and tcp://", .ownThread, .timeLimit(.minutes(5)))
 struct StreamTransportTests {
     let limits = ZMTP.Limits(maxFrameSize: 16 << 20, maxFrames: 64)
 
-    @Test func test_aLibzmqDealer_reachesTheStreamRouterUnderItsIdentity_andGetsItsReply() async throws {
+    @Test(arguments: Carrier.allCases) func test_aLibzmqDealer_reachesTheStreamRouterUnderItsIdentity_andGetsItsReply(_ carrier: Carrier) async throws
+    {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8), at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8), at: carrier.endpoint(in: directory))
                 let context = try Context()
                 let dealer = try Socket(context, .dealer)
                 try dealer.set(.routingID, Array("worker-1".utf8))
@@ -34,10 +36,10 @@ struct StreamTransportTests {
 
     /// Frame headers are two bytes up to 255 bytes of body and nine past
     /// it; a message's frames are written into room made for all of them.
-    @Test func test_framesEitherSideOfTheLongHeader_arriveWhole_inOneMessage() async throws {
+    @Test(arguments: Carrier.allCases) func test_framesEitherSideOfTheLongHeader_arriveWhole_inOneMessage(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
                 let dealer = try Socket(try Context(), .dealer)
                 try dealer.set(.routingID, Array("w".utf8))
                 try dealer.connect(pump.endpoint)
@@ -53,10 +55,10 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aDealerWithoutIdentity_isGivenOne_thatItsRepliesFollow() async throws {
+    @Test(arguments: Carrier.allCases) func test_aDealerWithoutIdentity_isGivenOne_thatItsRepliesFollow(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
                 let dealer = try Socket(try Context(), .dealer)
                 try dealer.connect(pump.endpoint)
                 try dealer.send(["hello"])
@@ -70,12 +72,12 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_theStreamDealer_reachesALibzmqRouter_andGetsItsReply() async throws {
+    @Test(arguments: Carrier.allCases) func test_theStreamDealer_reachesALibzmqRouter_andGetsItsReply(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let endpoint = "ipc://\(directory)/r.ipc"
                 let router = try Socket(try Context(), .router)
-                try router.bind(endpoint)
+                try router.bind(carrier.endpoint(in: directory))
+                let endpoint = try #require(router.lastEndpoint)
                 let dealer = StreamDealer(endpoint: endpoint, identity: Array("d-1".utf8), limits: limits)
                 dealer.send(["", "hi"])
                 var got: [Frame]?
@@ -91,10 +93,10 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_dealerAndRouter_carryLargeFramesAndManyMessages_inOrder() async throws {
+    @Test(arguments: Carrier.allCases) func test_dealerAndRouter_carryLargeFramesAndManyMessages_inOrder(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
                 let dealer = StreamDealer(endpoint: pump.endpoint, identity: nil, limits: limits)
                 let large = Frame((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
                 dealer.send(["", large])
@@ -117,10 +119,12 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aDealerStartedBeforeItsRouter_connectsWhenItAppears_andDeliversWhatItHeld() async throws {
+    @Test(arguments: Carrier.allCases) func test_aDealerStartedBeforeItsRouter_connectsWhenItAppears_andDeliversWhatItHeld(_ carrier: Carrier)
+        async throws
+    {
         try await onOwnThread {
             try withDirectory { directory in
-                let endpoint = "ipc://\(directory)/late.ipc"
+                let endpoint = try carrier.unusedEndpoint(in: directory)
                 let dealer = StreamDealer(endpoint: endpoint, identity: Array("early".utf8), limits: limits)
                 #expect(!dealer.isConnected)
                 dealer.send(["", "held"])
@@ -132,10 +136,12 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aSecondConnectionWithAnIdentityInUse_isRefused_andTheFirstKeepsWorking() async throws {
+    @Test(arguments: Carrier.allCases) func test_aSecondConnectionWithAnIdentityInUse_isRefused_andTheFirstKeepsWorking(_ carrier: Carrier)
+        async throws
+    {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
                 let context = try Context()
                 let first = try Socket(context, .dealer)
                 try first.set(.routingID, Array("same".utf8))
@@ -154,10 +160,10 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aPeerThatCannotTalkToARouter_isRefused_namingItsSocketType() async throws {
+    @Test(arguments: Carrier.allCases) func test_aPeerThatCannotTalkToARouter_isRefused_namingItsSocketType(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
                 let publisher = try Socket(try Context(), .publish)
                 try publisher.connect(pump.endpoint)
                 #expect(pump.run { pump.problems.contains { $0.contains("\"PUB\"") } })
@@ -166,10 +172,10 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aFrameOverTheLimit_costsTheSenderItsConnection_andIsNeverDelivered() async throws {
+    @Test(arguments: Carrier.allCases) func test_aFrameOverTheLimit_costsTheSenderItsConnection_andIsNeverDelivered(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1000, maxFrames: 8), at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1000, maxFrames: 8), at: carrier.endpoint(in: directory))
                 let dealer = try Socket(try Context(), .dealer)
                 try dealer.set(.routingID, Array("big".utf8))
                 try dealer.connect(pump.endpoint)
@@ -182,10 +188,10 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aMessageWithTooManyFrames_isDropped_andSaysSo() async throws {
+    @Test(arguments: Carrier.allCases) func test_aMessageWithTooManyFrames_isDropped_andSaysSo(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1000, maxFrames: 3), at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1000, maxFrames: 3), at: carrier.endpoint(in: directory))
                 let dealer = try Socket(try Context(), .dealer)
                 try dealer.set(.routingID, Array("many".utf8))
                 try dealer.connect(pump.endpoint)
@@ -198,11 +204,11 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aPeerThatDoesNotSpeakZMTP_isRefused_andClosed() async throws {
+    @Test(arguments: Carrier.allCases) func test_aPeerThatDoesNotSpeakZMTP_isRefused_andClosed(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
-                let raw = try #require(rawConnection(to: "\(directory)/r.ipc"))
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
+                let raw = try #require(rawConnection(to: pump.endpoint))
                 defer { close(raw) }
                 let request = Array("GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: test\r\nAccept: */*\r\n\r\n".utf8)
                 #expect(write(raw, request, request.count) == request.count)
@@ -220,10 +226,10 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aStreamDealerRefusedByItsRouter_reportsWhy() async throws {
+    @Test(arguments: Carrier.allCases) func test_aStreamDealerRefusedByItsRouter_reportsWhy(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
                 let first = StreamDealer(endpoint: pump.endpoint, identity: Array("twin".utf8), limits: limits)
                 first.send(["hello"])
                 #expect(pump.run(driving: first) { pump.received.count == 1 })
@@ -240,11 +246,11 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aZMTPPing_isAnsweredWithAPongCarryingItsContext() async throws {
+    @Test(arguments: Carrier.allCases) func test_aZMTPPing_isAnsweredWithAPongCarryingItsContext(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
-                let raw = try #require(rawConnection(to: "\(directory)/r.ipc"))
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
+                let raw = try #require(rawConnection(to: pump.endpoint))
                 defer { close(raw) }
                 var greeting = [UInt8](repeating: 0, count: 64)
                 greeting[0] = 0xFF; greeting[9] = 0x7F; greeting[10] = 3; greeting[11] = 1
@@ -270,13 +276,13 @@ struct StreamTransportTests {
         }
     }
 
-    @Test func test_aPeerThatNeverFinishesItsHandshake_isClosedAfterTheTimeout() async throws {
+    @Test(arguments: Carrier.allCases) func test_aPeerThatNeverFinishesItsHandshake_isClosedAfterTheTimeout(_ carrier: Carrier) async throws {
         try await onOwnThread {
             try withDirectory { directory in
                 var limits = self.limits
                 limits.handshakeTimeout = .milliseconds(300)
-                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
-                let silent = try #require(rawConnection(to: "\(directory)/r.ipc"))
+                let pump = try RouterPump(limits, at: carrier.endpoint(in: directory))
+                let silent = try #require(rawConnection(to: pump.endpoint))
                 defer { close(silent) }
                 let started = ContinuousClock.now
                 var closed = false
@@ -304,6 +310,10 @@ struct StreamTransportTests {
         let long = "ipc:///tmp/" + String(repeating: "x", count: 200)
         let tooLong = try #require(throws: ZMQError.self) { try router.bind(long) }
         #expect(tooLong.code == ENAMETOOLONG)
+        // A port another listener holds: as libzmq says it.
+        let taken = try router.bind("tcp://127.0.0.1:*")
+        let inUse = try #require(throws: ZMQError.self) { try StreamRouter(limits: limits).bind(taken) }
+        #expect(inUse.code == EADDRINUSE && inUse.description.contains(taken))
     }
 }
 
@@ -316,8 +326,7 @@ final class RouterPump {
 
     init(_ limits: ZMTP.Limits, at endpoint: String) throws {
         router = try StreamRouter(limits: limits)
-        try router.bind(endpoint)
-        self.endpoint = endpoint
+        self.endpoint = try router.bind(endpoint)
     }
 
     /// Polls until `done` or `within` passes; also drives `dealer`, which
@@ -351,13 +360,40 @@ private func take(from dealer: StreamDealer, count: Int) throws -> [[Frame]] {
     return got
 }
 
-private func rawConnection(to path: String) -> Int32? {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+/// A blocking socket connected to `endpoint`, for a test to write bytes
+/// of its own choosing; nil when it cannot connect within a second.
+@available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+private func rawConnection(to endpoint: String) -> Int32? {
+    guard let descriptor = StreamListener.connect(to: endpoint) else { return nil }
+    var item = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    var error: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard poll(&item, 1, 1000) == 1, getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else {
+        close(descriptor)
+        return nil
     }
-    return connected == 0 ? descriptor : nil
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    return descriptor
+}
+
+/// The two carriers our own ZMTP runs on.
+enum Carrier: CaseIterable, CustomTestStringConvertible {
+    case ipc, tcp
+
+    var testDescription: String { self == .ipc ? "ipc://" : "tcp://" }
+
+    /// Where a router binds: a file in `directory`, or a port of loopback
+    /// the kernel picks (the router reports which).
+    func endpoint(in directory: String, name: String = "r") -> String {
+        self == .ipc ? "ipc://\(directory)/\(name).ipc" : "tcp://127.0.0.1:*"
+    }
+
+    /// An endpoint nothing listens on yet, to be bound later: for tcp://, a
+    /// port the kernel handed out and that was let go at once.
+    func unusedEndpoint(in directory: String) throws -> String {
+        guard self == .tcp else { return endpoint(in: directory, name: "late") }
+        let listener = try StreamListener(endpoint: "tcp://127.0.0.1:*")
+        defer { listener.close() }
+        return listener.endpoint
+    }
 }

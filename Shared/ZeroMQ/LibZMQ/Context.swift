@@ -12,8 +12,11 @@ public final class Context: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
     /// The CURVE rule every socket of this context follows on bind and connect.
     public let security: Security
+    /// Whether endpoints our own ZMTP can serve use it (the default); false
+    /// puts every endpoint on libzmq (`POSTS_ZMTP=libzmq`).
+    public let ownZMTP: Bool
 
-    public init(ioThreads: Int32 = 1, security: Security = .none) throws {
+    public init(ioThreads: Int32 = 1, security: Security = .none, ownZMTP: Bool = true) throws {
         guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
         if zmq_ctx_set(handle, ZMQ_IO_THREADS, ioThreads) != 0 {
             let error = ZMQError.last("set io threads \(ioThreads)")
@@ -22,6 +25,15 @@ public final class Context: @unchecked Sendable {
         }
         self.handle = handle
         self.security = security
+        self.ownZMTP = ownZMTP
+    }
+
+    /// Whether a connection over `endpoint` speaks our own ZMTP
+    /// (`StreamRouter`, `StreamDealer`) rather than libzmq's: plaintext
+    /// ipc:// and numeric tcp:// do, unless `ownZMTP` is off. CURVE, host
+    /// names, inproc:// and ipc://* are libzmq's.
+    public func speaksZMTPItself(_ endpoint: String) -> Bool {
+        ownZMTP && StreamRouter.serves(endpoint) && !security.usesCurve(endpoint)
     }
 
     /// Wakes every blocked call on this context's sockets with ETERM.

@@ -17,7 +17,7 @@ final class StreamAcceptor {
     private let events: EventPoll
     /// The key in `events` of the first listener; the others follow it.
     private let firstKey: UInt64
-    private(set) var listeners: [UnixListener] = []
+    private(set) var listeners: [StreamListener] = []
     /// When the listeners are watched again, while they rest.
     private var restingUntil: ContinuousClock.Instant?
     /// Whether they rest: asked on every wait, so a plain flag.
@@ -45,7 +45,7 @@ final class StreamAcceptor {
 
     /// Listens on `endpoint`; returns the listener's index. Throws naming it.
     func bind(_ endpoint: String) throws -> Int {
-        let listener = try UnixListener(endpoint: endpoint)
+        let listener = try StreamListener(endpoint: endpoint)
         do {
             try events.add(listener.descriptor, key: firstKey + UInt64(listeners.count))
         } catch {

@@ -2,9 +2,9 @@
 @preconcurrency import Glibc
 #endif
 
-/// A ZeroMQ DEALER for a plaintext ipc:// endpoint, speaking ZMTP 3.1 itself
-/// on a Unix-domain socket: one connection, to a `StreamRouter` or any
-/// libzmq ROUTER. Like libzmq's DEALER it connects again, every 100 ms,
+/// A ZeroMQ DEALER for a plaintext ipc:// or tcp:// endpoint, speaking ZMTP
+/// 3.1 itself on a Unix-domain or TCP socket: one connection, to a
+/// `StreamRouter` or any libzmq ROUTER. Like libzmq's DEALER it connects again, every 100 ms,
 /// while the endpoint cannot be reached or after the connection is lost,
 /// and holds what is sent meanwhile (up to 1,000 messages). Like the
 /// router, it stops reading its peer while more than `Limits.maxOutput`
@@ -56,7 +56,7 @@ public final class StreamDealer {
 
     private func connect() {
         reconnectAt = clock.now + Self.reconnectInterval
-        guard let descriptor = UnixListener.connect(to: endpoint) else { return }
+        guard let descriptor = StreamListener.connect(to: endpoint) else { return }
         let connection = ZMTPConnection(
             descriptor: descriptor, socketType: "DEALER", identity: identity,
             peerTypes: ["ROUTER"], limits: limits)

@@ -2,10 +2,10 @@
 @preconcurrency import Glibc
 #endif
 
-/// A ZeroMQ ROUTER for plaintext ipc:// endpoints, speaking ZMTP 3.1 itself
-/// on Unix-domain sockets, driven by its owner's loop (`wait`, `receive`,
-/// `send`, `flush`): libzmq peers (DEALER, REQ, ROUTER) connect to it as to
-/// a libzmq ROUTER. What its connections report is handled in
+/// A ZeroMQ ROUTER for plaintext ipc:// and tcp:// endpoints, speaking ZMTP
+/// 3.1 itself on Unix-domain and TCP sockets, driven by its owner's loop
+/// (`wait`, `receive`, `send`, `flush`): libzmq peers (DEALER, REQ, ROUTER)
+/// connect to it as to a libzmq ROUTER. What its connections report is handled in
 /// StreamRouter+Receiver.swift, which shares its state (hence not private).
 ///
 /// Why not libzmq's ROUTER: each message through a libzmq socket is handed
@@ -87,16 +87,20 @@ public final class StreamRouter {
         scratch.deallocate()
     }
 
-    /// Whether `endpoint` is one this router can serve (ipc://, not the
-    /// wildcard ipc://*, which only libzmq resolves).
+    /// Whether `endpoint` is one this router can serve: ipc:// (not the
+    /// wildcard ipc://*, which only libzmq resolves) and tcp:// with a
+    /// numeric address (`StreamAddress`).
     public static func serves(_ endpoint: String) -> Bool {
-        endpoint.hasPrefix("ipc://") && endpoint != "ipc://*"
+        StreamAddress(endpoint, forBinding: true) != nil
     }
 
-    /// Listens on `endpoint`; throws naming it and the reason.
-    public func bind(_ endpoint: String, as role: Role = .router) throws {
-        _ = try acceptor.bind(endpoint)
+    /// Listens on `endpoint`; returns it as bound (a tcp:// port of `*` as
+    /// the kernel chose it). Throws naming it and the reason.
+    @discardableResult
+    public func bind(_ endpoint: String, as role: Role = .router) throws -> String {
+        let index = try acceptor.bind(endpoint)
         roles.append(role)
+        return acceptor.listeners[index].endpoint
     }
 
     /// The role of the listener a peer came through.

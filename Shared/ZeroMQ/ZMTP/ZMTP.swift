@@ -39,7 +39,7 @@ public enum ZMTP {
             switch self {
             case .notZMTP: "it does not speak ZMTP"
             case .version(let major): "it speaks ZMTP \(major).x; this end speaks 3.x"
-            case .mechanism(let name): "it asks for the \(name) mechanism; ipc:// here is plaintext (NULL)"
+            case .mechanism(let name): "it asks for the \(name) mechanism; this endpoint is plaintext (NULL)"
             }
         }
     }

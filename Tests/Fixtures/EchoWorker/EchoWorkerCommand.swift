@@ -48,14 +48,15 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let endpoints = try WorkerOptions.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment))
         // CURVE as the services take it (--curve-key, --gateway-key, POSTS_CURVE_KEY, …).
-        let security: SecuritySettings
+        let context: Context
         do {
-            security = try curve.resolve(settings, endpoints: endpoints)
+            context = try settings.context(security: try curve.resolve(settings, endpoints: endpoints).security)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
+        context.logLibzmqUse(endpoints, logger: logger)
         let worker = MajordomoWorker(
-            endpoints: endpoints, service: service, configuration: configuration, context: try Context(security: security.security),
+            endpoints: endpoints, service: service, configuration: configuration, context: context,
             logger: logger
         )
         let echo = Echo(service: service, raw: raw, pause: pause, busy: .microseconds(busy))

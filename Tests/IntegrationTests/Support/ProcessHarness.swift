@@ -15,8 +15,14 @@ final class ProcessHarness: @unchecked Sendable {
     private var cleanUps: [@Sendable () -> Void] = []
     private var shutDown = false
 
-    init() throws {
+    /// The gateway endpoint every process in this harness uses by default:
+    /// a socket file in its directory, or with `tcp`, a free port of
+    /// loopback in plaintext (POSTS_INSECURE=1, as tcp:// asks for CURVE).
+    let gatewayEndpoint: String
+
+    init(tcp: Bool = false) throws {
         directory = try makeTemporaryDirectory("pt")
+        gatewayEndpoint = tcp ? "tcp://127.0.0.1:\(try freeTCPPort())" : "ipc://\(directory)/gateway.ipc"
         var environment = ProcessInfo.processInfo.environment
         environment["POSTS_RUNTIME_DIR"] = directory
         // Search indexes (and any default database) in this harness's directory, never the user's.
@@ -25,13 +31,15 @@ final class ProcessHarness: @unchecked Sendable {
         environment["POSTS_LOG_LEVEL"] = "debug"
         environment.removeValue(forKey: "POSTS_GATEWAY")
         environment.removeValue(forKey: "POSTS_GATEWAY_BIND")
+        if tcp {
+            environment["POSTS_GATEWAY"] = gatewayEndpoint
+            environment["POSTS_GATEWAY_BIND"] = gatewayEndpoint
+            environment["POSTS_INSECURE"] = "1"
+        }
         self.environment = environment
     }
 
     deinit { shutdown() }
-
-    /// The gateway endpoint every process in this harness uses by default.
-    var gatewayEndpoint: String { "ipc://\(directory)/gateway.ipc" }
 
     /// Where `swift build` put the executables: next to the test bundle.
     static let binaries: URL = {

@@ -1,7 +1,7 @@
 import Foundation
 @testable import ZeroMQ
 
-/// A peer that speaks just enough ZMTP over a Unix socket to do what a
+/// A peer that speaks just enough ZMTP over a Unix or TCP socket to do what a
 /// careless or hostile program would: send without reading, read slowly,
 /// leave a message half sent. Its socket is non-blocking.
 ///
@@ -29,7 +29,27 @@ final class StreamPeer: @unchecked Sendable {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    convenience init(endpoint: String) throws { try self.init(path: String(endpoint.dropFirst("ipc://".count))) }
+    /// Connects to an ipc:// or tcp:// endpoint (over loopback, a TCP
+    /// connect is done as soon as asked, as a Unix one is).
+    convenience init(endpoint: String) throws {
+        guard endpoint.hasPrefix("tcp://") else {
+            try self.init(path: String(endpoint.dropFirst("ipc://".count)))
+            return
+        }
+        guard let address = StreamAddress(endpoint, forBinding: false) else { throw HarnessError("\(endpoint) is no numeric tcp:// address") }
+        let descriptor = socket(address.domain, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
+        guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw HarnessError("connect \(endpoint) failed: errno \(code)")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        self.init(descriptor: descriptor)
+    }
+
+    /// Takes a connected, non-blocking socket.
+    private init(descriptor: Int32) { self.descriptor = descriptor }
 
     deinit { Glibc.close(descriptor) }
 
