@@ -63,7 +63,8 @@ extension BrokerCore {
         // Suspects are rare (a worker process just died): the usual path
         // takes the least recently used idle worker without a look.
         let filter: ((Frame) -> Bool)? = suspects.isEmpty ? nil : { [workers, suspects] in Self.usable($0, workers: workers, suspects: suspects) }
-        while let (identity, request) = services.values[slot].nextAssignment(usable: filter) {
+        while let (identity, assigned) = services.values[slot].nextAssignment(usable: filter) {
+            var request = assigned
             // Spent since the last tick: answered, never handed to a worker.
             if let expires = request.expires, expires <= now {
                 services.values[slot].idle.prepend(identity)
@@ -71,13 +72,20 @@ extension BrokerCore {
                 reject(request, of: name, timeout(request, service: name))
                 continue
             }
+            let worker = if let known, known.identity == identity { known.index } else { workers.index(forKey: identity) }
+            var address = request.client
+            if let worker, workers.values[worker].credit > 1 {
+                request.tag = workers.values[worker].nextTag
+                workers.values[worker].nextTag &+= 1
+                address = MDP.tagged(request.client, request.tag)
+            }
             var message: [Frame] = []
             message.reserveCapacity(6 + request.body.count)
             message.append(identity)
             message.append(MDP.empty)
             message.append(MDP.workerHeader)
             message.append(MDP.Command.request.frame)
-            message.append(request.client)
+            message.append(address)
             message.append(MDP.empty)
             let waited = request.received.duration(to: now)
             services.values[slot].countDispatch(after: waited)
@@ -88,8 +96,11 @@ extension BrokerCore {
                 message.append(contentsOf: request.body)
             }
             outbox.append(message)
-            let worker = if let known, known.identity == identity { known.index } else { workers.index(forKey: identity) }
-            if let worker { workers.values[worker].current = consume request }
+            guard let worker else { continue }
+            workers.values[worker].inHand.append(consume request)
+            // With room for more, it stays idle, at the back: a service's
+            // workers take turns, one request each, while they have room.
+            if workers.values[worker].inHand.count < workers.values[worker].credit { services.values[slot].idle.append(identity) }
         }
     }
 

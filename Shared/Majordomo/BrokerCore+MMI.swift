@@ -30,7 +30,7 @@ extension BrokerCore {
             let identity = Self.readable(worker.identity.bytes)
             return BrokerSnapshot.Worker(
                 identity: identity, pid: WorkerSession.pid(inRoutingID: identity),
-                service: worker.service, busy: worker.current != nil, handled: worker.handled,
+                service: worker.service, busy: !worker.inHand.isEmpty, handled: worker.handled,
                 silentFor: worker.lastHeard.duration(to: now), connectedFor: worker.connected.duration(to: now),
                 brokers: worker.brokers
             )

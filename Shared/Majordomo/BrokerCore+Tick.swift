@@ -59,13 +59,15 @@ extension BrokerCore {
     }
 
     /// A client whose budget ran out while a worker had its request is
-    /// answered `timeout` now; the worker stays busy until it replies, and
-    /// that late reply is dropped.
+    /// answered `timeout` now; the request keeps its place in the worker's
+    /// hands until it replies, and that late reply is dropped.
     private mutating func answerSpentRequestsWithWorkers(now: Instant) {
         var index = workers.startIndex
         while index != workers.endIndex {
-            if let request = workers.values[index].current, !request.answered, let expires = request.expires, expires <= now {
-                workers.values[index].current?.answered = true
+            for slot in workers.values[index].inHand.indices {
+                let request = workers.values[index].inHand[slot]
+                guard !request.answered, let expires = request.expires, expires <= now else { continue }
+                workers.values[index].inHand[slot].answered = true
                 let service = workers.values[index].service
                 finish(client: request.client)
                 services[service]?.refused += 1
@@ -83,7 +85,9 @@ extension BrokerCore {
     /// not say it was not. Never left without an answer.
     mutating func disconnectAll() {
         for worker in workers.values {
-            if let request = worker.current, !request.answered { reject(request, of: worker.service, .interrupted(service: worker.service)) }
+            for request in worker.inHand where !request.answered {
+                reject(request, of: worker.service, .interrupted(service: worker.service))
+            }
             outbox.append([worker.identity] + MDP.disconnect)
         }
         workers.removeAll()

@@ -9,7 +9,7 @@ extension BrokerCore {
             workers.values[known].lastHeard = now
         }
         switch command {
-        case .ready(let service, let brokers):
+        case .ready(let service, let brokers, let credit):
             if known != nil {
                 disconnectWorker(identity, reason: "second READY", now: now)
             } else if service.hasPrefix(MDP.mmiPrefix) {
@@ -17,16 +17,16 @@ extension BrokerCore {
             } else if services[service] == nil, services.count >= configuration.serviceLimit {
                 disconnectWorker(identity, reason: "READY for a new service past the limit of \(configuration.serviceLimit) services", now: now)
             } else {
-                register(identity, service: service, brokers: brokers, expiry: expiry, now: now)
+                register(identity, service: service, brokers: brokers, credit: credit, expiry: expiry, now: now)
             }
-        case .reply(let client, let body):
+        case .reply(let address, let body):
             guard let known else {
                 // A worker we do not know (the broker restarted, or it was
                 // expired): DISCONNECT tells it to register again.
                 outbox.append([identity] + MDP.disconnect)
                 return
             }
-            guard let (service, request) = workers.values[known].takeRequest(answeredFor: client) else {
+            guard let (service, request) = workers.values[known].takeRequest(answeredFor: address) else {
                 disconnectWorker(identity, reason: "REPLY without a matching REQUEST", now: now)
                 return
             }
@@ -34,19 +34,20 @@ extension BrokerCore {
                 // Not expected: a service is kept while it has workers. The
                 // request goes back to the worker, so that forgetting the
                 // worker gives it to another.
-                workers.values[known].current = request
+                workers.values[known].inHand.append(request)
                 disconnectWorker(identity, reason: "its service \(service) is gone", now: now)
                 return
             }
             // The worker's next request goes out before this reply: with one
             // session per worker, the worker's idle time is the throughput.
-            services.values[slot].idle.append(identity)
+            // One that had no room before this reply is idle again.
+            if workers.values[known].inHand.count == workers.values[known].credit - 1 { services.values[slot].idle.append(identity) }
             dispatch(at: slot, known: (identity, known))
             if request.answered {
                 totals.lateReplies += 1  // its client was answered `timeout` already
                 services.values[slot].countLateReply()
             } else {
-                deliver(reply: body, to: client, at: slot, request: request, now: now)
+                deliver(reply: body, to: request.client, at: slot, request: request, now: now)
             }
         case .heartbeat:
             guard let known else {
@@ -66,10 +67,10 @@ extension BrokerCore {
         }
     }
 
-    mutating func register(_ identity: Frame, service name: String, brokers: [String] = [], expiry: Instant, now: Instant) {
+    mutating func register(_ identity: Frame, service name: String, brokers: [String] = [], credit: Int = 1, expiry: Instant, now: Instant) {
         let text = Self.readable(identity.bytes)
         workers[identity] = Worker(
-            identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now,
+            identity: identity, service: name, expiry: expiry, connected: now, lastHeard: now, credit: credit,
             process: WorkerSession.process(inRoutingID: text).map(String.init) ?? text, brokers: brokers)
         let figures = metrics.service(named: name)
         services[name, default: Service(name: name, metrics: figures)].add(worker: identity)
@@ -121,18 +122,25 @@ extension BrokerCore {
         return worker.lastHeard > since
     }
 
-    /// Forgets a worker. A request it had in hand goes back to the front of
-    /// its queue, with a fresh queue wait, for another worker; unless
-    /// `maxAttempts` processes have died holding it, or the broker is
-    /// draining, when the client gets an error instead. The caller
-    /// dispatches the service.
+    /// Forgets a worker. Each request it had in hand goes back to the front
+    /// of its queue (in the order they came), with a fresh queue wait, for
+    /// another worker; unless `maxAttempts` processes have died holding it,
+    /// or the broker is draining, when the client gets an error instead.
+    /// The caller dispatches the service.
     mutating func remove(_ identity: Frame, now: Instant) {
         guard let worker = workers.removeValue(forKey: identity) else { return }
         services[worker.service]?.remove(worker: identity)
         if suspects[worker.process] != nil, !workers.values.contains(where: { $0.process == worker.process }) {
             suspects[worker.process] = nil
         }
-        guard var request = worker.current, !request.answered else { return }
+        // Returned requests go first, in the order returned (`FairQueue.prepend`).
+        for request in worker.inHand where !request.answered { giveBack(request, of: worker, now: now) }
+    }
+
+    /// A request a worker held when it was forgotten: queued again, or
+    /// answered with why not.
+    private mutating func giveBack(_ held: Request, of worker: Worker, now: Instant) {
+        var request = held
         if let expires = request.expires, expires <= now {
             reject(request, of: worker.service, timeout(request, service: worker.service, withWorker: true))
         } else if draining {
@@ -155,12 +163,19 @@ extension BrokerCore {
 /// reading a part of it there instead (`workers.values[index].service`)
 /// copies the whole worker first, its request and frames included.
 extension BrokerCore.Worker {
-    /// The request a reply from `client` answers, taken out and counted as
+    /// The request a reply to `address` answers, taken out and counted as
     /// handled, with the worker's service; nil when the worker holds none
-    /// or holds another client's.
-    mutating func takeRequest(answeredFor client: Frame) -> (service: String, request: BrokerCore.Request)? {
-        guard current?.client == client, let request = current.take() else { return nil }
+    /// for that address. A worker with credit hands back the tagged address
+    /// its REQUEST carried (`MDP.tagged`).
+    mutating func takeRequest(answeredFor address: Frame) -> (service: String, request: BrokerCore.Request)? {
+        let index: Int?
+        if credit == 1 {
+            index = inHand.first?.client == address ? 0 : nil
+        } else {
+            index = inHand.firstIndex { MDP.tag(of: address, client: $0.client) == $0.tag }
+        }
+        guard let index else { return nil }
         handled += 1
-        return (service, request)
+        return (service, inHand.remove(at: index))
     }
 }

@@ -27,6 +27,8 @@ struct BrokerCore {
         var answered = false
         /// The broker's span of it, when tracing is on.
         var span: (any RequestSpan)?
+        /// Its tag with a worker that has credit (`MDP.tagged`).
+        var tag: UInt32 = 0
     }
 
     struct Worker {
@@ -35,7 +37,13 @@ struct BrokerCore {
         var expiry: Instant
         var connected: Instant
         var lastHeard: Instant
-        var current: Request?
+        /// The requests it has in hand, at most `credit`.
+        var inHand: [Request] = []
+        /// How many it takes at once: its READY's credit, 1 by 7/MDP. It
+        /// is among its service's idle workers exactly while it has room.
+        var credit = 1
+        /// The tag its next request gets, when it has credit.
+        var nextTag: UInt32 = 0
         var handled = 0
         /// The process the session belongs to (`WorkerSession.process(inRoutingID:)`);
         /// the routing id itself for a worker that does not say.
@@ -160,7 +168,9 @@ struct BrokerCore {
         var earliest = nextHeartbeat
         for worker in workers.values {
             if worker.expiry < earliest { earliest = worker.expiry }
-            if let request = worker.current, !request.answered, let expires = request.expires, expires < earliest { earliest = expires }
+            for request in worker.inHand where !request.answered {
+                if let expires = request.expires, expires < earliest { earliest = expires }
+            }
         }
         for service in services.values {
             service.queue.forEach { request in if request.deadline < earliest { earliest = request.deadline } }
@@ -194,5 +204,5 @@ struct BrokerCore {
     }
 
     /// No worker holds a request any more.
-    var isDrained: Bool { workers.values.allSatisfy { $0.current == nil } }
+    var isDrained: Bool { workers.values.allSatisfy { $0.inHand.isEmpty } }
 }

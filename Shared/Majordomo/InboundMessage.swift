@@ -4,8 +4,9 @@ import ZeroMQ
 /// sender's routing id.
 enum InboundMessage: Equatable {
     case clientRequest(service: String, body: [Frame])
-    /// With the brokers the worker also serves, when it says (`MDP.ready`).
-    case ready(service: String, brokers: [String] = [])
+    /// With the brokers the worker also serves, when it says, and how many
+    /// requests it takes at once (`MDP.ready`).
+    case ready(service: String, brokers: [String] = [], credit: Int = 1)
     case reply(client: Frame, body: [Frame])
     case heartbeat
     case disconnect
@@ -35,7 +36,8 @@ extension InboundMessage {
         case .ready:
             guard at + 3 < end else { return .failure(.truncated(expected: "service name")) }
             guard let name = serviceName(frames[at + 3]) else { return .failure(.invalidServiceName(frames[at + 3])) }
-            return .success(.ready(service: name, brokers: at + 4 < end ? brokers(frames[at + 4]) : []))
+            return .success(
+                .ready(service: name, brokers: at + 4 < end ? brokers(frames[at + 4]) : [], credit: at + 5 < end ? credit(frames[at + 5]) : 1))
         case .reply:
             guard at + 3 < end, !frames[at + 3].isEmpty else { return .failure(.truncated(expected: "client address")) }
             guard at + 4 < end, frames[at + 4].isEmpty else { return .failure(.missingDelimiter) }
@@ -58,6 +60,15 @@ extension InboundMessage {
             text.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else { return [] }
         return text.split(separator: ",").prefix(MDP.brokerListLimit.count).filter { $0.utf8.count <= MDP.brokerListLimit.bytes }.map(String.init)
+    }
+
+    /// A READY's credit: 1 to `MDP.creditLimit` in decimal; anything else
+    /// is no credit (one request at a time, as 7/MDP says).
+    private static func credit(_ frame: Frame) -> Int {
+        guard (1...4).contains(frame.count), let text = frame.string, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let credit = Int(text), (1...MDP.creditLimit).contains(credit)
+        else { return 1 }
+        return credit
     }
 
     private static func serviceName(_ frame: Frame) -> String? {

@@ -67,9 +67,41 @@ public enum MDP {
     /// Worker → broker: "", MDPW01, READY, service; and, from a worker
     /// serving several brokers, a frame more naming them all (comma-separated,
     /// as the worker reaches them): brokers that do not know it ignore it.
-    public static func ready(service: Frame, brokers: [String] = []) -> [Frame] {
+    /// A session that takes more than one request at once says how many
+    /// (`credit`, decimal) in a frame after that one, which is then sent
+    /// even when empty (docs/PROTOCOL.md, "Credit").
+    public static func ready(service: Frame, brokers: [String] = [], credit: Int = 1) -> [Frame] {
         let ready = [empty, workerHeader, Command.ready.frame, service]
-        return brokers.count > 1 ? ready + [Frame(brokers.joined(separator: ","))] : ready
+        let list = brokers.count > 1 ? brokers.joined(separator: ",") : nil
+        if credit > 1 { return ready + [Frame(list ?? ""), Frame(String(credit))] }
+        return list.map { ready + [Frame($0)] } ?? ready
+    }
+
+    /// The most requests one session may announce it takes at once.
+    public static let creditLimit = 1000
+
+    /// A client address with a request's tag after it (4 bytes, big-endian):
+    /// what a REQUEST to a session with credit carries, so that its REPLY,
+    /// which hands the address back unchanged, names the request it
+    /// answers among several of one client's.
+    static func tagged(_ client: Frame, _ tag: UInt32) -> Frame {
+        client.withUnsafeBytes { bytes in
+            var tagged = [UInt8](bytes)
+            withUnsafeBytes(of: tag.bigEndian) { tagged.append(contentsOf: $0) }
+            return Frame(tagged)
+        }
+    }
+
+    /// The tag of an address made by `tagged`, and whether the rest is
+    /// `client`; nil for one too short to hold a tag.
+    static func tag(of address: Frame, client: Frame) -> UInt32? {
+        guard address.count == client.count + 4 else { return nil }
+        return address.withUnsafeBytes { bytes in
+            client.withUnsafeBytes { client in
+                guard bytes.prefix(client.count).elementsEqual(client) else { return nil }
+                return bytes.suffix(4).reduce(0) { $0 << 8 | UInt32($1) }
+            }
+        }
     }
 
     /// The most of a READY's broker list kept: 16 endpoints of 256 bytes.

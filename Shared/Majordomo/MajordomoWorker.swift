@@ -14,7 +14,8 @@ import ZeroMQ
 /// 7/MDP gives a worker one request at a time, so one connection is capped
 /// at one request per broker round trip. `sessions` opens that many
 /// connections from this process (each its own MDP worker to the broker),
-/// letting one process serve several requests at once.
+/// and `credit` lets each take that many requests at once (our extension,
+/// docs/PROTOCOL.md "Credit"): a process serves up to sessions x credit.
 ///
 /// With several brokers (gateways side by side), it opens `sessions`
 /// connections to each, so it serves every one of them and goes on
@@ -44,13 +45,22 @@ public final class MajordomoWorker: Sendable {
         /// First wait before reconnecting to a silent broker; doubles up to `reconnectDelayMax`.
         public var reconnectDelay: Duration = .milliseconds(250)
         public var reconnectDelayMax: Duration = .seconds(8)
-        /// MDP connections to open; each serves one request at a time.
+        /// MDP connections to open (to each broker).
         public var sessions = 1
+        /// Requests one session takes at once, announced in its READY
+        /// (docs/PROTOCOL.md, "Credit"): 1 is 7/MDP's one at a time. More
+        /// keeps a pipeline full: the broker hands the next request before
+        /// the last reply is back, and handlers that wait overlap. A process
+        /// runs at most `sessions` x `credit` handlers at once.
+        public var credit = 1
         /// Threads the sessions share; nil for one per core, at most one
         /// per session. More sessions than threads keep a busy worker from
         /// waking a thread for every request.
         public var threads: Int?
         public init() {}
+
+        /// `credit` within 1 and `MDP.creditLimit`.
+        var sessionCredit: Int { min(max(1, credit), MDP.creditLimit) }
 
         var threadCount: Int {
             max(1, min(max(1, sessions), threads ?? ProcessInfo.processInfo.activeProcessorCount))

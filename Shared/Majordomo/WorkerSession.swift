@@ -11,15 +11,17 @@ import ZeroMQ
 /// which it shares with other sessions of the process.
 final class WorkerSession: Sendable {
     let finished = Completion<Void>()
-    private let mailbox = Mutex<[(generation: Int, body: [Frame])]>([])
+    /// Replies of async handlers, each with the connection its request came
+    /// on and the client address to send it to.
+    private let mailbox = Mutex<[(generation: Int, client: Frame, body: [Frame])]>([])
     /// Set while a handler starts on the session's own turn: its reply, if
     /// it comes before the handler first waits, needs no wake-up.
     private let starting = Atomic<Bool>(false)
-    /// Set while this session's async handler runs, whichever connection
-    /// it came on: a session that lost its broker mid-request registers
-    /// again only once it is cleared, so a worker never runs more handlers
-    /// at once than it has sessions.
-    private let handling = Atomic<Bool>(false)
+    /// This session's async handlers running, whichever connection their
+    /// requests came on: a session that lost its broker mid-request
+    /// registers again only once none runs, so a worker never runs more
+    /// handlers at once than its sessions' credit.
+    private let handling = Atomic<Int>(0)
     /// Where this session and its async handlers run.
     let thread: SessionThread
     /// This session's number on its thread.
@@ -87,7 +89,7 @@ final class WorkerSession: Sendable {
                 link = try connectBrokerLink(to: endpoint, identity: Array(Self.routingID().utf8), context: context) { [endpoint] event in
                     worker.handshake(event, endpoint: endpoint)
                 }
-                try link.send(MDP.ready(service: Frame(worker.service), brokers: worker.endpoints))
+                try link.send(MDP.ready(service: Frame(worker.service), brokers: worker.endpoints, credit: configuration.sessionCredit))
             } catch {
                 if reportedStart {
                     logger.error("worker session cannot reconnect; it stops", metadata: ["service": "\(worker.service)", "error": "\(error)"])
@@ -137,7 +139,8 @@ final class WorkerSession: Sendable {
         let expiry = configuration.heartbeatInterval * configuration.heartbeatLiveness
         var brokerExpiry = clock.now + expiry
         var heartbeatAt = clock.now + configuration.heartbeatInterval
-        var client: Frame?
+        // Requests of this connection in hand: at most the credit.
+        var inHand = 0
         var heardFromBroker = false
         // As in the broker: block on the socket's descriptor only when the
         // last call on it was a receive that found nothing.
@@ -145,7 +148,7 @@ final class WorkerSession: Sendable {
         var lastProblem: PeerProblem?
         do {
             while true {
-                if worker.isStopping && client == nil {
+                if worker.isStopping && inHand == 0 {
                     // Delivered as the link closes, lingering long enough for a
                     // live broker, not so long as to hold up exit when there is none.
                     try link.send(MDP.disconnect, wait: false)
@@ -162,7 +165,7 @@ final class WorkerSession: Sendable {
                     lastProblem = problem
                     logger.warning("connection to the broker failed: \(problem.kind.rawValue)", metadata: ["reason": "\(problem.detail)"])
                 }
-                try sendReplies(generation: generation, client: &client, on: link)
+                try sendReplies(generation: generation, inHand: &inHand, on: link)
                 drained = false
                 while let frames = try link.receiveIfAny() {
                     brokerExpiry = clock.now + expiry
@@ -173,30 +176,31 @@ final class WorkerSession: Sendable {
                     }
                     switch command {
                     case .request(let from, let body):
-                        guard client == nil else {
-                            logger.warning("broker sent a REQUEST while one is in hand; ignored")
+                        guard inHand < configuration.sessionCredit else {
+                            logger.warning(
+                                "broker sent a REQUEST past this session's credit; ignored", metadata: ["credit": "\(configuration.sessionCredit)"])
                             continue
                         }
                         switch handler {
                         case .synchronous(let handle):
                             try link.send(MDP.reply(client: from, body: handle(body)))
                         case .async(let handle):
-                            client = from
+                            inHand += 1
                             // Starts here and now: a handler that never waits
                             // (a posts.get) is done when this returns, and its
                             // reply goes out at once, without this session
                             // parking and being woken for it. One that waits
                             // resumes on this thread, and its reply wakes the session.
                             starting.store(true, ordering: .relaxed)
-                            handling.store(true, ordering: .releasing)
+                            handling.add(1, ordering: .releasing)
                             Task.immediate(executorPreference: thread) { [self] in
                                 let reply = await handle(body)
-                                mailbox.withLock { $0.append((generation, reply)) }
-                                handling.store(false, ordering: .releasing)
+                                mailbox.withLock { $0.append((generation, from, reply)) }
+                                handling.subtract(1, ordering: .releasing)
                                 if !starting.load(ordering: .relaxed) { wake() }
                             }
                             starting.store(false, ordering: .relaxed)
-                            try sendReplies(generation: generation, client: &client, on: link)
+                            try sendReplies(generation: generation, inHand: &inHand, on: link)
                         }
                     case .heartbeat:
                         break
@@ -231,12 +235,12 @@ final class WorkerSession: Sendable {
     /// Sends the replies of this connection's handlers that are done (an
     /// earlier connection's are dropped: its broker gave that request to
     /// another worker).
-    private func sendReplies(generation: Int, client: inout Frame?, on link: any BrokerLink) throws {
+    private func sendReplies(generation: Int, inHand: inout Int, on link: any BrokerLink) throws {
         for reply in mailbox.withLock({ box in
             defer { box.removeAll() }; return box
         }) where reply.generation == generation {
-            if let to = client { try link.send(MDP.reply(client: to, body: reply.body)) }
-            client = nil
+            try link.send(MDP.reply(client: reply.client, body: reply.body))
+            inHand -= 1
         }
     }
 
@@ -247,12 +251,12 @@ final class WorkerSession: Sendable {
     /// runs. The handler's end wakes the session; the heartbeat-long naps
     /// only bound a missed wake-up.
     private func finishHandler(worker: MajordomoWorker) async {
-        guard handling.load(ordering: .acquiring) else { return }
+        guard handling.load(ordering: .acquiring) > 0 else { return }
         let (configuration, _, logger) = worker.settings
         logger.info(
             "a request from the lost connection is still being handled; registering again when it is done", metadata: ["service": "\(worker.service)"]
         )
-        while !worker.isStopping, handling.load(ordering: .acquiring) {
+        while !worker.isStopping, handling.load(ordering: .acquiring) > 0 {
             _ = await thread.park(id, descriptor: -1, events: 0, until: .now + configuration.heartbeatInterval)
         }
     }

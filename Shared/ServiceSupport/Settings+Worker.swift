@@ -2,14 +2,20 @@ import Majordomo
 
 extension Settings {
     /// A worker's settings, as every worker executable reads them: sessions
-    /// (`POSTS_SESSIONS`), the threads they share (`POSTS_WORKER_THREADS`,
-    /// default one per core), heartbeat interval (`POSTS_HEARTBEAT_INTERVAL`)
-    /// and liveness (`POSTS_HEARTBEAT_LIVENESS`), a flag winning over its variable.
+    /// (`POSTS_SESSIONS`), requests each takes at once (`POSTS_CREDIT`),
+    /// the threads they share (`POSTS_WORKER_THREADS`, default one per
+    /// core), heartbeat interval (`POSTS_HEARTBEAT_INTERVAL`) and liveness
+    /// (`POSTS_HEARTBEAT_LIVENESS`), a flag winning over its variable.
     public func workerConfiguration(
-        sessions flagSessions: Int?, defaultSessions: Int, threads flagThreads: Int? = nil, heartbeatInterval flagInterval: String?
+        sessions flagSessions: Int?, defaultSessions: Int, credit flagCredit: Int? = nil, threads flagThreads: Int? = nil,
+        heartbeatInterval flagInterval: String?
     ) throws -> MajordomoWorker.Configuration {
         var configuration = MajordomoWorker.Configuration()
         configuration.sessions = try integer(flagSessions, env: "POSTS_SESSIONS", default: defaultSessions)
+        configuration.credit = try integer(flagCredit, env: "POSTS_CREDIT", default: Self.defaultCredit)
+        guard configuration.credit <= MDP.creditLimit else {
+            throw ConfigurationError("POSTS_CREDIT / --credit \(configuration.credit) is more than \(MDP.creditLimit)")
+        }
         let threads = try integer(flagThreads, env: "POSTS_WORKER_THREADS", default: 0, minimum: 1)
         configuration.threads = threads == 0 ? nil : threads
         configuration.heartbeatInterval = try duration(flagInterval, env: "POSTS_HEARTBEAT_INTERVAL", default: configuration.heartbeatInterval)
@@ -24,4 +30,10 @@ extension Settings {
     }
 
     public static let defaultMaxFrameSize = 16 << 20
+
+    /// Requests a session takes at once by default: enough that two worker
+    /// processes of one session each keep a pipelining client's gateway
+    /// busy (docs/BENCHMARKS.md), few enough that what a session holds stays
+    /// small (each request at most `POSTS_MAX_FRAME_SIZE`).
+    public static let defaultCredit = 8
 }

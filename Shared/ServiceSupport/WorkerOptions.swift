@@ -11,7 +11,8 @@ import ZeroMQ
 public struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gateway endpoints to serve, comma-separated (each gets --sessions connections).", valueName: "endpoints"))
     public var gateway: String?
-    @Option(help: ArgumentHelp("Requests served at once (MDP connections).", valueName: "count")) public var sessions: Int?
+    @Option(help: ArgumentHelp("MDP connections to each gateway.", valueName: "count")) public var sessions: Int?
+    @Option(help: ArgumentHelp("Requests each session takes at once (1 to 1000; default 8).", valueName: "count")) public var credit: Int?
     @Option(help: ArgumentHelp("Threads the sessions share (default: one per core, at most one per session).", valueName: "count"))
     public var threads: Int?
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) public var heartbeatInterval: String?
@@ -60,7 +61,7 @@ public struct WorkerOptions: ParsableArguments {
             return Resolved(
                 endpoints: endpoints,
                 configuration: try settings.workerConfiguration(
-                    sessions: sessions, defaultSessions: defaultSessions,
+                    sessions: sessions, defaultSessions: defaultSessions, credit: credit,
                     threads: threads, heartbeatInterval: heartbeatInterval),
                 maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
                 security: security.security,

@@ -10,11 +10,13 @@ answers with two `echo-worker --raw --inline` processes, NATS's with two
 `natsecho` processes in queue group "q". Each side has S connections per
 answering process (S = 1 or 16); 100-byte bodies.
 
-Three set-ups, each ours against NATS:
-  ipc     ours on ipc:// (our own ZMTP), NATS on tcp://127.0.0.1 (it has no ipc);
-  tcp     ours on tcp://127.0.0.1 plaintext (libzmq), NATS on tcp:// plaintext;
-  secure  ours on tcp:// with CURVE (keys from `posts keys generate`),
-          NATS with TLS (a self-signed certificate made here by openssl).
+Set-ups, each ours against NATS (--setups, comma-separated):
+  ipc         ours on ipc:// (our own ZMTP), NATS on tcp://127.0.0.1 (it has no ipc);
+  tcp         ours on tcp://127.0.0.1 plaintext (our own ZMTP), NATS on tcp:// plaintext;
+  tcp-libzmq  the same with POSTS_ZMTP=libzmq (what tcp:// was before our ZMTP
+              carried it; not run unless asked);
+  secure      ours on tcp:// with CURVE (keys from `posts keys generate`; libzmq),
+              NATS with TLS (a self-signed certificate made here by openssl).
 and in each: 2 x 1 and 2 x 16 pipelined (REQUESTS, 500 in flight), and
 one at a time at 2 x 16 (SAMPLES, p50 and p99). Each run prints the CPU
 the broker (or nats-server) and the answering processes spent (10 ms
@@ -117,9 +119,11 @@ class Side:
             else:
                 port = free_port()
                 self.endpoint = f"tcp://127.0.0.1:{port}"
-            if setup == "tcp":
+            if setup in ("tcp", "tcp-libzmq"):
                 gateway_env["POSTS_INSECURE"] = "1"
                 worker = ["--insecure"]
+            if setup == "tcp-libzmq":
+                self.env["POSTS_ZMTP"] = gateway_env["POSTS_ZMTP"] = "libzmq"
             if setup == "secure":
                 gateway_env.update(POSTS_CURVE_KEY=os.path.join(keys, "gateway.key_secret"), POSTS_CURVE_ALLOW=allow)
                 worker = ["--curve-key", os.path.join(keys, "worker.key_secret"), "--gateway-key", os.path.join(keys, "gateway.key")]

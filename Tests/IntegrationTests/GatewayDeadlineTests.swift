@@ -21,7 +21,8 @@ struct GatewayDeadlineTests {
         // the five behind it queue while it is busy even on a machine loaded
         // enough to take seconds to send them (with 8 s, one CI run sent
         // them after the worker was free again, and it took one).
-        try await harness.startEcho("slow", ["--delay", "20s"], context: context)
+        // One request at a time (`--credit 1`, as 7/MDP says): the rest queue.
+        try await harness.startEcho("slow", ["--delay", "20s", "--credit", "1"], context: context)
         let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(30), retries: 0)
         let first = Task { try await client.call(service: "echo", method: "echo", params: ["n": 0]) }
         #expect(await eventually { (try? await client.status().processes.first?.busy) == 1 })

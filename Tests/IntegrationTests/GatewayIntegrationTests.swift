@@ -158,7 +158,8 @@ struct GatewayIntegrationTests {
         // The worker takes 3 s, well within an 8 s grace: room for a loaded
         // machine to deliver SIGTERM before the waiting request's turn comes.
         try await harness.startGateway(["--shutdown-grace", "8s"], context: context)
-        try await harness.startEcho("slow", ["--delay", "3s"], context: context)
+        // One request at a time (`--credit 1`): the second waits in the queue.
+        try await harness.startEcho("slow", ["--delay", "3s", "--credit", "1"], context: context)
         let gateway = try #require(harness.process("gateway"))
         let peer = try RawPeer(context, endpoint: harness.gatewayEndpoint)
         for id in ["in-progress", "waiting"] { try peer.request("echo", id: .string(id)) }

@@ -30,7 +30,7 @@ struct BrokerFairnessTests {
         var served: [String] = []
         var holder: Frame = "a"
         for _ in 0..<9 {
-            let sent = broker.core.workers["w1"]?.current
+            let sent = broker.core.workers["w1"]?.inHand.first
             served.append(sent?.body.last?.string ?? "?")
             holder = sent?.client ?? "?"
             broker.reply(from: "w1", to: holder)
@@ -58,7 +58,7 @@ struct BrokerFairnessTests {
         broker.request(from: "c", service: "echo", "c0")
         var served: [String] = []
         for _ in 0..<3 {
-            let holder = broker.core.workers["w1"]?.current?.client ?? "?"
+            let holder = broker.core.workers["w1"]?.inHand.first?.client ?? "?"
             served.append(broker.reply(from: "w1", to: holder).first?.last?.string ?? "?")
         }
         #expect(served == ["b0", "c0", "a1"], "behind b0 only, not b0 and b1")

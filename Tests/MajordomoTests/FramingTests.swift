@@ -38,6 +38,29 @@ struct FramingTests {
         #expect(parse(MDP.ready(service: "echo", brokers: many)) == .ready(service: "echo", brokers: Array(many.prefix(16))))
     }
 
+    /// The credit extension: a frame after the broker list (then sent even
+    /// when empty), 1 to 1000 in decimal; anything else is one at a time.
+    @Test func test_aSessionWithCreditSaysSoInTheFrameAfterTheBrokerList() async {
+        func parse(_ frames: [Frame]) -> InboundMessage? { try? InboundMessage.parse(frames[...], maxFrames: 64).get() }
+        #expect(MDP.ready(service: "echo", credit: 1) == MDP.ready(service: "echo"))
+        #expect(MDP.ready(service: "echo", credit: 16) == MDP.ready(service: "echo") + ["", "16"])
+        #expect(parse(MDP.ready(service: "echo", credit: 16)) == .ready(service: "echo", credit: 16))
+        let both = MDP.ready(service: "echo", brokers: ["tcp://a:1", "tcp://b:1"], credit: 4)
+        #expect(parse(both) == .ready(service: "echo", brokers: ["tcp://a:1", "tcp://b:1"], credit: 4))
+        for bad in ["0", "1001", "-3", "+4", "4x", "", "99999", "١٢"] {
+            #expect(parse(MDP.ready(service: "echo") + ["", Frame(bad)]) == .ready(service: "echo"), "credit \(bad)")
+        }
+        #expect(parse(MDP.ready(service: "echo") + ["", "1000"]) == .ready(service: "echo", credit: 1000))
+    }
+
+    @Test func test_aTaggedAddress_givesBackItsTag_onlyWithItsOwnClient() async {
+        let address = MDP.tagged("client-1", 0x0102_0304)
+        #expect(address.count == 12)
+        #expect(MDP.tag(of: address, client: "client-1") == 0x0102_0304)
+        #expect(MDP.tag(of: address, client: "client-2") == nil)
+        #expect(MDP.tag(of: "client-1", client: "client-1") == nil)
+    }
+
     @Test func test_parsingWhatTheBrokerSendsAWorker_givesTheCommand() async {
         #expect(BrokerCommand(["", "MDPW01", Frame(byte: 2), "client", "", "body"]) == .request(client: "client", body: ["body"]))
         #expect(BrokerCommand(MDP.heartbeat) == .heartbeat)

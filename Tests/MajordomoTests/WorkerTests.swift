@@ -42,6 +42,41 @@ struct WorkerTests {
         }
     }
 
+    /// A session with credit takes that many requests at once through the
+    /// real broker, and no more: 2 sessions x credit 3 run 6 handlers at
+    /// once of the 14 asked, and every request gets its own reply.
+    @Test func test_sessionsWithCredit_serveSessionsTimesCreditRequestsAtOnce_andNoMore() async throws {
+        try await withBroker { context, endpoint in
+            let inFlight = Atomic<Int>(0)
+            let most = Atomic<Int>(0)
+            var configuration = workerConfiguration()
+            configuration.sessions = 2
+            configuration.credit = 3
+            let worker = MajordomoWorker(endpoint: endpoint, service: "pool", configuration: configuration, context: context, logger: quiet)
+            let serving = Task {
+                try await worker.run { body in
+                    most.max(inFlight.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
+                    try? await Task.sleep(for: .milliseconds(100))
+                    inFlight.subtract(1, ordering: .relaxed)
+                    return body
+                }
+            }
+            let client = try patientClient(endpoint, context: context, correlationID: echoCorrelator)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<14 {
+                    group.addTask {
+                        let reply = try await client.request(service: "pool", body: [Frame("p\(index)")], correlationID: "p\(index)")
+                        #expect(reply == [Frame("p\(index)")])
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(most.load(ordering: .relaxed) == 6)
+            worker.stop()
+            try await serving.value
+        }
+    }
+
     @Test func test_aSynchronousHandlerServesRequestsOnTheSessionThread() async throws {
         try await withBroker { context, endpoint in
             let worker = MajordomoWorker(endpoint: endpoint, service: "upper", configuration: workerConfiguration(), context: context, logger: quiet)

@@ -26,7 +26,8 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     @Option(help: "Gateway endpoint (default: POSTS_GATEWAY or the ipc default).") var gateway: String?
     @Option(help: "Time to spend on each request, e.g. 2s.") var delay: String?
     @Option(help: "Heartbeat interval.") var heartbeatInterval: String?
-    @Option(help: "MDP connections to open; each serves one request at a time.") var sessions = 1
+    @Option(help: "MDP connections to open.") var sessions = 1
+    @Option(help: "Requests each session takes at once (POSTS_CREDIT; default 8; 1 is 7/MDP's one at a time).") var credit: Int?
     @Option(help: "Threads the sessions share (default: one per core, at most one per session).") var threads: Int?
     @Flag(help: "Reply with the request body unchanged.") var raw = false
     @Flag(help: "Answer on the session thread (a synchronous handler); ignores --delay.") var inline = false
@@ -43,7 +44,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         guard (0...1_000_000).contains(busy) else { throw ValidationError("--busy must be 0 to 1000000 microseconds, not \(busy)") }
         let logger = Logger(label: "echo-worker")
         let configuration = try settings.workerConfiguration(
-            sessions: sessions, defaultSessions: 1, threads: threads,
+            sessions: sessions, defaultSessions: 1, credit: credit, threads: threads,
             heartbeatInterval: heartbeatInterval)
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let endpoints = try WorkerOptions.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment))
