@@ -28,7 +28,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
                                     the posts on PostgreSQL, shared by posts-service on any number of hosts
                                     (schema made at start); unset: the SQLite file above
               --sessions            POSTS_SESSIONS             default 4
-              --credit              POSTS_CREDIT               default 8: requests each session takes at once
+              --credit              POSTS_CREDIT               default 32: requests each session takes at once
               --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
               --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
               --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms

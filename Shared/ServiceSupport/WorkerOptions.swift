@@ -12,7 +12,7 @@ public struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gateway endpoints to serve, comma-separated (each gets --sessions connections).", valueName: "endpoints"))
     public var gateway: String?
     @Option(help: ArgumentHelp("MDP connections to each gateway.", valueName: "count")) public var sessions: Int?
-    @Option(help: ArgumentHelp("Requests each session takes at once (1 to 1000; default 8).", valueName: "count")) public var credit: Int?
+    @Option(help: ArgumentHelp("Requests each session takes at once (1 to 1000; default 32).", valueName: "count")) public var credit: Int?
     @Option(help: ArgumentHelp("Threads the sessions share (default: one per core, at most one per session).", valueName: "count"))
     public var threads: Int?
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) public var heartbeatInterval: String?

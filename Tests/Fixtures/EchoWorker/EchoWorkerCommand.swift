@@ -27,7 +27,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
     @Option(help: "Time to spend on each request, e.g. 2s.") var delay: String?
     @Option(help: "Heartbeat interval.") var heartbeatInterval: String?
     @Option(help: "MDP connections to open.") var sessions = 1
-    @Option(help: "Requests each session takes at once (POSTS_CREDIT; default 8; 1 is 7/MDP's one at a time).") var credit: Int?
+    @Option(help: "Requests each session takes at once (POSTS_CREDIT; default 32; 1 is 7/MDP's one at a time).") var credit: Int?
     @Option(help: "Threads the sessions share (default: one per core, at most one per session).") var threads: Int?
     @Flag(help: "Reply with the request body unchanged.") var raw = false
     @Flag(help: "Answer on the session thread (a synchronous handler); ignores --delay.") var inline = false
