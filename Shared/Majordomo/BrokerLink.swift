@@ -10,9 +10,14 @@ import ZeroMQ
 ///
 /// Thread rules: the session's thread only.
 protocol BrokerLink: AnyObject {
-    /// Sends a message whole; false when it cannot be queued without waiting.
+    /// Sends a message whole; false when it cannot be queued without
+    /// waiting. Our own ZMTP only queues it, for `flush`: replies to
+    /// requests that came together go out in one write.
     @discardableResult
     func send(_ frames: [Frame], wait: Bool) throws -> Bool
+    /// Writes what `send` queued, as much as fits now (the rest when
+    /// `readiness` says there is room). Before every wait.
+    func flush()
     /// The next message received, without blocking; nil when none is here.
     func receiveIfAny() throws -> [Frame]?
     /// For the thread that waits on its sessions' links at once
@@ -54,7 +59,7 @@ func connectBrokerLink(
 }
 
 extension StreamDealer: BrokerLink {
-    func send(_ frames: [Frame], wait: Bool) throws -> Bool { send(frames) }
+    func send(_ frames: [Frame], wait: Bool) throws -> Bool { queue(frames) }
     func receiveIfAny() throws -> [Frame]? { receive() }
 }
 
@@ -72,6 +77,9 @@ extension Socket: BrokerLink {
 
     /// `receiveIfAny` reads; libzmq's I/O thread did the rest.
     func handle(revents: Int16) {}
+
+    /// libzmq's I/O thread writes.
+    func flush() {}
 
     func close(lingering: Duration) {
         guard lingering > .zero else { return close() }

@@ -156,6 +156,8 @@ final class WorkerSession: Sendable {
                     return .stopped
                 }
                 if drained {
+                    // What this turn's replies and heartbeat queued, in one write.
+                    link.flush()
                     let (descriptor, events, linkDeadline) = try link.readiness()
                     let deadline = min(heartbeatAt, brokerExpiry, linkDeadline ?? brokerExpiry)
                     link.handle(revents: await thread.park(id, descriptor: descriptor, events: events, until: deadline))
@@ -244,17 +246,18 @@ final class WorkerSession: Sendable {
         }
     }
 
-    /// Waits for a handler still running from the connection that just
-    /// ended (its reply will be dropped: the broker gave that request to
-    /// another worker), or for `stop()`. Registering meanwhile would let the
-    /// broker hand this session a second request while the first still
-    /// runs. The handler's end wakes the session; the heartbeat-long naps
-    /// only bound a missed wake-up.
+    /// Waits for the handlers still running from the connection that just
+    /// ended (their replies will be dropped: the broker gave those requests
+    /// to other workers), or for `stop()`. Registering meanwhile would let
+    /// the broker hand this session new requests while the old still run,
+    /// past its credit. Each handler's end wakes the session; the
+    /// heartbeat-long naps only bound a missed wake-up.
     private func finishHandler(worker: MajordomoWorker) async {
         guard handling.load(ordering: .acquiring) > 0 else { return }
         let (configuration, _, logger) = worker.settings
         logger.info(
-            "a request from the lost connection is still being handled; registering again when it is done", metadata: ["service": "\(worker.service)"]
+            "requests from the lost connection are still being handled; registering again when they are done",
+            metadata: ["service": "\(worker.service)"]
         )
         while !worker.isStopping, handling.load(ordering: .acquiring) > 0 {
             _ = await thread.park(id, descriptor: -1, events: 0, until: .now + configuration.heartbeatInterval)

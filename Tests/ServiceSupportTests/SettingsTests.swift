@@ -3,6 +3,7 @@ import ServiceSupport
 import TestSupport
 import TestTraits
 import Testing
+import ZeroMQ
 
 @Suite("Settings", .ownThread, .timeLimit(.minutes(5)))
 struct SettingsTests {
@@ -103,5 +104,19 @@ struct RuntimeDirectoryTests {
 
     private func permissions(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+}
+
+@Suite("Transport setting", .ownThread, .timeLimit(.minutes(1)))
+struct TransportSettingTests {
+    @Test func test_POSTS_ZMTP_choosesWhoCarriesPlaintextEndpoints_andRefusesAnythingElse() async throws {
+        let endpoints = ["ipc:///tmp/x.ipc", "tcp://127.0.0.1:5555"]
+        for (value, own) in [(nil, true), ("own", true), ("OWN", true), ("libzmq", false), (" libzmq ", false)] {
+            let settings = Settings(environment: value.map { ["POSTS_ZMTP": $0] } ?? [:])
+            let context = try settings.context(security: .none)
+            #expect(endpoints.allSatisfy { context.speaksZMTPItself($0) == own }, "POSTS_ZMTP=\(value ?? "(unset)")")
+            #expect(!context.speaksZMTPItself("inproc://x") && !context.speaksZMTPItself("tcp://gateway-host:5555"))
+        }
+        #expect(throws: ConfigurationError.self) { try Settings(environment: ["POSTS_ZMTP": "zeromq"]).context(security: .none) }
     }
 }

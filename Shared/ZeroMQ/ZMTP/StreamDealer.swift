@@ -79,6 +79,16 @@ public final class StreamDealer {
     /// not taken) only while not connected with 1,000 messages waiting.
     @discardableResult
     public func send(_ frames: [Frame]) -> Bool {
+        guard queue(frames) else { return false }
+        flush()
+        return true
+    }
+
+    /// Queues a message, to be written by `flush` (or by `wait`, which
+    /// writes what waits): messages queued together go out in one write.
+    /// False as `send`.
+    @discardableResult
+    public func queue(_ frames: [Frame]) -> Bool {
         precondition(!frames.isEmpty, "a message has at least one frame")
         guard let connection else {
             guard waiting.count < Self.waitingLimit else { return false }
@@ -86,8 +96,12 @@ public final class StreamDealer {
             return true
         }
         connection.append(frames)
-        flush(connection)
         return true
+    }
+
+    /// Writes what is queued, as much as fits now.
+    public func flush() {
+        if let connection, connection.hasOutput { flush(connection) }
     }
 
     /// The next message `wait` read, without blocking; nil when none is here.
