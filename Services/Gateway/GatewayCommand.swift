@@ -175,7 +175,7 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "gateway")
         if let warning = security.warning { logger.warning("\(warning)") }
-        context.logLibzmqUse(options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints, logger: logger)
+        context.logLibzmqUse(options.endpoints + busOptions.publishEndpoints + busOptions.subscribeEndpoints, binding: true, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let allowList {
             // Bound before any CURVE socket, so no handshake goes unchecked.

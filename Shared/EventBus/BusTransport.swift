@@ -36,7 +36,7 @@ final class BusTransport {
 
     init(options: EventBus.Options, context: Context, waker: Int32) throws {
         self.waker = waker
-        let isOwn = context.speaksZMTPItself
+        let isOwn = { context.speaksZMTPItself($0, binding: true) }
         let all = options.publishEndpoints + options.subscribeEndpoints
         let stream =
             all.contains(where: isOwn)

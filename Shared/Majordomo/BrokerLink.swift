@@ -45,7 +45,7 @@ func connectBrokerLink(
     to endpoint: String, identity: [UInt8], context: Context,
     handshake: @escaping @Sendable (HandshakeEvent) -> Void
 ) throws -> any BrokerLink {
-    if context.speaksZMTPItself(endpoint) {
+    if context.speaksZMTPItself(endpoint, binding: false) {
         return StreamDealer(
             endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers))
     }

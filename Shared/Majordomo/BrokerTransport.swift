@@ -31,7 +31,7 @@ final class BrokerTransport {
         handshakeFailed: @escaping @Sendable (HandshakeEvent) -> Void
     ) throws {
         self.waker = waker
-        let own = options.endpoints.map(context.speaksZMTPItself)
+        let own = options.endpoints.map { context.speaksZMTPItself($0, binding: true) }
         var stream: StreamRouter?
         var socket: Socket?
         if own.contains(true) {

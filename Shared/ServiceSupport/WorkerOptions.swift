@@ -57,7 +57,8 @@ public struct WorkerOptions: ParsableArguments {
             let security = try curve.resolve(settings, endpoints: endpoints + events)
             if let warning = security.warning { Logger(label: "security").warning("\(warning)") }
             let context = try settings.context(security: security.security)
-            context.logLibzmqUse(endpoints + events, logger: Logger(label: "transport"))
+            // The worker's sessions; its event publisher, as every client, is libzmq's.
+            context.logLibzmqUse(endpoints, binding: false, logger: Logger(label: "transport"))
             return Resolved(
                 endpoints: endpoints,
                 configuration: try settings.workerConfiguration(

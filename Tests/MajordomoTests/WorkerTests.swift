@@ -13,45 +13,28 @@ struct WorkerTests {
     /// three still serve three requests at once while their handlers wait.
     @Test(arguments: [nil, 1, 3])
     func test_whenAWorkerOpensSeveralSessions_thenItServesThatManyRequestsAtOnceAndNoMore_onAnyNumberOfThreads(threads: Int?) async throws {
-        try await withBroker { context, endpoint in
-            let inFlight = Atomic<Int>(0)
-            let most = Atomic<Int>(0)
-            var configuration = workerConfiguration()
-            configuration.sessions = 3
-            configuration.threads = threads
-            let worker = MajordomoWorker(endpoint: endpoint, service: "pool", configuration: configuration, context: context, logger: quiet)
-            let serving = Task {
-                try await worker.run { body in
-                    let now = inFlight.add(1, ordering: .relaxed).newValue
-                    most.max(now, ordering: .relaxed)
-                    try? await Task.sleep(for: .milliseconds(100))
-                    inFlight.subtract(1, ordering: .relaxed)
-                    return body
-                }
-            }
-            let client = try patientClient(endpoint, context: context, correlationID: echoCorrelator)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<9 {
-                    group.addTask { _ = try await client.request(service: "pool", body: [Frame("p\(index)")], correlationID: "p\(index)") }
-                }
-                try await group.waitForAll()
-            }
-            #expect(most.load(ordering: .relaxed) == 3)
-            worker.stop()
-            try await serving.value
-        }
+        var configuration = workerConfiguration()
+        configuration.sessions = 3
+        configuration.threads = threads
+        #expect(try await mostAtOnce(configuration, requests: 9) == 3)
     }
 
     /// A session with credit takes that many requests at once through the
     /// real broker, and no more: 2 sessions x credit 3 run 6 handlers at
     /// once of the 14 asked, and every request gets its own reply.
     @Test func test_sessionsWithCredit_serveSessionsTimesCreditRequestsAtOnce_andNoMore() async throws {
+        var configuration = workerConfiguration()
+        configuration.sessions = 2
+        configuration.credit = 3
+        #expect(try await mostAtOnce(configuration, requests: 14) == 6)
+    }
+
+    /// Sends `requests` at once to a worker whose handler takes 100 ms, each
+    /// expecting its own reply; returns the most handlers that ran at once.
+    private func mostAtOnce(_ configuration: MajordomoWorker.Configuration, requests: Int) async throws -> Int {
         try await withBroker { context, endpoint in
             let inFlight = Atomic<Int>(0)
             let most = Atomic<Int>(0)
-            var configuration = workerConfiguration()
-            configuration.sessions = 2
-            configuration.credit = 3
             let worker = MajordomoWorker(endpoint: endpoint, service: "pool", configuration: configuration, context: context, logger: quiet)
             let serving = Task {
                 try await worker.run { body in
@@ -63,7 +46,7 @@ struct WorkerTests {
             }
             let client = try patientClient(endpoint, context: context, correlationID: echoCorrelator)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<14 {
+                for index in 0..<requests {
                     group.addTask {
                         let reply = try await client.request(service: "pool", body: [Frame("p\(index)")], correlationID: "p\(index)")
                         #expect(reply == [Frame("p\(index)")])
@@ -71,9 +54,9 @@ struct WorkerTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(most.load(ordering: .relaxed) == 6)
             worker.stop()
             try await serving.value
+            return most.load(ordering: .relaxed)
         }
     }
 
@@ -240,6 +223,15 @@ struct WorkerTests {
             let worker = MajordomoWorker(endpoint: "ipc:///tmp/unused.ipc", service: name, context: context, logger: quiet)
             await #expect(throws: WorkerError.invalidServiceName(name)) { try await worker.run { $0 } }
         }
+    }
+
+    /// A wildcard is a place to bind, not one to connect to: a worker given
+    /// one fails as it starts, naming it, rather than trying for ever.
+    @Test(arguments: ["tcp://*:5555", "tcp://127.0.0.1:*"])
+    func test_aWorkerGivenAWildcardToConnectTo_failsAsItStarts(endpoint: String) async throws {
+        let worker = MajordomoWorker(endpoint: endpoint, service: "echo", configuration: workerConfiguration(), context: try Context(), logger: quiet)
+        let error = await #expect(throws: ZMQError.self) { try await worker.run { $0 } }
+        #expect(error?.code == EINVAL && error?.description.contains(endpoint) == true, "\(String(describing: error))")
     }
 
     @Test func test_whenStoppedBeforeItStarts_thenRunStillReturns() async throws {

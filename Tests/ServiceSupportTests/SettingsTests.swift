@@ -114,8 +114,14 @@ struct TransportSettingTests {
         for (value, own) in [(nil, true), ("own", true), ("OWN", true), ("libzmq", false), (" libzmq ", false)] {
             let settings = Settings(environment: value.map { ["POSTS_ZMTP": $0] } ?? [:])
             let context = try settings.context(security: .none)
-            #expect(endpoints.allSatisfy { context.speaksZMTPItself($0) == own }, "POSTS_ZMTP=\(value ?? "(unset)")")
-            #expect(!context.speaksZMTPItself("inproc://x") && !context.speaksZMTPItself("tcp://gateway-host:5555"))
+            for binding in [true, false] {
+                #expect(endpoints.allSatisfy { context.speaksZMTPItself($0, binding: binding) == own }, "POSTS_ZMTP=\(value ?? "(unset)")")
+                #expect(!context.speaksZMTPItself("inproc://x", binding: binding))
+                #expect(!context.speaksZMTPItself("tcp://gateway-host:5555", binding: binding))
+            }
+            // A wildcard is ours to bind, and libzmq's to refuse as a place to connect to.
+            #expect(context.speaksZMTPItself("tcp://*:5555", binding: true) == own)
+            #expect(!context.speaksZMTPItself("tcp://*:5555", binding: false) && !context.speaksZMTPItself("tcp://127.0.0.1:*", binding: false))
         }
         #expect(throws: ConfigurationError.self) { try Settings(environment: ["POSTS_ZMTP": "zeromq"]).context(security: .none) }
     }

@@ -29,11 +29,13 @@ public final class Context: @unchecked Sendable {
     }
 
     /// Whether a connection over `endpoint` speaks our own ZMTP
-    /// (`StreamRouter`, `StreamDealer`) rather than libzmq's: plaintext
-    /// ipc:// and numeric tcp:// do, unless `ownZMTP` is off. CURVE, host
-    /// names, inproc:// and ipc://* are libzmq's.
-    public func speaksZMTPItself(_ endpoint: String) -> Bool {
-        ownZMTP && StreamRouter.serves(endpoint) && !security.usesCurve(endpoint)
+    /// (`StreamRouter` to bind it, `StreamDealer` to connect to it) rather
+    /// than libzmq's: plaintext ipc:// and numeric tcp:// do, unless
+    /// `ownZMTP` is off. CURVE, host names, inproc:// and ipc://* are
+    /// libzmq's, and so is a wildcard (`*`) to connect to, which libzmq
+    /// refuses as it is asked.
+    public func speaksZMTPItself(_ endpoint: String, binding: Bool) -> Bool {
+        ownZMTP && (binding ? StreamRouter.serves(endpoint) : StreamDealer.reaches(endpoint)) && !security.usesCurve(endpoint)
     }
 
     /// Wakes every blocked call on this context's sockets with ETERM.

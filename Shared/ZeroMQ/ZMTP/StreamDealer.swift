@@ -48,6 +48,12 @@ public final class StreamDealer {
 
     public var isConnected: Bool { connection != nil }
 
+    /// Whether `endpoint` is one a dealer can connect to: an ipc:// path,
+    /// or tcp:// with a numeric address and port (no wildcard).
+    public static func reaches(_ endpoint: String) -> Bool {
+        StreamAddress(endpoint, forBinding: false) != nil
+    }
+
     /// What the peer refused or did wrong since last asked, for a log.
     public func takeProblems() -> [PeerProblem] {
         defer { problems.removeAll() }

@@ -55,7 +55,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
-        context.logLibzmqUse(endpoints, logger: logger)
+        context.logLibzmqUse(endpoints, binding: false, logger: logger)
         let worker = MajordomoWorker(
             endpoints: endpoints, service: service, configuration: configuration, context: context,
             logger: logger
