@@ -28,7 +28,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
                                     the posts on PostgreSQL, shared by posts-service on any number of hosts
                                     (schema made at start); unset: the SQLite file above
               --sessions            POSTS_SESSIONS             default 4
-              --credit              POSTS_CREDIT               default 32: requests each session takes at once
+              --credit              POSTS_CREDIT               default 2: requests each session takes at once (4 x 2 = its 8 PostgreSQL connections)
               --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
               --events-publish      POSTS_EVENTS_PUBLISH       default ipc://<runtime dir>/events-publish.ipc
               --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
@@ -58,7 +58,7 @@ struct PostsServiceCommand: AsyncParsableCommand {
         ParentWatch.startIfRequested(environment: settings.environment)
         let eventsEndpoints = try WorkerOptions.endpoints(
             eventsPublish, flag: "--events-publish", else: Endpoints.eventsPublish(environment: settings.environment))
-        let resolved = try worker.resolve(settings, defaultSessions: 4, events: eventsEndpoints)
+        let resolved = try worker.resolve(settings, defaultSessions: 4, defaultCredit: 2, events: eventsEndpoints)
         let (endpoints, configuration, maxReplyBytes) = (resolved.endpoints, resolved.configuration, resolved.maxReplyBytes)
         let logger = Logger(label: "posts-service")
         // First: every metric made after it is a real one, not a no-op.

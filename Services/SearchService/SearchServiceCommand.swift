@@ -36,7 +36,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
                                                                $XDG_DATA_HOME/posts, else ~/.local/share/posts;
                                                                `memory` keeps it in memory, built anew at each start
               --sessions            POSTS_SESSIONS             default 2
-              --credit              POSTS_CREDIT               default 32: requests each session takes at once
+              --credit              POSTS_CREDIT               default 2: requests each session takes at once
               --threads             POSTS_WORKER_THREADS       default one per core, at most one per session
               --heartbeat-interval  POSTS_HEARTBEAT_INTERVAL   default 2500ms
               --max-frame-size      POSTS_MAX_FRAME_SIZE       default 16777216, as the gateway's
@@ -73,7 +73,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         ParentWatch.startIfRequested(environment: settings.environment)
         let eventsEndpoints = try WorkerOptions.endpoints(
             eventsSubscribe, flag: "--events-subscribe", else: Endpoints.eventsSubscribe(environment: settings.environment))
-        let resolved = try worker.resolve(settings, defaultSessions: 2, events: eventsEndpoints)
+        let resolved = try worker.resolve(settings, defaultSessions: 2, defaultCredit: 2, events: eventsEndpoints)
         let (endpoints, configuration, maxReplyBytes) = (resolved.endpoints, resolved.configuration, resolved.maxReplyBytes)
         let interval: Duration
         do {

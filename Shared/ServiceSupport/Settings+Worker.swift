@@ -7,12 +7,12 @@ extension Settings {
     /// core), heartbeat interval (`POSTS_HEARTBEAT_INTERVAL`) and liveness
     /// (`POSTS_HEARTBEAT_LIVENESS`), a flag winning over its variable.
     public func workerConfiguration(
-        sessions flagSessions: Int?, defaultSessions: Int, credit flagCredit: Int? = nil, threads flagThreads: Int? = nil,
+        sessions flagSessions: Int?, defaultSessions: Int, credit flagCredit: Int? = nil, defaultCredit: Int = 1, threads flagThreads: Int? = nil,
         heartbeatInterval flagInterval: String?
     ) throws -> MajordomoWorker.Configuration {
         var configuration = MajordomoWorker.Configuration()
         configuration.sessions = try integer(flagSessions, env: "POSTS_SESSIONS", default: defaultSessions)
-        configuration.credit = try integer(flagCredit, env: "POSTS_CREDIT", default: Self.defaultCredit)
+        configuration.credit = try integer(flagCredit, env: "POSTS_CREDIT", default: defaultCredit)
         guard configuration.credit <= MDP.creditLimit else {
             throw ConfigurationError("POSTS_CREDIT / --credit \(configuration.credit) is more than \(MDP.creditLimit)")
         }
@@ -31,11 +31,11 @@ extension Settings {
 
     public static let defaultMaxFrameSize = 16 << 20
 
-    /// Requests a session takes at once by default: enough that two worker
-    /// processes of one session each keep pace with a pipelining client
-    /// (measured beside NATS, docs/BENCHMARKS.md: 8 left tcp:// at 0.69x of
-    /// NATS at 2 x 1, 32 at 0.92x, 64 no further). What a process holds is
-    /// bounded by sessions x credit requests, each at most
-    /// `POSTS_MAX_FRAME_SIZE`.
-    public static let defaultCredit = 32
+    /// Requests an echo-worker session takes at once by default: enough
+    /// that two processes of one session each keep pace with a pipelining
+    /// client (measured beside NATS, docs/BENCHMARKS.md: 8 left tcp:// at
+    /// 0.69x of NATS at 2 x 1, 32 at 0.92x, 64 no further). The services
+    /// take fewer (`WorkerOptions.resolve`): what waits for their database
+    /// belongs in the gateway's fair, bounded queue, not in their pools.
+    public static let pipelineCredit = 32
 }

@@ -12,7 +12,8 @@ public struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Gateway endpoints to serve, comma-separated (each gets --sessions connections).", valueName: "endpoints"))
     public var gateway: String?
     @Option(help: ArgumentHelp("MDP connections to each gateway.", valueName: "count")) public var sessions: Int?
-    @Option(help: ArgumentHelp("Requests each session takes at once (1 to 1000; default 32).", valueName: "count")) public var credit: Int?
+    @Option(help: ArgumentHelp("Requests each session takes at once (1 to 1000; posts-service and search-service: default 2).", valueName: "count"))
+    public var credit: Int?
     @Option(help: ArgumentHelp("Threads the sessions share (default: one per core, at most one per session).", valueName: "count"))
     public var threads: Int?
     @Option(help: ArgumentHelp("Heartbeat interval.", valueName: "duration")) public var heartbeatInterval: String?
@@ -48,7 +49,7 @@ public struct WorkerOptions: ParsableArguments {
 
     /// Resolves the settings, or throws a usage error naming the bad one.
     /// `events` are the event bus endpoints the worker also connects to.
-    public func resolve(_ settings: Settings, defaultSessions: Int, events: [String]) throws -> Resolved {
+    public func resolve(_ settings: Settings, defaultSessions: Int, defaultCredit: Int, events: [String]) throws -> Resolved {
         let endpoints = try Self.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment))
         do {
             LogSetup.bootstrap(level: try settings.logLevel(logLevel))
@@ -62,7 +63,7 @@ public struct WorkerOptions: ParsableArguments {
             return Resolved(
                 endpoints: endpoints,
                 configuration: try settings.workerConfiguration(
-                    sessions: sessions, defaultSessions: defaultSessions, credit: credit,
+                    sessions: sessions, defaultSessions: defaultSessions, credit: credit, defaultCredit: defaultCredit,
                     threads: threads, heartbeatInterval: heartbeatInterval),
                 maxReplyBytes: try settings.maxFrameSize(maxFrameSize),
                 security: security.security,

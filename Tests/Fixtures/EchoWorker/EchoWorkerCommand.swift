@@ -44,7 +44,7 @@ struct EchoWorkerCommand: AsyncParsableCommand {
         guard (0...1_000_000).contains(busy) else { throw ValidationError("--busy must be 0 to 1000000 microseconds, not \(busy)") }
         let logger = Logger(label: "echo-worker")
         let configuration = try settings.workerConfiguration(
-            sessions: sessions, defaultSessions: 1, credit: credit, threads: threads,
+            sessions: sessions, defaultSessions: 1, credit: credit, defaultCredit: Settings.pipelineCredit, threads: threads,
             heartbeatInterval: heartbeatInterval)
         let pause = try delay.map { try settings.duration($0, env: "--delay", default: .zero) }
         let endpoints = try WorkerOptions.endpoints(gateway, flag: "--gateway", else: Endpoints.gateways(environment: settings.environment))
