@@ -61,6 +61,13 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]
         ),
+        // libsodium, for CURVE in our own ZMTP (ZMTP/Curve).
+        .systemLibrary(
+            name: "CSodium",
+            path: "Shared/CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         // zstd, for the search index's documents (DocumentText).
         .systemLibrary(
             name: "CZstd",
@@ -72,7 +79,7 @@ let package = Package(
         // services uses: named threads, a log line's rate limit, the file
         // descriptor limit.
         .target(name: "SystemSupport", path: "Shared/SystemSupport"),
-        .target(name: "ZeroMQ", dependencies: ["CZeroMQ", "SystemSupport"], path: "Shared/ZeroMQ", swiftSettings: unchecked),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ", "CSodium", "SystemSupport"], path: "Shared/ZeroMQ", swiftSettings: unchecked),
         .target(
             name: "Majordomo",
             dependencies: [
@@ -299,7 +306,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["Domain", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         // Swift Testing traits (each test of a suite on a thread of its own).
         .target(name: "TestTraits", path: "Tests/TestTraits"),
-        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TestSupport", "TestTraits"], path: "Tests/ZeroMQTests"),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "CSodium", "TestSupport", "TestTraits"], path: "Tests/ZeroMQTests"),
         .testTarget(
             name: "EventBusTests",
             dependencies: ["EventBus", "ZeroMQ", "TestSupport", "TestTraits", .product(name: "Logging", package: "swift-log")],

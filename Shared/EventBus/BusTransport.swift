@@ -52,7 +52,7 @@ final class BusTransport {
         for (side, role, socket) in sides {
             for endpoint in side {
                 if isOwn(endpoint), let stream {
-                    endpoints.append(try stream.bind(endpoint, as: role))
+                    endpoints.append(try stream.bind(endpoint, as: role, curve: context.curveServer(binding: endpoint)))
                 } else if let socket {
                     try socket.bind(endpoint)
                     endpoints.append(socket.lastEndpoint ?? endpoint)

@@ -5,8 +5,8 @@ import ZeroMQ
 #endif
 
 /// A worker session's connection to the broker: our own ZMTP DEALER
-/// (`StreamDealer`) for plaintext ipc:// and tcp://, a libzmq DEALER for
-/// the rest (`Context.speaksZMTPItself`).
+/// (`StreamDealer`) for ipc:// and numeric tcp://, plaintext or CURVE, a
+/// libzmq DEALER for the rest (`Context.speaksZMTPItself`).
 ///
 /// Thread rules: the session's thread only.
 protocol BrokerLink: AnyObject {
@@ -46,8 +46,10 @@ func connectBrokerLink(
     handshake: @escaping @Sendable (HandshakeEvent) -> Void
 ) throws -> any BrokerLink {
     if context.speaksZMTPItself(endpoint, binding: false) {
+        let curve = try context.curveClient(connecting: endpoint)
         return StreamDealer(
-            endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers))
+            endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers),
+            curve: curve, handshake: curve == nil ? nil : handshake)
     }
     let socket = try Socket(context, .dealer)
     try socket.set(.routingID, identity)

@@ -56,7 +56,7 @@ final class BrokerTransport {
         var endpoints: [String] = []
         for (endpoint, isOwn) in zip(options.endpoints, own) {
             if isOwn, let stream {
-                endpoints.append(try stream.bind(endpoint))
+                endpoints.append(try stream.bind(endpoint, curve: context.curveServer(binding: endpoint)))
             } else if let socket {
                 try socket.bind(endpoint)
                 endpoints.append(socket.lastEndpoint ?? endpoint)

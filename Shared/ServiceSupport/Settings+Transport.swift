@@ -4,7 +4,7 @@ import ZeroMQ
 extension Settings {
     /// The process's ZeroMQ context: its CURVE rule, and which transport
     /// serves its endpoints (`POSTS_ZMTP`): `own` (the default) speaks ZMTP
-    /// itself on plaintext ipc:// and numeric tcp://; `libzmq` hands every
+    /// itself on ipc:// and numeric tcp://, plaintext or CURVE; `libzmq` hands every
     /// endpoint to libzmq, as before our own ZMTP (to compare, or to work
     /// around a fault of ours). Anything else is refused, naming the variable.
     public func context(security: Security) throws -> Context {
@@ -27,9 +27,7 @@ extension Context {
         for endpoint in endpoints where !speaksZMTPItself(endpoint, binding: binding) {
             let reason =
                 !ownZMTP
-                ? "POSTS_ZMTP=libzmq"
-                : security.usesCurve(endpoint)
-                    ? "CURVE" : "not an endpoint our ZMTP serves (a host name, a wildcard to connect to, inproc:// or ipc://*)"
+                ? "POSTS_ZMTP=libzmq" : "not an endpoint our ZMTP serves (a host name, a wildcard to connect to, inproc:// or ipc://*)"
             logger.info("libzmq serves \(endpoint)", metadata: ["why": "\(reason)"])
         }
     }

@@ -21,9 +21,10 @@ struct ClientRefusedTests {
         let client = try MajordomoClient(
             endpoint: endpoint, configuration: configuration, context: try Context(),
             logger: Logger(label: "test"), correlationID: { _ in nil })
-        // Long enough for the handshake to fail and the connection to go
-        // down: a send now finds no connection to queue on.
-        try await Task.sleep(for: .milliseconds(500))
+        // Until the handshake failed and the connection went down (a fixed
+        // 500 ms wait was once too short beside a full run): a send now
+        // finds no connection to queue on.
+        _ = await eventually(within: .seconds(20)) { client.handshakeFailure != nil }
         let failure = client.handshakeFailure
         #expect(failure == .mechanismMismatch || failure == .closedDuringHandshake, "\(String(describing: failure))")
         // Each fails after its 2 attempts of 300 ms, as the client's own

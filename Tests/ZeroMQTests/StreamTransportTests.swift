@@ -324,9 +324,9 @@ final class RouterPump {
     var received: [[Frame]] = []
     var problems: [String] = []  // each as PeerProblem's description
 
-    init(_ limits: ZMTP.Limits, at endpoint: String) throws {
+    init(_ limits: ZMTP.Limits, at endpoint: String, curve: CurveServerSetup? = nil) throws {
         router = try StreamRouter(limits: limits)
-        self.endpoint = try router.bind(endpoint)
+        self.endpoint = try router.bind(endpoint, curve: curve)
     }
 
     /// Polls until `done` or `within` passes; also drives `dealer`, which
@@ -350,7 +350,7 @@ final class RouterPump {
 
 /// Waits for `count` messages on a dealer with no router on its thread.
 @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
-private func take(from dealer: StreamDealer, count: Int) throws -> [[Frame]] {
+func take(from dealer: StreamDealer, count: Int) throws -> [[Frame]] {
     var got: [[Frame]] = []
     let deadline = ContinuousClock.now + .seconds(2)
     while got.count < count, ContinuousClock.now < deadline {

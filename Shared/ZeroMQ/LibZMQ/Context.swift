@@ -1,4 +1,8 @@
 import CZeroMQ
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 
 /// A libzmq context: owns the I/O threads and every socket made from it.
 ///
@@ -15,6 +19,10 @@ public final class Context: @unchecked Sendable {
     /// Whether endpoints our own ZMTP can serve use it (the default); false
     /// puts every endpoint on libzmq (`POSTS_ZMTP=libzmq`).
     public let ownZMTP: Bool
+    /// Whom our own ZMTP's CURVE servers let in: what the ZAP handler
+    /// decides, once one is started (`ZAPHandler.start`); until then every
+    /// key, as libzmq does without a handler.
+    let admission = Mutex<(@Sendable (ZAPHandler.Request) -> ZAPHandler.Decision)?>(nil)
 
     public init(ioThreads: Int32 = 1, security: Security = .none, ownZMTP: Bool = true) throws {
         guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
@@ -30,12 +38,37 @@ public final class Context: @unchecked Sendable {
 
     /// Whether a connection over `endpoint` speaks our own ZMTP
     /// (`StreamRouter` to bind it, `StreamDealer` to connect to it) rather
-    /// than libzmq's: plaintext ipc:// and numeric tcp:// do, unless
-    /// `ownZMTP` is off. CURVE, host names, inproc:// and ipc://* are
-    /// libzmq's, and so is a wildcard (`*`) to connect to, which libzmq
+    /// than libzmq's: ipc:// and numeric tcp:// do, in plaintext or with
+    /// CURVE, unless `ownZMTP` is off. Host names, inproc:// and ipc://*
+    /// are libzmq's, and so is a wildcard (`*`) to connect to, which libzmq
     /// refuses as it is asked.
     public func speaksZMTPItself(_ endpoint: String, binding: Bool) -> Bool {
-        ownZMTP && (binding ? StreamRouter.serves(endpoint) : StreamDealer.reaches(endpoint)) && !security.usesCurve(endpoint)
+        ownZMTP && (binding ? StreamRouter.serves(endpoint) : StreamDealer.reaches(endpoint))
+    }
+
+    /// How our own ZMTP serves `endpoint` by the security rule: nil for
+    /// plaintext, else this process's keys, and the ZAP handler's
+    /// decisions on who may connect.
+    public func curveServer(binding endpoint: String) throws -> CurveServerSetup? {
+        guard let pair = security.keys, security.usesCurve(endpoint) else { return nil }
+        guard let keys = CurveKeys(pair) else {
+            throw ZMQError(code: EINVAL, operation: "bind \(endpoint) with CURVE: this process's key pair is not a Z85 pair that belongs together")
+        }
+        return CurveServerSetup(keys: keys) { [self] request in admission.withLock { $0 }?(request) ?? .allow }
+    }
+
+    /// How our own ZMTP connects to `endpoint` by the security rule: nil
+    /// for plaintext, else as a CURVE client with this process's keys and
+    /// the server's public key. Throws when that key is not known.
+    public func curveClient(connecting endpoint: String) throws -> CurveRole? {
+        guard let pair = security.keys, security.usesCurve(endpoint) else { return nil }
+        guard let serverText = security.serverKey else {
+            throw ZMQError(code: EINVAL, operation: "connect \(endpoint) with CURVE: the server's public key is not known")
+        }
+        guard let keys = CurveKeys(pair), let serverKey = Curve.decode(serverText) else {
+            throw ZMQError(code: EINVAL, operation: "connect \(endpoint) with CURVE: a key is not 40 characters of Z85")
+        }
+        return .client(keys, serverKey: serverKey)
     }
 
     /// Wakes every blocked call on this context's sockets with ETERM.

@@ -2,7 +2,8 @@ import Synchronization
 
 /// Decides who may connect to this context's CURVE servers: a ZAP (RFC 27)
 /// handler on `inproc://zeromq.zap.01`, which libzmq asks about every CURVE
-/// handshake before it completes. A peer it refuses is never served; libzmq
+/// handshake before it completes; our own ZMTP's CURVE servers ask its
+/// `decide` directly (`Context.admission`). A peer it refuses is never served; libzmq
 /// tells the peer so (ZMTP ERROR), and the peer sees an authentication
 /// failure (`HandshakeEvent.refused`).
 ///
@@ -17,6 +18,12 @@ public final class ZAPHandler: Sendable {
         public let mechanism: String
         /// The peer's public key (CURVE only), as Z85 text.
         public let publicKey: String?
+
+        public init(address: String, mechanism: String, publicKey: String?) {
+            self.address = address
+            self.mechanism = mechanism
+            self.publicKey = publicKey
+        }
     }
 
     public enum Decision: Sendable, Equatable {
@@ -35,6 +42,8 @@ public final class ZAPHandler: Sendable {
     public static func start(context: Context, decide: @escaping @Sendable (Request) -> Decision) throws -> ZAPHandler {
         let socket = try Socket(context, .reply)
         try socket.bind(endpoint)
+        // Our own ZMTP's CURVE servers ask the same question directly.
+        context.admission.withLock { $0 = decide }
         let handler = ZAPHandler()
         // libzmq sockets may move to another thread across a full memory
         // barrier, which starting a thread is.

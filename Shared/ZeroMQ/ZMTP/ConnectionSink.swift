@@ -4,6 +4,7 @@ struct ConnectionSink<Receiver: ZMTPReceiver>: ZMTPSessionDelegate {
     let receiver: Receiver
 
     func ready(metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission { receiver.ready(connection, metadata: metadata) }
+    func admits(clientKey: [UInt8]) -> Bool { receiver.admits(connection, clientKey: clientKey) }
     func message(_ frames: [Frame]) {
         connection.messagesIn &+= 1
         receiver.message(connection, frames)

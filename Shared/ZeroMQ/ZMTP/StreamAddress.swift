@@ -97,23 +97,36 @@ struct StreamAddress {
     /// The tcp:// endpoint a bound descriptor listens on, its port as the
     /// kernel chose it: what libzmq's ZMQ_LAST_ENDPOINT reports.
     static func boundEndpoint(of descriptor: Int32) -> String? {
+        guard let (host, port, family) = address(of: descriptor, peer: false) else { return nil }
+        return family == AF_INET6 ? "tcp://[\(host)]:\(port)" : "tcp://\(host):\(port)"
+    }
+
+    /// The IP address of a connection's peer (what a ZAP request names);
+    /// nil over ipc://.
+    static func peerAddress(of descriptor: Int32) -> String? {
+        address(of: descriptor, peer: true)?.host
+    }
+
+    private static func address(of descriptor: Int32, peer: Bool) -> (host: String, port: UInt16, family: Int32)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let got = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                peer ? getpeername(descriptor, $0, &length) : getsockname(descriptor, $0, &length)
+            }
         }
         guard got == 0 else { return nil }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        return withUnsafeBytes(of: storage) { raw -> String? in
+        return withUnsafeBytes(of: storage) { raw in
             switch Int32(storage.ss_family) {
             case AF_INET:
                 var address = raw.load(as: sockaddr_in.self)
                 guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else { return nil }
-                return "tcp://\(host(text)):\(UInt16(bigEndian: address.sin_port))"
+                return (host(text), UInt16(bigEndian: address.sin_port), AF_INET)
             case AF_INET6:
                 var address = raw.load(as: sockaddr_in6.self)
                 guard inet_ntop(AF_INET6, &address.sin6_addr, &text, socklen_t(text.count)) != nil else { return nil }
-                return "tcp://[\(host(text))]:\(UInt16(bigEndian: address.sin6_port))"
+                return (host(text), UInt16(bigEndian: address.sin6_port), AF_INET6)
             default:
                 return nil
             }

@@ -2,8 +2,8 @@
 @preconcurrency import Glibc
 #endif
 
-/// A ZeroMQ DEALER for a plaintext ipc:// or tcp:// endpoint, speaking ZMTP
-/// 3.1 itself on a Unix-domain or TCP socket: one connection, to a
+/// A ZeroMQ DEALER for an ipc:// or tcp:// endpoint, speaking ZMTP 3.1
+/// itself (NULL, or CURVE as a client) on a Unix-domain or TCP socket: one connection, to a
 /// `StreamRouter` or any libzmq ROUTER. Like libzmq's DEALER it connects again, every 100 ms,
 /// while the endpoint cannot be reached or after the connection is lost,
 /// and holds what is sent meanwhile (up to 1,000 messages). Like the
@@ -20,6 +20,10 @@ public final class StreamDealer {
     public let endpoint: String
     private let identity: [UInt8]?
     private let limits: ZMTP.Limits
+    private let curve: CurveRole?
+    /// Told how each CURVE handshake ended: as `HandshakeWatch` tells of
+    /// a libzmq socket's.
+    private let handshake: (@Sendable (HandshakeEvent) -> Void)?
     private var connection: ZMTPConnection?
     private var reconnectAt: ContinuousClock.Instant
     private let clock = ContinuousClock()
@@ -32,11 +36,17 @@ public final class StreamDealer {
     static let reconnectInterval = Duration.milliseconds(100)
     static let waitingLimit = 1000
 
-    /// Connects at once when it can; otherwise `wait` tries again.
-    public init(endpoint: String, identity: [UInt8]?, limits: ZMTP.Limits) {
+    /// Connects at once when it can; otherwise `wait` tries again. With
+    /// `curve`, as a CURVE client, telling `handshake` how each handshake ends.
+    public init(
+        endpoint: String, identity: [UInt8]?, limits: ZMTP.Limits, curve: CurveRole? = nil,
+        handshake: (@Sendable (HandshakeEvent) -> Void)? = nil
+    ) {
         self.endpoint = endpoint
         self.identity = identity
         self.limits = limits
+        self.curve = curve
+        self.handshake = handshake
         reconnectAt = clock.now
         connect()
     }
@@ -65,7 +75,7 @@ public final class StreamDealer {
         guard let descriptor = StreamListener.connect(to: endpoint) else { return }
         let connection = ZMTPConnection(
             descriptor: descriptor, socketType: "DEALER", identity: identity,
-            peerTypes: ["ROUTER"], limits: limits)
+            peerTypes: ["ROUTER"], limits: limits, curve: curve)
         for message in waiting { connection.append(message) }
         waiting.removeAll()
         self.connection = connection
@@ -186,9 +196,11 @@ public final class StreamDealer {
         } else if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             let now = Ticks.now()
             connection.read(into: scratch, for: self, now: now)
+            guard !connection.isClosed else { return }
+            if curve != nil, let outcome = connection.session.takeHandshakeOutcome() { handshake?(outcome) }
             // Reading may have queued output (READY, PONGs). Its deadlines
             // are looked at by `readiness`, before every wait.
-            if !connection.isClosed, connection.hasOutput { flush(connection) }
+            if connection.hasOutput { flush(connection) }
         }
     }
 
@@ -208,6 +220,9 @@ public final class StreamDealer {
 extension StreamDealer: ZMTPReceiver {
     func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission { .admitted(prefix: nil) }
 
+    /// Never asked: a dealer is CURVE's client, not its server.
+    func admits(_ connection: ZMTPConnection, clientKey: [UInt8]) -> Bool { false }
+
     func message(_ connection: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
 
     func report(_ connection: ZMTPConnection, _ problem: PeerProblem) {
@@ -219,6 +234,16 @@ extension StreamDealer: ZMTPReceiver {
     /// connection is tried after the interval.
     func closed(_ connection: ZMTPConnection) {
         guard self.connection === connection else { return }
+        // A CURVE handshake that ended in failure, or with the connection
+        // closed after the greetings (a server that cannot open HELLO: the
+        // key this end was given is not the server's).
+        if curve != nil, !connection.session.wasSealed {
+            if let outcome = connection.session.takeHandshakeOutcome() {
+                handshake?(outcome)
+            } else if connection.session.wasGreeted {
+                handshake?(.closedDuringHandshake)
+            }
+        }
         self.connection = nil
         reconnectAt = clock.now + Self.reconnectInterval
     }

@@ -24,6 +24,15 @@ extension StreamRouter: ZMTPReceiver {
         return .admitted(prefix: routingID)
     }
 
+    /// Asks the listener's CURVE setup (the ZAP handler's decisions), with
+    /// the peer's address for its log.
+    func admits(_ peer: ZMTPConnection, clientKey: [UInt8]) -> Bool {
+        guard let curve = curves[peer.listener] else { return false }
+        let request = ZAPHandler.Request(
+            address: StreamAddress.peerAddress(of: peer.descriptor) ?? "", mechanism: "CURVE", publicKey: Curve.encode(clientKey))
+        return curve.admit(request) == .allow
+    }
+
     func message(_ peer: ZMTPConnection, _ frames: [Frame]) { inbox.append(frames) }
 
     func report(_ peer: ZMTPConnection, _ problem: PeerProblem) {

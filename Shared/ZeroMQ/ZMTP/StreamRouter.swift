@@ -2,8 +2,8 @@
 @preconcurrency import Glibc
 #endif
 
-/// A ZeroMQ ROUTER for plaintext ipc:// and tcp:// endpoints, speaking ZMTP
-/// 3.1 itself on Unix-domain and TCP sockets, driven by its owner's loop
+/// A ZeroMQ ROUTER for ipc:// and tcp:// endpoints, speaking ZMTP 3.1
+/// itself (NULL or CURVE) on Unix-domain and TCP sockets, driven by its owner's loop
 /// (`wait`, `receive`, `send`, `flush`): libzmq peers (DEALER, REQ, ROUTER)
 /// connect to it as to a libzmq ROUTER. What its connections report is handled in
 /// StreamRouter+Receiver.swift, which shares its state (hence not private).
@@ -29,8 +29,9 @@ public final class StreamRouter {
     private let events: EventPoll
     /// The listeners, and the bound on connections they take.
     private let acceptor: StreamAcceptor
-    /// Each listener's role, by its index.
+    /// Each listener's role, and its CURVE server (nil: plaintext), by its index.
     private(set) var roles: [Role] = []
+    private(set) var curves: [CurveServerSetup?] = []
     /// Peers just let in whose role has a welcome message to send.
     var welcomed: [ZMTPConnection] = []
     /// Routing ids of peers gone, for roles that report it.
@@ -94,12 +95,14 @@ public final class StreamRouter {
         StreamAddress(endpoint, forBinding: true) != nil
     }
 
-    /// Listens on `endpoint`; returns it as bound (a tcp:// port of `*` as
-    /// the kernel chose it). Throws naming it and the reason.
+    /// Listens on `endpoint`, as a CURVE server when `curve` is given;
+    /// returns it as bound (a tcp:// port of `*` as the kernel chose it).
+    /// Throws naming it and the reason.
     @discardableResult
-    public func bind(_ endpoint: String, as role: Role = .router) throws -> String {
+    public func bind(_ endpoint: String, as role: Role = .router, curve: CurveServerSetup? = nil) throws -> String {
         let index = try acceptor.bind(endpoint)
         roles.append(role)
+        curves.append(curve)
         return acceptor.listeners[index].endpoint
     }
 
@@ -199,7 +202,7 @@ public final class StreamRouter {
         let role = roles[listener]
         let peer = ZMTPConnection(
             descriptor: descriptor, socketType: role.socketType, peerTypes: role.peerTypes, limits: limits,
-            subscriptionCommands: role.subscriptionCommands)
+            subscriptionCommands: role.subscriptionCommands, curve: curves[listener].map { .server($0.keys) })
         peer.listener = listener
         peer.budget = acceptor.budget
         nextKey += 1

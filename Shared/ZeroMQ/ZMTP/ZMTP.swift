@@ -1,11 +1,11 @@
 /// ZMTP 3.1, ZeroMQ's wire protocol (rfc.zeromq.org/spec/23), as far as a
-/// ROUTER or DEALER with the NULL mechanism needs it: the greeting, the
-/// READY, ERROR and PING/PONG commands, and frame headers. libzmq peers
-/// speak it as is. Its parts, none of which makes a system call:
-/// `ZMTPDecoder` (bytes to greeting, commands and messages),
-/// `ZMTPEncoder` (frames and commands to bytes) and `ZMTPSession` (the
-/// handshake and what each command asks for); `ZMTPConnection` only reads
-/// and writes.
+/// ROUTER or DEALER with the NULL or CURVE mechanism needs it: the greeting,
+/// the READY, ERROR and PING/PONG commands, CURVE's (RFC 26, in Curve/),
+/// and frame headers. libzmq peers speak it as is. Its parts, none of which
+/// makes a system call: `ZMTPDecoder` (bytes to greeting, commands and
+/// messages), `ZMTPEncoder` (frames and commands to bytes) and
+/// `ZMTPSession` (the handshake and what each command asks for);
+/// `ZMTPConnection` only reads and writes.
 public enum ZMTP {
     static let greetingSize = 64
     /// Largest command taken (READY with its metadata, PING, ERROR): commands
@@ -17,41 +17,49 @@ public enum ZMTP {
     static let long: UInt8 = 0x02
     static let command: UInt8 = 0x04
 
-    /// Our greeting: signature, version 3.1, mechanism NULL, not as-server
-    /// (NULL has no roles), filler.
-    static let greeting: [UInt8] = {
+    /// Our greeting: signature, version 3.1, the mechanism (NULL, or CURVE
+    /// with whether this end is the server, as RFC 23 asks), filler.
+    static func greeting(curve: CurveRole?) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: greetingSize)
         bytes[0] = 0xFF
         bytes[9] = 0x7F
         bytes[10] = 3
         bytes[11] = 1
-        for (index, byte) in "NULL".utf8.enumerated() { bytes[12 + index] = byte }
+        let name = curve == nil ? "NULL" : "CURVE"
+        for (index, byte) in name.utf8.enumerated() { bytes[12 + index] = byte }
+        if case .server? = curve { bytes[32] = 1 }
         return bytes
-    }()
+    }
+
+    static let greeting = greeting(curve: nil)
 
     /// Why a peer's greeting is refused.
     enum GreetingProblem: Equatable, CustomStringConvertible {
         case notZMTP
         case version(major: UInt8)
-        case mechanism(String)
+        case mechanism(String, ours: String)
 
         var description: String {
             switch self {
             case .notZMTP: "it does not speak ZMTP"
             case .version(let major): "it speaks ZMTP \(major).x; this end speaks 3.x"
-            case .mechanism(let name): "it asks for the \(name) mechanism; this endpoint is plaintext (NULL)"
+            case .mechanism(let name, "NULL"): "it asks for the \(name) mechanism; this endpoint is plaintext (NULL)"
+            case .mechanism(let name, let ours): "it asks for the \(name) mechanism; this endpoint speaks \(ours) only"
             }
         }
     }
 
-    /// Checks a peer's 64-byte greeting.
-    static func check(greeting bytes: UnsafeRawBufferPointer) -> GreetingProblem? {
+    /// Checks a peer's 64-byte greeting against the mechanism this end speaks.
+    static func check(greeting bytes: UnsafeRawBufferPointer, curve: CurveRole? = nil) -> GreetingProblem? {
         guard bytes.count >= greetingSize, bytes[0] == 0xFF, bytes[9] & 0x01 == 1 else { return .notZMTP }
         guard bytes[10] >= 3 else { return .version(major: bytes[10]) }
+        let ours = curve == nil ? "NULL" : "CURVE"
         let mechanism = bytes[12..<32].prefix { $0 != 0 }
-        guard mechanism.elementsEqual("NULL".utf8) else {
-            return .mechanism(String(decoding: mechanism.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self))
+        guard mechanism.elementsEqual(ours.utf8) else {
+            return .mechanism(String(decoding: mechanism.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self), ours: ours)
         }
+        // The as-server byte is not checked: libzmq 4.3 leaves it 0 at
+        // both ends; the roles show in the commands each end sends.
         return nil
     }
 

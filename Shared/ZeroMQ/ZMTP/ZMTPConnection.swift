@@ -41,12 +41,12 @@ final class ZMTPConnection {
 
     init(
         descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits,
-        subscriptionCommands: Bool = false
+        subscriptionCommands: Bool = false, curve: CurveRole? = nil
     ) {
         self.descriptor = descriptor
         session = ZMTPSession(
             socketType: socketType, identity: identity, peerTypes: peerTypes, limits: limits,
-            subscriptionCommands: subscriptionCommands)
+            subscriptionCommands: subscriptionCommands, curve: curve)
     }
 
     deinit { close() }

@@ -16,6 +16,9 @@ struct ZMTPDecoder {
         case tooManyFrames(count: Int)
         /// The peer broke a limit; nothing more is decoded.
         case failure(PeerProblem)
+        /// Once CURVE's handshake is done (`sealed`): a frame as it came,
+        /// a MESSAGE whose box the session opens.
+        case sealed(UnsafeRawBufferPointer)
     }
 
     let limits: ZMTP.Limits
@@ -26,6 +29,10 @@ struct ZMTPDecoder {
     private var incoming = IncomingMessage()
     /// A message was handed out and may still be in use.
     private var delivered = false
+    /// Whether every frame is a CURVE MESSAGE (after its handshake): each
+    /// is handed on alone, `.sealed`, within the frame limit plus what a
+    /// MESSAGE adds.
+    var sealed = false
 
     private let frameLimit: UInt64
     private let messageLimit: UInt64
@@ -66,6 +73,15 @@ struct ZMTPDecoder {
                 size = 0
                 for byte in bytes[(at + 1)..<(at + 9)] { size = size << 8 | UInt64(byte) }
                 header = 9
+            }
+            if sealed {
+                guard size <= frameLimit + UInt64(CurveWire.messageOverhead) else {
+                    return .failure(PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(limits.maxFrameSize)"))
+                }
+                let end = at + header + Int(size)
+                guard bytes.count >= end else { needed = end - at; return nil }
+                defer { at = end }
+                return .sealed(UnsafeRawBufferPointer(rebasing: bytes[(at + header)..<end]))
             }
             // The usual frame passes on two comparisons; the rest is checked apart.
             let fits = flags & ZMTP.command == 0 && size <= frameLimit && UInt64(incoming.bytes) + size <= messageLimit

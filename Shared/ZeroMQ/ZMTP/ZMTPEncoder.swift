@@ -34,12 +34,18 @@ enum ZMTPEncoder {
 
     /// READY with the metadata properties Socket-Type and, when given, Identity.
     static func ready(socketType: String, identity: [UInt8]?) -> [UInt8] {
+        var output: [UInt8] = []
+        appendCommand(to: &output, name: "READY", data: metadata(socketType: socketType, identity: identity))
+        return output
+    }
+
+    /// The metadata properties Socket-Type and, when given, Identity (in
+    /// READY, or in CURVE's INITIATE and READY boxes).
+    static func metadata(socketType: String, identity: [UInt8]?) -> [UInt8] {
         var data: [UInt8] = []
         appendProperty(to: &data, name: "Socket-Type", value: Array(socketType.utf8))
         if let identity { appendProperty(to: &data, name: "Identity", value: identity) }
-        var output: [UInt8] = []
-        appendCommand(to: &output, name: "READY", data: data)
-        return output
+        return data
     }
 
     /// ERROR with a reason (at most 255 bytes); the peer closes after it.

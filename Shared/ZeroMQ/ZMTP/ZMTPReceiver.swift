@@ -4,6 +4,9 @@ protocol ZMTPReceiver: AnyObject {
     /// The peer's READY metadata: whether it is let in, and the prefix its
     /// messages are delivered with.
     func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission
+    /// Whether a CURVE client with this long-term public key is let in
+    /// (asked of a CURVE server only, before its metadata is).
+    func admits(_ connection: ZMTPConnection, clientKey: [UInt8]) -> Bool
     /// A whole message: the connection's prefix (if any), then its frames.
     func message(_ connection: ZMTPConnection, _ frames: [Frame])
     /// Something the peer did wrong, worth a log line: the connection is

@@ -1,8 +1,9 @@
-/// One ZMTP 3.1 connection's protocol state, NULL mechanism, with no I/O:
-/// bytes the peer sent go in (`receive`), whole messages come out to a
-/// delegate, and what to send waits in `output` for whoever writes. The
-/// handshake's state machine lives here: greeting, READY both ways, then
-/// traffic, with PING answered and ERROR taken as the end.
+/// One ZMTP 3.1 connection's protocol state, with no I/O: bytes the peer
+/// sent go in (`receive`), whole messages come out to a delegate, and what
+/// to send waits in `output` for whoever writes. The handshake's state
+/// machine lives here: greeting, READY both ways (NULL) or CURVE's four
+/// commands (ZMTPSession+Curve.swift), then traffic, with PING answered and
+/// ERROR taken as the end.
 ///
 /// libzmq closes a connection whose READY came before it had sent its own
 /// greeting, so the greeting goes out alone first and READY is held until
@@ -15,13 +16,36 @@ struct ZMTPSession {
         case refused(String)
     }
 
+    /// CURVE's side, keys and state: nil for NULL (plaintext).
+    enum Mechanism {
+        case null
+        case curveServer(CurveServer)
+        case curveClient(CurveClient)
+
+        var isCurve: Bool {
+            if case .null = self { false } else { true }
+        }
+    }
+
     let peerTypes: Set<String>
     /// An XPUB's peers (SUB) may send their subscriptions as SUBSCRIBE and
     /// CANCEL commands (ZMTP 3.1): handed on as the messages older peers
     /// send instead, 1 or 0 and the topic.
     let subscriptionCommands: Bool
-    private(set) var stage = Stage.greeting
-    private var decoder: ZMTPDecoder
+    var stage = Stage.greeting
+    var decoder: ZMTPDecoder
+    var mechanism: Mechanism
+    /// CURVE's keys and nonces once its handshake is done.
+    var traffic: CurveTraffic?
+    /// Our READY's metadata (CURVE sends it boxed, in INITIATE or READY).
+    let metadata: [UInt8]
+    /// CURVE: messages sent before the handshake is done, boxed once it is,
+    /// and their bytes.
+    var heldMessages: [[Frame]] = []
+    var heldBytes = 0
+    /// CURVE: the message whose frames are being opened.
+    var incoming = IncomingMessage()
+    var delivered = false
     /// Bytes received that do not yet make a whole greeting, command or frame.
     private var pending = PartialInput()
     /// How many bytes `pending` must hold before it can be decoded further.
@@ -29,19 +53,39 @@ struct ZMTPSession {
     /// What waits to be written to the peer.
     var output = OutputBuffer()
     /// What waits for the peer's greeting: our READY, then any messages.
-    private var held: [UInt8]
+    var held: [UInt8]
     /// Why the session ended, once it has: the connection writes what
     /// `output` holds (an ERROR the peer can read), then closes.
     private(set) var failure: PeerProblem?
+    /// CURVE: how the handshake ended, for a client to report once
+    /// (`takeHandshakeOutcome`); whether the peer's greeting came, and
+    /// whether the handshake was done, which a closed session still tells.
+    var handshakeOutcome: HandshakeEvent?
+    var wasGreeted = false
+    var wasSealed = false
 
-    /// Queues the greeting; READY (with `identity`, when given) follows
-    /// once the peer's greeting is read.
-    init(socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits, subscriptionCommands: Bool = false) {
+    /// Queues the greeting; READY (with `identity`, when given) or CURVE's
+    /// HELLO follows once the peer's greeting is read.
+    init(
+        socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits, subscriptionCommands: Bool = false,
+        curve: CurveRole? = nil, random: CurveRandom = .system
+    ) {
         self.peerTypes = peerTypes
         self.subscriptionCommands = subscriptionCommands
         decoder = ZMTPDecoder(limits: limits)
-        output.append(contentsOf: ZMTP.greeting)
-        held = ZMTPEncoder.ready(socketType: socketType, identity: identity)
+        output.append(contentsOf: curve == nil ? ZMTP.greeting : ZMTP.greeting(curve: curve))
+        metadata = ZMTPEncoder.metadata(socketType: socketType, identity: identity)
+        switch curve {
+        case nil:
+            mechanism = .null
+            held = ZMTPEncoder.ready(socketType: socketType, identity: identity)
+        case .server(let keys)?:
+            mechanism = .curveServer(CurveServer(keys: keys, random: random))
+            held = []
+        case .client(let keys, let serverKey)?:
+            mechanism = .curveClient(CurveClient(keys: keys, serverKey: serverKey, random: random))
+            held = []
+        }
     }
 
     var limits: ZMTP.Limits { decoder.limits }
@@ -49,7 +93,7 @@ struct ZMTPSession {
     /// Whether part of a frame, or of a message, arrived and the rest has
     /// not, once the handshake is done (before, the handshake's own time
     /// limit applies).
-    var isInsideMessage: Bool { stage == .traffic && (!pending.isEmpty || decoder.isInsideMessage) }
+    var isInsideMessage: Bool { stage == .traffic && (!pending.isEmpty || decoder.isInsideMessage || incoming.hasBegun) }
 
     // MARK: Receiving
 
@@ -97,14 +141,10 @@ struct ZMTPSession {
             case .message(let frames):
                 // The usual case first; messages before READY are refused below.
                 if stage == .traffic { delegate.message(frames) } else { refuse("it sent a message before its READY") }
+            case .sealed(let body):
+                open(body, delegate: &delegate)
             case .greeting(let greeting):
-                if let problem = ZMTP.check(greeting: greeting) {
-                    refuse("\(problem)")
-                } else {
-                    stage = .handshake
-                    output.append(contentsOf: held)
-                    held = []
-                }
+                greeted(greeting)
             case .command(let body):
                 command(body, delegate: &delegate)
             case .tooManyFrames(let count):
@@ -123,6 +163,10 @@ struct ZMTPSession {
     private mutating func command(_ body: UnsafeRawBufferPointer, delegate: inout some ZMTPSessionDelegate) {
         guard let (name, data) = ZMTP.command(body) else {
             refuse("it sent a malformed command")
+            return
+        }
+        if mechanism.isCurve {
+            curveCommand(name, data, delegate: &delegate)
             return
         }
         switch (stage, name) {
@@ -155,13 +199,14 @@ struct ZMTPSession {
         }
     }
 
-    /// Refuses the peer: an ERROR it can read, then the end.
-    private mutating func refuse(_ reason: String) {
-        output.append(contentsOf: ZMTPEncoder.error(reason: reason))
+    /// Refuses the peer: an ERROR it can read (`reason`, or what it is
+    /// told instead), then the end.
+    mutating func refuse(_ reason: String, telling told: String? = nil) {
+        output.append(contentsOf: ZMTPEncoder.error(reason: told ?? reason))
         end(PeerProblem(.refused, reason))
     }
 
-    private mutating func end(_ problem: PeerProblem) {
+    mutating func end(_ problem: PeerProblem) {
         stage = .ended
         failure = problem
     }
@@ -171,15 +216,27 @@ struct ZMTPSession {
     /// Queues the frames of a message from `first` on: held until the
     /// peer's greeting is in, then in `output`.
     mutating func append(_ frames: [Frame], from first: Int = 0) {
-        if stage == .greeting {
-            ZMTPEncoder.append(frames, from: first, to: &held)
+        if traffic != nil {
+            seal(frames, from: first)
+        } else if !mechanism.isCurve {
+            if stage == .greeting {
+                ZMTPEncoder.append(frames, from: first, to: &held)
+            } else {
+                output.append { ZMTPEncoder.append(frames, from: first, to: &$0) }
+            }
         } else {
-            output.append { ZMTPEncoder.append(frames, from: first, to: &$0) }
+            hold(frames, from: first)
         }
     }
 
-    /// Bytes waiting to be written, those held for the greeting included.
-    var queued: Int { output.count + held.count }
+    /// How CURVE's handshake ended, once, when it has.
+    mutating func takeHandshakeOutcome() -> HandshakeEvent? {
+        defer { handshakeOutcome = nil }
+        return handshakeOutcome
+    }
+
+    /// Bytes waiting to be written, those held for the handshake included.
+    var queued: Int { output.count + held.count + heldBytes }
 
     /// Lets go of everything held: the connection is closed.
     mutating func release() {
@@ -187,6 +244,10 @@ struct ZMTPSession {
         pending.release()
         output.removeAll()
         held = []
+        heldMessages = []
+        heldBytes = 0
+        incoming = IncomingMessage()
+        traffic = nil
         decoder = ZMTPDecoder(limits: decoder.limits)
     }
 }

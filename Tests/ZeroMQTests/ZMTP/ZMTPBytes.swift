@@ -45,6 +45,9 @@ enum ZMTPBytes {
 struct RecordingDelegate: ZMTPSessionDelegate {
     var refusal: String?
     var prefix: Frame?
+    /// CURVE client keys refused, and those asked about.
+    var refusedKeys: Set<[UInt8]> = []
+    var askedKeys: [[UInt8]] = []
     var readies = 0
     var messages: [[Frame]] = []
     var dropped: [PeerProblem] = []
@@ -53,6 +56,11 @@ struct RecordingDelegate: ZMTPSessionDelegate {
         readies += 1
         if let refusal { return .refused(refusal) }
         return .admitted(prefix: prefix)
+    }
+
+    mutating func admits(clientKey: [UInt8]) -> Bool {
+        askedKeys.append(clientKey)
+        return !refusedKeys.contains(clientKey)
     }
 
     mutating func message(_ frames: [Frame]) { messages.append(frames) }

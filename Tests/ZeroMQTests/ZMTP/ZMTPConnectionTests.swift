@@ -12,6 +12,7 @@ struct ZMTPConnectionTests {
     final class Admitting: ZMTPReceiver {
         var messages = 0
         func ready(_ connection: ZMTPConnection, metadata: UnsafeRawBufferPointer) -> ZMTPSession.Admission { .admitted(prefix: nil) }
+        func admits(_ connection: ZMTPConnection, clientKey: [UInt8]) -> Bool { true }
         func message(_ connection: ZMTPConnection, _ frames: [Frame]) { messages += 1 }
         func report(_ connection: ZMTPConnection, _ problem: PeerProblem) {}
         func closed(_ connection: ZMTPConnection) {}

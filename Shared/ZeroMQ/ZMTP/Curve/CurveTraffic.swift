@@ -1,0 +1,104 @@
+/// CURVE once the handshake is done: each frame travels as one MESSAGE, a
+/// box under the two short-term keys' shared key, whose nonce is a short
+/// nonce that goes up by one with every command or message sent. A box
+/// that does not open, or whose nonce is not above the last one taken (a
+/// replay, or frames out of order), ends the connection.
+///
+/// Like libzmq, a MESSAGE goes out as a frame without flags (the flags byte
+/// inside the box says whether more frames follow, and whether it is a
+/// command such as PING); one that comes in may carry the command flag
+/// too, as RFC 26 has it.
+struct CurveTraffic {
+    private let key: [UInt8]
+    /// The nonce of the next box this end sends, and the last one taken.
+    private var nonce: UInt64
+    private var peerNonce: UInt64
+    /// Nonces as they are built: the direction's prefix, then the short
+    /// nonce; only the last 8 bytes change.
+    private var sendNonce: [UInt8]
+    private var receiveNonce: [UInt8]
+    /// Where a box opens into: the flags byte, then the frame.
+    private var plain: [UInt8] = []
+    static let keptRoom = 1 << 16
+
+    init(key: [UInt8], isServer: Bool, peerNonce: UInt64, nextNonce: UInt64 = 1) {
+        self.key = key
+        self.peerNonce = peerNonce
+        nonce = nextNonce
+        sendNonce = (isServer ? CurveWire.serverMessageNonce : CurveWire.clientMessageNonce) + [UInt8](repeating: 0, count: 8)
+        receiveNonce = (isServer ? CurveWire.clientMessageNonce : CurveWire.serverMessageNonce) + [UInt8](repeating: 0, count: 8)
+    }
+
+    /// The short nonce for the next box sent (READY's, for the server).
+    mutating func takeNonce() -> UInt64 {
+        defer { nonce &+= 1 }
+        return nonce
+    }
+
+    /// Whether this end may send another box: a short nonce is never used
+    /// twice, so the connection ends before they run out.
+    var canSend: Bool { nonce < .max }
+
+    /// Appends `body` as one MESSAGE: the frame header, the name, the short
+    /// nonce, then the box of the flags byte and the body, boxed in place.
+    mutating func seal(_ body: UnsafeRawBufferPointer, flags: UInt8, to output: inout [UInt8]) {
+        let short = takeNonce()
+        ZMTPEncoder.appendHeader(to: &output, size: CurveWire.messageOverhead + body.count, flags: 0)
+        output.append(7)
+        output.append(contentsOf: CurveWire.message.utf8)
+        let nonceAt = output.count
+        output.append(contentsOf: CurveWire.bytes(short))
+        let macAt = output.count
+        output.append(contentsOf: repeatElement(0, count: Sodium.macSize))
+        output.append(flags)
+        output.append(contentsOf: body)
+        let count = 1 + body.count
+        sendNonce.withUnsafeMutableBytes { nonceBytes in
+            output.withUnsafeMutableBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: nonceBytes[16...]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: bytes[nonceAt..<macAt]))
+                let base = bytes.baseAddress!
+                Sodium.sealInPlace(
+                    base + macAt + Sodium.macSize, count: count, mac: base + macAt,
+                    nonce: nonceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), key: key)
+            }
+        }
+    }
+
+    enum Opened {
+        /// The flags byte and the frame's bytes, valid until the next `open`.
+        case frame(flags: UInt8, body: UnsafeRawBufferPointer)
+        case failure(String)
+    }
+
+    /// Opens a MESSAGE's command body (name included) and hands `body` what
+    /// it held.
+    mutating func open<Result>(_ command: UnsafeRawBufferPointer, _ body: (Opened) -> Result) -> Result {
+        guard command.count >= 8 + CurveWire.messageMinimum, command[0] == 7,
+            UnsafeRawBufferPointer(rebasing: command[1..<8]).elementsEqual(CurveWire.message.utf8)
+        else {
+            return body(
+                .failure("it sent something other than a MESSAGE after the CURVE handshake (plaintext, or too short for a box)"))
+        }
+        let short = CurveWire.number(command[8..<16])
+        guard short > peerNonce else {
+            return body(.failure("its MESSAGE's nonce \(short) is not above the last one, \(peerNonce): replayed or out of order"))
+        }
+        let box = UnsafeRawBufferPointer(rebasing: command[16...])
+        let count = box.count - Sodium.macSize
+        if plain.count < count { plain = [UInt8](repeating: 0, count: max(count, plain.count * 2)) }
+        let opened = receiveNonce.withUnsafeMutableBytes { nonceBytes in
+            UnsafeMutableRawBufferPointer(rebasing: nonceBytes[16...]).copyMemory(from: UnsafeRawBufferPointer(rebasing: command[8..<16]))
+            return plain.withUnsafeMutableBytes { plain in
+                Sodium.open(box, into: plain.baseAddress!, nonce: nonceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), key: key)
+            }
+        }
+        guard opened else { return body(.failure("its MESSAGE does not open: changed on the way, or not boxed for this connection")) }
+        peerNonce = short
+        // A large frame's room is not kept: memory follows what comes.
+        defer { if plain.count > Self.keptRoom { plain = [] } }
+        return plain.withUnsafeBytes { plain in
+            body(.frame(flags: plain[0], body: UnsafeRawBufferPointer(rebasing: plain[1..<count])))
+        }
+    }
+}

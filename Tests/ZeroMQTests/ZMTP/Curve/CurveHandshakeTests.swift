@@ -1,0 +1,146 @@
+import TestSupport
+import TestTraits
+import Testing
+@testable import ZeroMQ
+
+/// CURVE (RFC 26) in our own ZMTP, fed bytes, no socket: each command the
+/// client and the server send is the one RFC 26 describes, byte for byte,
+/// built here from libsodium's calls given the same keys and nonces
+/// (known answers); then two sessions talk to each other.
+@Suite("CURVE handshake, known answers", .ownThread, .timeLimit(.minutes(5)))
+struct CurveHandshakeTests {
+    let fixture = CurveFixture()
+
+    @Test func test_theGreeting_namesCURVE_andWhichEndIsTheServer() async {
+        let server = fixture.serverSession()
+        let client = fixture.clientSession()
+        #expect(Array(server.written[12..<17]) == Array("CURVE".utf8) && server.written[32] == 1)
+        #expect(Array(client.written[12..<17]) == Array("CURVE".utf8) && client.written[32] == 0)
+    }
+
+    @Test func test_HELLO_isRFC26s_fromTheClientsShortTermKey_toTheServersKey() async {
+        var client = fixture.clientSession()
+        var delegate = RecordingDelegate()
+        client.output.removeFirst(64)
+        client.feed(ZMTP.greeting(curve: .server(fixture.server)), to: &delegate)
+        let expected = RawCurve.hello(
+            clientShort: fixture.clientShort, clientShortSecret: fixture.clientShortSecret, server: fixture.server.publicKey)
+        #expect(client.written == expected)
+        #expect(expected.count == 2 + 200, "a 200-byte command, as libzmq's")
+    }
+
+    @Test func test_WELCOME_boxesTheServersShortTermKey_andACookieOnlyItCanOpen() async throws {
+        var server = fixture.serverSession()
+        var delegate = RecordingDelegate()
+        server.output.removeFirst(64)
+        server.feed(fixture.clientOpening, to: &delegate)
+        let welcome = server.written
+        let box = RawCurve.box(
+            fixture.serverShort + fixture.cookie, "WELCOME-", fixture.welcomeNonce, to: fixture.clientShort, from: fixture.server.secretKey)
+        #expect(welcome == ZMTPBytes.header(size: 168, flags: ZMTP.command) + [7] + Array("WELCOME".utf8) + fixture.welcomeNonce + box)
+        let opened = try #require(RawCurve.open(box, "WELCOME-", fixture.welcomeNonce, from: fixture.server.publicKey, to: fixture.clientShortSecret))
+        #expect(Array(opened[0..<32]) == fixture.serverShort)
+        #expect(server.stage == .handshake && delegate.readies == 0)
+    }
+
+    @Test func test_INITIATE_carriesTheCookieBack_theClientsKey_itsVouch_andItsMetadata() async {
+        var client = fixture.clientSession(identity: Array("worker-1".utf8))
+        var delegate = RecordingDelegate()
+        client.feed(ZMTP.greeting(curve: .server(fixture.server)), to: &delegate)
+        client.output.removeFirst(client.output.count)
+        let box = RawCurve.box(
+            fixture.serverShort + fixture.cookie, "WELCOME-", fixture.welcomeNonce, to: fixture.clientShort, from: fixture.server.secretKey)
+        client.feed(RawCurve.command("WELCOME", fixture.welcomeNonce + box), to: &delegate)
+        let metadata = ZMTPEncoder.metadata(socketType: "DEALER", identity: Array("worker-1".utf8))
+        #expect(client.written == fixture.initiate(metadata: metadata))
+    }
+
+    @Test func test_READY_andEachMESSAGE_areBoxedUnderTheShortTermKeys_withNoncesThatCountUp() async throws {
+        var server = fixture.serverSession()
+        var delegate = RecordingDelegate(prefix: "peer")
+        server.feed(fixture.clientOpening, to: &delegate)
+        server.output.removeFirst(server.output.count)
+        server.feed(fixture.initiate(metadata: ZMTPEncoder.metadata(socketType: "DEALER", identity: nil)), to: &delegate)
+        #expect(delegate.askedKeys == [fixture.client.publicKey], "the client's long-term key is asked about")
+        #expect(server.stage == .traffic && delegate.readies == 1)
+        let ready = server.written
+        let metadata = ZMTPEncoder.metadata(socketType: "ROUTER", identity: nil)
+        let readyBox = RawCurve.box(metadata, "CurveZMQREADY---", RawCurve.short(1), to: fixture.clientShort, from: fixture.serverShortSecret)
+        #expect(ready == RawCurve.command("READY", RawCurve.short(1) + readyBox))
+        server.output.removeFirst(ready.count)
+
+        server.append(["peer", "a", "bc"], from: 1)
+        let expected =
+            RawCurve.message(Array("a".utf8), more: true, nonce: 2, fromClient: false, to: fixture.clientShort, from: fixture.serverShortSecret)
+            + RawCurve.message(Array("bc".utf8), nonce: 3, fromClient: false, to: fixture.clientShort, from: fixture.serverShortSecret)
+        #expect(server.written == expected, "one MESSAGE a frame, flags outside 0 as libzmq's, MORE inside the box")
+
+        server.feed(
+            RawCurve.message([1, 2], more: true, nonce: 3, fromClient: true, to: fixture.serverShort, from: fixture.clientShortSecret)
+                + RawCurve.message([3], nonce: 4, fromClient: true, to: fixture.serverShort, from: fixture.clientShortSecret),
+            to: &delegate)
+        #expect(delegate.messages == [["peer", Frame([1, 2]), Frame([3])]])
+    }
+
+    @Test func test_twoSessions_shakeHands_andCarryMessagesBothWays_heldOnesIncluded() async {
+        var client = fixture.clientSession(identity: Array("w1".utf8))
+        var server = fixture.serverSession()
+        var clientDelegate = RecordingDelegate()
+        var serverDelegate = RecordingDelegate(prefix: "peer")
+        client.append([Frame("sent"), Frame("early")])
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        #expect(client.stage == .traffic && server.stage == .traffic)
+        #expect(client.takeHandshakeOutcome() == .succeeded)
+        #expect(serverDelegate.messages == [["peer", "sent", "early"]], "what was sent before the handshake ended arrives after it")
+        server.append(["peer", "", Frame([UInt8](repeating: 9, count: 700))], from: 1)
+        client.append([Frame("again")])
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        #expect(clientDelegate.messages == [["", Frame([UInt8](repeating: 9, count: 700))]])
+        #expect(serverDelegate.messages.last == ["peer", "again"])
+    }
+
+    @Test func test_aBoxedPING_isAnsweredWithABoxedPONG_echoingItsContext() async throws {
+        var client = fixture.clientSession()
+        var server = fixture.serverSession()
+        var clientDelegate = RecordingDelegate()
+        var serverDelegate = RecordingDelegate(prefix: "peer")
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        let ping = [4] + Array("PING".utf8) + [0, 10] + Array("ctx".utf8)
+        server.output.removeFirst(server.output.count)
+        server.feed(
+            RawCurve.message(ping, command: true, nonce: 3, fromClient: true, to: fixture.serverShort, from: fixture.clientShortSecret),
+            to: &serverDelegate)
+        let pong = [4] + Array("PONG".utf8) + Array("ctx".utf8)
+        #expect(
+            server.written
+                == RawCurve.message(pong, command: true, nonce: 2, fromClient: false, to: fixture.clientShort, from: fixture.serverShortSecret))
+        #expect(serverDelegate.messages.isEmpty)
+    }
+
+    @Test func test_aBoxedFrameOverTheLimit_endsTheSession_asAPlaintextOneWould() async {
+        var server = fixture.serverSession()
+        var delegate = RecordingDelegate(prefix: "peer")
+        var client = fixture.clientSession()
+        var clientDelegate = RecordingDelegate()
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &delegate)
+        server.feed(
+            RawCurve.message(
+                [UInt8](repeating: 1, count: 1001), nonce: 3, fromClient: true, to: fixture.serverShort, from: fixture.clientShortSecret),
+            to: &delegate)
+        #expect(server.failure?.kind == .oversizedFrame)
+        #expect(delegate.messages.isEmpty)
+    }
+
+    @Test func test_aBoxedMessageOfTooManyFrames_isDropped_andTheNextArrives() async {
+        var server = fixture.serverSession()
+        var delegate = RecordingDelegate(prefix: "peer")
+        var client = fixture.clientSession()
+        var clientDelegate = RecordingDelegate()
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &delegate)
+        client.append((0..<6).map { Frame([UInt8($0)]) })
+        client.append([Frame("next")])
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &delegate)
+        #expect(delegate.dropped.map(\.kind) == [.tooManyFrames])
+        #expect(delegate.messages == [["peer", "next"]])
+    }
+}
