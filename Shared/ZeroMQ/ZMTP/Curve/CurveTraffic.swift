@@ -9,24 +9,24 @@
 /// command such as PING); one that comes in may carry the command flag
 /// too, as RFC 26 has it.
 struct CurveTraffic {
-    private let key: [UInt8]
+    /// Each direction's boxes: its own nonce prefix, the same shared key.
+    private let sending: BoxDirection
+    private let receiving: BoxDirection
     /// The nonce of the next box this end sends, and the last one taken.
     private var nonce: UInt64
     private var peerNonce: UInt64
-    /// Nonces as they are built: the direction's prefix, then the short
-    /// nonce; only the last 8 bytes change.
-    private var sendNonce: [UInt8]
-    private var receiveNonce: [UInt8]
     /// Where a box opens into: the flags byte, then the frame.
     private var plain: [UInt8] = []
     static let keptRoom = 1 << 16
+    /// A MESSAGE command's first 8 bytes, its name's length and its name,
+    /// as one number: compared once a frame.
+    static let messageName = ([7] + Array(CurveWire.message.utf8)).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
 
     init(key: [UInt8], isServer: Bool, peerNonce: UInt64, nextNonce: UInt64 = 1) {
-        self.key = key
         self.peerNonce = peerNonce
         nonce = nextNonce
-        sendNonce = (isServer ? CurveWire.serverMessageNonce : CurveWire.clientMessageNonce) + [UInt8](repeating: 0, count: 8)
-        receiveNonce = (isServer ? CurveWire.clientMessageNonce : CurveWire.serverMessageNonce) + [UInt8](repeating: 0, count: 8)
+        sending = BoxDirection(key: key, prefix: isServer ? CurveWire.serverMessageNonce : CurveWire.clientMessageNonce)
+        receiving = BoxDirection(key: key, prefix: isServer ? CurveWire.clientMessageNonce : CurveWire.serverMessageNonce)
     }
 
     /// The short nonce for the next box sent (READY's, for the server).
@@ -47,21 +47,17 @@ struct CurveTraffic {
         output.append(7)
         output.append(contentsOf: CurveWire.message.utf8)
         let nonceAt = output.count
-        output.append(contentsOf: CurveWire.bytes(short))
+        withUnsafeBytes(of: short.bigEndian) { output.append(contentsOf: $0) }
         let macAt = output.count
         output.append(contentsOf: repeatElement(0, count: Sodium.macSize))
         output.append(flags)
         output.append(contentsOf: body)
         let count = 1 + body.count
-        sendNonce.withUnsafeMutableBytes { nonceBytes in
-            output.withUnsafeMutableBytes { bytes in
-                UnsafeMutableRawBufferPointer(rebasing: nonceBytes[16...]).copyMemory(
-                    from: UnsafeRawBufferPointer(rebasing: bytes[nonceAt..<macAt]))
-                let base = bytes.baseAddress!
-                Sodium.sealInPlace(
-                    base + macAt + Sodium.macSize, count: count, mac: base + macAt,
-                    nonce: nonceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), key: key)
-            }
+        output.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
+            sending.seal(
+                base + macAt + Sodium.macSize, count: count, mac: base + macAt,
+                nonce: UnsafePointer((base + nonceAt).assumingMemoryBound(to: UInt8.self)))
         }
     }
 
@@ -74,9 +70,7 @@ struct CurveTraffic {
     /// Opens a MESSAGE's command body (name included) and hands `body` what
     /// it held.
     mutating func open<Result>(_ command: UnsafeRawBufferPointer, _ body: (Opened) -> Result) -> Result {
-        guard command.count >= 8 + CurveWire.messageMinimum, command[0] == 7,
-            UnsafeRawBufferPointer(rebasing: command[1..<8]).elementsEqual(CurveWire.message.utf8)
-        else {
+        guard command.count >= 8 + CurveWire.messageMinimum, command.loadUnaligned(as: UInt64.self) == Self.messageName else {
             return body(
                 .failure("it sent something other than a MESSAGE after the CURVE handshake (plaintext, or too short for a box)"))
         }
@@ -87,12 +81,8 @@ struct CurveTraffic {
         let box = UnsafeRawBufferPointer(rebasing: command[16...])
         let count = box.count - Sodium.macSize
         if plain.count < count { plain = [UInt8](repeating: 0, count: max(count, plain.count * 2)) }
-        let opened = receiveNonce.withUnsafeMutableBytes { nonceBytes in
-            UnsafeMutableRawBufferPointer(rebasing: nonceBytes[16...]).copyMemory(from: UnsafeRawBufferPointer(rebasing: command[8..<16]))
-            return plain.withUnsafeMutableBytes { plain in
-                Sodium.open(box, into: plain.baseAddress!, nonce: nonceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), key: key)
-            }
-        }
+        let nonce = (command.baseAddress! + 8).assumingMemoryBound(to: UInt8.self)
+        let opened = plain.withUnsafeMutableBytes { receiving.open(box, into: $0.baseAddress!, nonce: nonce) }
         guard opened else { return body(.failure("its MESSAGE does not open: changed on the way, or not boxed for this connection")) }
         peerNonce = short
         // A large frame's room is not kept: memory follows what comes.
