@@ -16,7 +16,8 @@ struct ZMTPSession {
         case refused(String)
     }
 
-    /// CURVE's side, keys and state: nil for NULL (plaintext).
+    /// The mechanism this end speaks: NULL (plaintext), or CURVE as the
+    /// server or the client, with its keys and handshake state.
     enum Mechanism {
         case null
         case curveServer(CurveServer)
