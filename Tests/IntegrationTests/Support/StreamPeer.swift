@@ -51,6 +51,30 @@ final class StreamPeer: @unchecked Sendable {
     /// Takes a connected, non-blocking socket.
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
+    /// A connection to hold open, its greeting and READY (as `identity`)
+    /// written as far as they go; nil when it cannot even be asked for. A
+    /// tcp:// connect does not wait: one the listener's backlog cannot take
+    /// yet stays pending (the kernel tries again) instead of blocking the
+    /// test, as an ipc:// one that is queued would not.
+    static func holding(_ endpoint: String, identity: String) -> StreamPeer? {
+        guard endpoint.hasPrefix("tcp://") else {
+            let peer = try? StreamPeer(endpoint: endpoint)
+            try? peer?.open(identity: identity)
+            return peer
+        }
+        guard let address = StreamAddress(endpoint, forBinding: false) else { return nil }
+        let descriptor = socket(address.domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 || errno == EINPROGRESS else {
+            Glibc.close(descriptor)
+            return nil
+        }
+        let peer = StreamPeer(descriptor: descriptor)
+        peer.queue(ZMTP.greeting + ZMTPEncoder.ready(socketType: "DEALER", identity: Array(identity.utf8)))
+        _ = peer.flush()
+        return peer
+    }
+
     deinit { Glibc.close(descriptor) }
 
     /// Greeting and READY, as a libzmq socket of `socketType` sends them.

@@ -20,7 +20,11 @@ struct CurveTraffic {
     static let keptRoom = 1 << 16
     /// A MESSAGE command's first 8 bytes, its name's length and its name,
     /// as one number: compared once a frame.
-    static let messageName = ([7] + Array(CurveWire.message.utf8)).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    static let messageName = messageStart.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    /// What each MESSAGE starts with (its name's length and its name), and
+    /// the room its authenticator is written into: appended as they are.
+    static let messageStart: [UInt8] = [7] + Array(CurveWire.message.utf8)
+    static let macRoom = [UInt8](repeating: 0, count: Sodium.macSize)
 
     init(key: [UInt8], isServer: Bool, peerNonce: UInt64, nextNonce: UInt64 = 1) {
         self.peerNonce = peerNonce
@@ -44,12 +48,11 @@ struct CurveTraffic {
     mutating func seal(_ body: UnsafeRawBufferPointer, flags: UInt8, to output: inout [UInt8]) {
         let short = takeNonce()
         ZMTPEncoder.appendHeader(to: &output, size: CurveWire.messageOverhead + body.count, flags: 0)
-        output.append(7)
-        output.append(contentsOf: CurveWire.message.utf8)
+        output.append(contentsOf: Self.messageStart)
         let nonceAt = output.count
         withUnsafeBytes(of: short.bigEndian) { output.append(contentsOf: $0) }
         let macAt = output.count
-        output.append(contentsOf: repeatElement(0, count: Sodium.macSize))
+        output.append(contentsOf: Self.macRoom)
         output.append(flags)
         output.append(contentsOf: body)
         let count = 1 + body.count
