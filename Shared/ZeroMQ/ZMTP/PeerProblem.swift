@@ -1,6 +1,6 @@
 /// What a peer of our own ZMTP transport did wrong, or refused: a kind from
 /// a fixed set (so a log can rate-limit each kind) and the details.
-public struct PeerProblem: Sendable, Equatable, CustomStringConvertible {
+public struct PeerProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case refused = "connection refused"
         case oversizedFrame = "frame over the size limit; connection closed"

@@ -16,6 +16,9 @@ public enum ZMTP {
     static let more: UInt8 = 0x01
     static let long: UInt8 = 0x02
     static let command: UInt8 = 0x04
+    /// Inside a CURVE box only, between our own ends (`X-Whole-Messages`):
+    /// the box holds a whole message, its frames ZMTP-encoded, not one frame.
+    static let wholeMessage: UInt8 = 0x40
 
     /// Our greeting: signature, version 3.1, the mechanism (NULL, or CURVE
     /// with whether this end is the server, as RFC 23 asks), filler.

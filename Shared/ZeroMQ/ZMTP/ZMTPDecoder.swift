@@ -33,6 +33,9 @@ struct ZMTPDecoder {
     /// is handed on alone, `.sealed`, within the frame limit plus what a
     /// MESSAGE adds.
     var sealed = false
+    /// The largest such frame: one frame's limit and what a MESSAGE adds,
+    /// or more once the peer boxes whole messages (`ZMTPSession`).
+    var sealedLimit: UInt64
 
     private let frameLimit: UInt64
     private let messageLimit: UInt64
@@ -40,6 +43,7 @@ struct ZMTPDecoder {
     init(limits: ZMTP.Limits) {
         self.limits = limits
         frameLimit = UInt64(limits.maxFrameSize)
+        sealedLimit = UInt64(limits.maxFrameSize + CurveWire.messageOverhead)
         messageLimit = UInt64(limits.maxMessageSize)
     }
 
@@ -75,8 +79,8 @@ struct ZMTPDecoder {
                 header = 9
             }
             if sealed {
-                guard size <= frameLimit + UInt64(CurveWire.messageOverhead) else {
-                    return .failure(PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(limits.maxFrameSize)"))
+                guard size <= sealedLimit else {
+                    return .failure(PeerProblem(.oversizedFrame, "a MESSAGE of \(size) bytes is over the limit of \(sealedLimit)"))
                 }
                 let end = at + header + Int(size)
                 guard bytes.count >= end else { needed = end - at; return nil }

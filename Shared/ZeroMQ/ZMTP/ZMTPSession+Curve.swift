@@ -111,6 +111,12 @@ extension ZMTPSession {
             switch delegate.ready(metadata: data) {
             case .admitted(let prefix):
                 decoder.prefix = prefix
+                if ZMTP.property(CurveWire.wholeMessages, in: data) == [UInt8(ascii: "1")] {
+                    wholeMessages = true
+                    // A box may hold a whole message: its bytes, a header a frame, and the MESSAGE's own.
+                    let limits = decoder.limits
+                    decoder.sealedLimit = UInt64(limits.maxMessageSize + 9 * (limits.maxFrames + 1) + CurveWire.messageOverhead)
+                }
                 return true
             case .refused(let reason):
                 refuse(reason)
@@ -146,9 +152,13 @@ extension ZMTPSession {
         var traffic = self.traffic!
         self.traffic = nil
         let last = frames.count - 1
-        for index in first...last {
-            frames[index].withUnsafeBytes { body in
-                output.append { traffic.seal(body, flags: index < last ? ZMTP.more : 0, to: &$0) }
+        if wholeMessages, last > first {
+            output.append { traffic.seal(frames, from: first, to: &$0) }
+        } else {
+            for index in first...last {
+                frames[index].withUnsafeBytes { body in
+                    output.append { traffic.seal(body, flags: index < last ? ZMTP.more : 0, to: &$0) }
+                }
             }
         }
         if !traffic.canSend { end(PeerProblem(.refused, "this end has used every CURVE nonce of the connection")) }
@@ -173,6 +183,15 @@ extension ZMTPSession {
             switch opened {
             case .failure(let reason):
                 problem = PeerProblem(.refused, reason)
+            case .frame(let flags, let text) where flags & ZMTP.wholeMessage != 0:
+                guard wholeMessages, !incoming.hasBegun, flags == ZMTP.wholeMessage else {
+                    problem = PeerProblem(.malformed, "it sent a whole-message box it did not say it would, or inside a message")
+                    return
+                }
+                switch WholeMessage.add(text, to: &incoming, prefix: prefix, limits: limits) {
+                case .success(let done): message = done
+                case .failure(let wrong): problem = wrong
+                }
             case .frame(let flags, let frame) where flags & ZMTP.command != 0:
                 command = ZMTP.command(frame).map { ($0.name, Array($0.data)) }
                 if command == nil || incoming.hasBegun { problem = PeerProblem(.malformed, "it sent a malformed command, or one inside a message") }

@@ -44,7 +44,9 @@ struct ZMTPSession {
     /// and their bytes.
     var heldMessages: [[Frame]] = []
     var heldBytes = 0
-    /// CURVE: the message whose frames are being opened.
+    /// CURVE: whether the peer takes a whole message in one box (it said
+    /// so, `WholeMessage`); the message whose frames are being opened.
+    var wholeMessages = false
     var incoming = IncomingMessage()
     var delivered = false
     /// Bytes received that do not yet make a whole greeting, command or frame.
@@ -75,7 +77,9 @@ struct ZMTPSession {
         self.subscriptionCommands = subscriptionCommands
         decoder = ZMTPDecoder(limits: limits)
         output.append(contentsOf: curve == nil ? ZMTP.greeting : ZMTP.greeting(curve: curve))
-        metadata = ZMTPEncoder.metadata(socketType: socketType, identity: identity)
+        var metadata = ZMTPEncoder.metadata(socketType: socketType, identity: identity)
+        if curve != nil { ZMTPEncoder.appendProperty(to: &metadata, name: CurveWire.wholeMessages, value: [UInt8(ascii: "1")]) }
+        self.metadata = metadata
         switch curve {
         case nil:
             mechanism = .null

@@ -46,16 +46,41 @@ struct CurveTraffic {
     /// Appends `body` as one MESSAGE: the frame header, the name, the short
     /// nonce, then the box of the flags byte and the body, boxed in place.
     mutating func seal(_ body: UnsafeRawBufferPointer, flags: UInt8, to output: inout [UInt8]) {
+        let (nonceAt, macAt) = start(size: 1 + body.count, to: &output)
+        output.append(flags)
+        output.append(contentsOf: body)
+        box(nonceAt: nonceAt, macAt: macAt, in: &output)
+    }
+
+    /// Appends the frames of a message from `first` on as one MESSAGE, its
+    /// flags byte `ZMTP.wholeMessage` and then the frames as ZMTP frames:
+    /// for a peer that said it takes them so (`X-Whole-Messages`).
+    mutating func seal(_ frames: [Frame], from first: Int, to output: inout [UInt8]) {
+        var size = 1
+        for frame in frames[first...] { size += (frame.count > 255 ? 9 : 2) + frame.count }
+        let (nonceAt, macAt) = start(size: size, to: &output)
+        output.append(ZMTP.wholeMessage)
+        ZMTPEncoder.append(frames, from: first, to: &output)
+        box(nonceAt: nonceAt, macAt: macAt, in: &output)
+    }
+
+    /// A MESSAGE's frame header, name, short nonce and room for its
+    /// authenticator, for a box of `size` bytes; where the nonce and the
+    /// authenticator are.
+    private mutating func start(size: Int, to output: inout [UInt8]) -> (nonceAt: Int, macAt: Int) {
         let short = takeNonce()
-        ZMTPEncoder.appendHeader(to: &output, size: CurveWire.messageOverhead + body.count, flags: 0)
+        ZMTPEncoder.appendHeader(to: &output, size: CurveWire.messageOverhead - 1 + size, flags: 0)
         output.append(contentsOf: Self.messageStart)
         let nonceAt = output.count
         withUnsafeBytes(of: short.bigEndian) { output.append(contentsOf: $0) }
         let macAt = output.count
         output.append(contentsOf: Self.macRoom)
-        output.append(flags)
-        output.append(contentsOf: body)
-        let count = 1 + body.count
+        return (nonceAt, macAt)
+    }
+
+    /// Boxes what follows the authenticator's room, in place.
+    private func box(nonceAt: Int, macAt: Int, in output: inout [UInt8]) {
+        let count = output.count - macAt - Sodium.macSize
         output.withUnsafeMutableBytes { bytes in
             let base = bytes.baseAddress!
             sending.seal(

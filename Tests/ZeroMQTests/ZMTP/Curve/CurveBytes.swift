@@ -59,6 +59,18 @@ enum RawCurve {
     }
 }
 
+extension RawCurve {
+    /// A whole message in one box, as our own ends send it to each other:
+    /// flags 0x40, then the frames ZMTP-encoded.
+    static func wholeMessage(_ frames: [[UInt8]], nonce: UInt64, fromClient: Bool, to peer: [UInt8], from secret: [UInt8]) -> [UInt8] {
+        let text = [0x40] + ZMTPBytes.message(frames)
+        let body =
+            [7] + Array("MESSAGE".utf8) + short(nonce)
+            + box(text, fromClient ? "CurveZMQMESSAGEC" : "CurveZMQMESSAGES", short(nonce), to: peer, from: secret)
+        return ZMTPBytes.header(size: body.count) + body
+    }
+}
+
 /// Keys fixed for the tests: made from fixed secrets, so every run sees the
 /// same bytes.
 struct CurveFixture {
@@ -80,6 +92,14 @@ struct CurveFixture {
     var clientShort: [UInt8] { RawCurve.publicKey(clientShortSecret) }
 
     static let limits = ZMTP.Limits(maxFrameSize: 1000, maxFrames: 4, maxMessageSize: 1500)
+
+    /// The metadata our own ends send under CURVE: a libzmq peer's, and
+    /// that they take whole messages in one box.
+    static func ourMetadata(socketType: String, identity: [UInt8]?) -> [UInt8] {
+        var metadata = ZMTPEncoder.metadata(socketType: socketType, identity: identity)
+        ZMTPEncoder.appendProperty(to: &metadata, name: "X-Whole-Messages", value: Array("1".utf8))
+        return metadata
+    }
 
     func serverSession(limits: ZMTP.Limits = Self.limits) -> ZMTPSession {
         ZMTPSession(socketType: "ROUTER", peerTypes: ZMTP.routerPeers, limits: limits, curve: .server(server), random: serverRandom)

@@ -5,8 +5,8 @@ import Testing
 
 /// A fixed-seed mutation fuzz of CURVE: a client's valid handshake and
 /// traffic, mutated (40,000 inputs from the greeting on, 60,000 of the
-/// traffic alone, after a good handshake), fed to a server whole and in
-/// random pieces. Whatever the bytes: nothing crashes, the split changes
+/// traffic alone after a good handshake, 30,000 of whole-message boxes
+/// between our own ends), fed to a server whole and in random pieces. Whatever the bytes: nothing crashes, the split changes
 /// nothing, no key but the client's is ever asked about, and every frame
 /// delivered is one the client sent, in its order, none twice (a box
 /// cannot be forged, nor its nonce replayed).
@@ -15,6 +15,7 @@ struct CurveFuzzTests {
     static let fixture = CurveFixture()
     static let handshakeInputs = 40_000
     static let trafficInputs = 60_000
+    static let wholeInputs = 30_000
 
     /// What the client sends after its handshake: frames, some of several
     /// frames, one a boxed PING.
@@ -63,6 +64,34 @@ struct CurveFuzzTests {
             ZMTPFuzzTests.mutate(&bytes, &random)
             // A copy of the session in traffic: the same keys and nonces each time.
             check(bytes, from: { server }, splitSeed: random.next())
+        }
+    }
+
+    /// Whole messages in one box each, as our own client sends them, the
+    /// frames the same as `frames` (two messages of three).
+    static var wholeTraffic: [UInt8] {
+        let short = fixture.serverShort, secret = fixture.clientShortSecret
+        return RawCurve.wholeMessage(Array(frames[0..<3]), nonce: 3, fromClient: true, to: short, from: secret)
+            + RawCurve.wholeMessage(Array(frames[3..<6]), nonce: 4, fromClient: true, to: short, from: secret)
+    }
+
+    @Test func test_thirtyThousandMutatedWholeMessageStreams_keepEveryRule() async {
+        var server = Self.fixture.serverSession()
+        var delegate = RecordingDelegate(prefix: "p")
+        server.feed(
+            Self.fixture.clientOpening + Self.fixture.initiate(metadata: CurveFixture.ourMetadata(socketType: "DEALER", identity: nil)),
+            to: &delegate)
+        #expect(server.stage == .traffic && server.wholeMessages)
+        server.output.removeFirst(server.output.count)
+        var check = server
+        check.feed(Self.wholeTraffic, to: &delegate)
+        #expect(delegate.messages.map { $0.dropFirst().map(\.bytes) } == [Array(Self.frames[0..<3]), Array(Self.frames[3..<6])])
+        var random = SplitMix64(seed: 0x3401_E5B0_2026_1128)
+        let valid = Self.wholeTraffic
+        for _ in 0..<Self.wholeInputs {
+            var bytes = valid
+            ZMTPFuzzTests.mutate(&bytes, &random)
+            self.check(bytes, from: { server }, splitSeed: random.next())
         }
     }
 

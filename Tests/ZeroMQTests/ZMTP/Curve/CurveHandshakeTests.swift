@@ -51,7 +51,7 @@ struct CurveHandshakeTests {
         let box = RawCurve.box(
             fixture.serverShort + fixture.cookie, "WELCOME-", fixture.welcomeNonce, to: fixture.clientShort, from: fixture.server.secretKey)
         client.feed(RawCurve.command("WELCOME", fixture.welcomeNonce + box), to: &delegate)
-        let metadata = ZMTPEncoder.metadata(socketType: "DEALER", identity: Array("worker-1".utf8))
+        let metadata = CurveFixture.ourMetadata(socketType: "DEALER", identity: Array("worker-1".utf8))
         #expect(client.written == fixture.initiate(metadata: metadata))
     }
 
@@ -64,7 +64,7 @@ struct CurveHandshakeTests {
         #expect(delegate.askedKeys == [fixture.client.publicKey], "the client's long-term key is asked about")
         #expect(server.stage == .traffic && delegate.readies == 1)
         let ready = server.written
-        let metadata = ZMTPEncoder.metadata(socketType: "ROUTER", identity: nil)
+        let metadata = CurveFixture.ourMetadata(socketType: "ROUTER", identity: nil)
         let readyBox = RawCurve.box(metadata, "CurveZMQREADY---", RawCurve.short(1), to: fixture.clientShort, from: fixture.serverShortSecret)
         #expect(ready == RawCurve.command("READY", RawCurve.short(1) + readyBox))
         server.output.removeFirst(ready.count)
@@ -73,7 +73,7 @@ struct CurveHandshakeTests {
         let expected =
             RawCurve.message(Array("a".utf8), more: true, nonce: 2, fromClient: false, to: fixture.clientShort, from: fixture.serverShortSecret)
             + RawCurve.message(Array("bc".utf8), nonce: 3, fromClient: false, to: fixture.clientShort, from: fixture.serverShortSecret)
-        #expect(server.written == expected, "one MESSAGE a frame, flags outside 0 as libzmq's, MORE inside the box")
+        #expect(server.written == expected, "to a peer that did not ask for whole messages (libzmq): one MESSAGE a frame, MORE inside the box")
 
         server.feed(
             RawCurve.message([1, 2], more: true, nonce: 3, fromClient: true, to: fixture.serverShort, from: fixture.clientShortSecret)
@@ -142,5 +142,41 @@ struct CurveHandshakeTests {
         ZMTPSession.shuttle(&client, &clientDelegate, &server, &delegate)
         #expect(delegate.dropped.map(\.kind) == [.tooManyFrames])
         #expect(delegate.messages == [["peer", "next"]])
+    }
+
+    /// Between our own ends a message of several frames is one box: fewer
+    /// boxes, the same message, within the same limits.
+    @Test func test_betweenOurEnds_aMessageOfSeveralFrames_travelsInOneBox_withinTheSameLimits() async {
+        var client = fixture.clientSession()
+        var server = fixture.serverSession()
+        var clientDelegate = RecordingDelegate()
+        var serverDelegate = RecordingDelegate(prefix: "peer")
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        #expect(client.wholeMessages && server.wholeMessages)
+        server.output.removeFirst(server.output.count)
+        server.append(["peer", "", "MDPW01", Frame([2]), Frame([UInt8](repeating: 1, count: 300))], from: 1)
+        let oneBox = 9 + CurveWire.messageOverhead + (2 + 0) + (2 + 6) + (2 + 1) + (9 + 300)
+        #expect(server.written.count == oneBox, "one MESSAGE of the four frames")
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        #expect(clientDelegate.messages == [["", "MDPW01", Frame([2]), Frame([UInt8](repeating: 1, count: 300))]])
+        client.append((0..<6).map { Frame([UInt8($0)]) })
+        client.append([Frame("next"), Frame("one")])
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        #expect(serverDelegate.dropped.map(\.kind) == [.tooManyFrames])
+        #expect(serverDelegate.messages == [["peer", "next", "one"]])
+        // 1,520 bytes in all, over the limit of 1,500, in a box the decoder takes (1,572 bytes).
+        client.append([Frame([UInt8](repeating: 1, count: 760)), Frame([UInt8](repeating: 2, count: 760))])
+        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        #expect(server.failure?.kind == .oversizedMessage)
+        #expect(serverDelegate.messages.count == 1)
+        // A box larger than any message within the limits costs the connection at its header.
+        var other = fixture.serverSession()
+        var otherClient = fixture.clientSession()
+        var otherDelegate = RecordingDelegate(prefix: "peer")
+        ZMTPSession.shuttle(&otherClient, &clientDelegate, &other, &otherDelegate)
+        otherClient.append((1...3).map { Frame([UInt8](repeating: $0, count: 600)) })
+        ZMTPSession.shuttle(&otherClient, &clientDelegate, &other, &otherDelegate)
+        #expect(other.failure?.detail.contains("a MESSAGE of 1860 bytes is over the limit of 1578") == true, "\(String(describing: other.failure))")
+        #expect(otherDelegate.messages.isEmpty)
     }
 }
