@@ -77,8 +77,8 @@ enum Sodium {
 /// Where CURVE's fresh keys, cookie keys and long nonces come from:
 /// libsodium's generator, or in tests a fixed sequence, so that a
 /// handshake's bytes can be known in advance.
-struct CurveRandom: @unchecked Sendable {
-    let fill: (UnsafeMutableRawBufferPointer) -> Void
+struct CurveRandom: Sendable {
+    let fill: @Sendable (UnsafeMutableRawBufferPointer) -> Void
 
     static let system = CurveRandom { buffer in
         Sodium.ensureReady()
