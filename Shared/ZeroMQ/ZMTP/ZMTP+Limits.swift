@@ -47,5 +47,23 @@ extension ZMTP {
             self.maxOutput = maxOutput
             self.sharedFrames = sharedFrames
         }
+
+        /// Why a frame of `size` bytes may not join a message that holds
+        /// `held` bytes so far, if it may not: the one rule for a frame,
+        /// whether it came in plaintext, boxed alone, or in a whole-message box.
+        func problem(frame size: UInt64, after held: Int) -> PeerProblem? {
+            guard size <= UInt64(maxFrameSize) else {
+                return PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(maxFrameSize)")
+            }
+            guard UInt64(held) + size <= UInt64(maxMessageSize) else {
+                return PeerProblem(.oversizedMessage, "a message of more than \(held + Int(size)) bytes is over the limit of \(maxMessageSize)")
+            }
+            return nil
+        }
+
+        /// A message dropped for having `count` frames, more than `maxFrames`.
+        func tooManyFrames(_ count: Int) -> PeerProblem {
+            PeerProblem(.tooManyFrames, "a message of \(count) frames (at most \(maxFrames))")
+        }
     }
 }

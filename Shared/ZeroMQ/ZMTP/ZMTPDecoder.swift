@@ -112,14 +112,6 @@ struct ZMTPDecoder {
             }
             return nil
         }
-        guard size <= UInt64(limits.maxFrameSize) else {
-            return PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(limits.maxFrameSize)")
-        }
-        guard UInt64(incoming.bytes) + size <= UInt64(limits.maxMessageSize) else {
-            return PeerProblem(
-                .oversizedMessage,
-                "a message of more than \(incoming.bytes + Int(size)) bytes is over the limit of \(limits.maxMessageSize)")
-        }
-        return nil
+        return limits.problem(frame: size, after: incoming.bytes)
     }
 }

@@ -60,7 +60,7 @@ extension ZMTPSession {
                 // As libzmq: the ZAP status alone, which a libzmq client reports as an authentication failure.
                 return refuse("its CURVE key \(Curve.encode(clientKey).map(Curve.fingerprint) ?? "?") is not allowed", telling: "400")
             }
-            guard admit(metadata: metadata, delegate: &delegate) else { return }
+            guard metadata.withUnsafeBytes({ admit(metadata: $0, delegate: &delegate) }) else { return }
             let (ready, traffic) = server.ready(metadata: self.metadata)
             mechanism = .curveServer(server)
             output.append(contentsOf: ready)
@@ -80,7 +80,7 @@ extension ZMTPSession {
             mechanism = .curveClient(client)
             switch outcome {
             case .ready(let metadata):
-                guard admit(metadata: metadata, delegate: &delegate), let traffic = client.traffic else { return }
+                guard metadata.withUnsafeBytes({ admit(metadata: $0, delegate: &delegate) }), let traffic = client.traffic else { return }
                 begin(traffic)
             case .failure(let reason): refuse(reason)
             case .reply: break
@@ -96,32 +96,6 @@ extension ZMTPSession {
         case .refused(let reason): refuse(reason)
         case .dropped(let reason): end(PeerProblem(.refused, reason))
         case .initiated: break
-        }
-    }
-
-    /// The peer's metadata: its socket type must fit ours, and the owner
-    /// lets it in (and names it).
-    private mutating func admit(metadata: [UInt8], delegate: inout some ZMTPSessionDelegate) -> Bool {
-        metadata.withUnsafeBytes { data in
-            let type = ZMTP.property("Socket-Type", in: data).map { String(decoding: $0, as: UTF8.self) } ?? "(none)"
-            guard peerTypes.contains(type) else {
-                refuse("its socket type \(type.debugDescription) cannot talk to this one (\(peerTypes.sorted().joined(separator: ", ")) can)")
-                return false
-            }
-            switch delegate.ready(metadata: data) {
-            case .admitted(let prefix):
-                decoder.prefix = prefix
-                if ZMTP.property(CurveWire.wholeMessages, in: data) == [UInt8(ascii: "1")] {
-                    wholeMessages = true
-                    // A box may hold a whole message: its bytes, a header a frame, and the MESSAGE's own.
-                    let limits = decoder.limits
-                    decoder.sealedLimit = UInt64(limits.maxMessageSize + 9 * (limits.maxFrames + 1) + CurveWire.messageOverhead)
-                }
-                return true
-            case .refused(let reason):
-                refuse(reason)
-                return false
-            }
         }
     }
 
@@ -196,15 +170,8 @@ extension ZMTPSession {
                 command = ZMTP.command(frame).map { ($0.name, Array($0.data)) }
                 if command == nil || incoming.hasBegun { problem = PeerProblem(.malformed, "it sent a malformed command, or one inside a message") }
             case .frame(let flags, let frame):
-                if frame.count > limits.maxFrameSize {
-                    problem = PeerProblem(.oversizedFrame, "a frame of \(frame.count) bytes is over the limit of \(limits.maxFrameSize)")
-                } else if incoming.bytes + frame.count > limits.maxMessageSize {
-                    problem = PeerProblem(
-                        .oversizedMessage,
-                        "a message of more than \(incoming.bytes + frame.count) bytes is over the limit of \(limits.maxMessageSize)")
-                } else {
-                    message = incoming.add(frame, more: flags & ZMTP.more != 0, prefix: prefix, limits: limits)
-                }
+                problem = limits.problem(frame: UInt64(frame.count), after: incoming.bytes)
+                if problem == nil { message = incoming.add(frame, more: flags & ZMTP.more != 0, prefix: prefix, limits: limits) }
             }
         }
         self.traffic = traffic
@@ -212,37 +179,23 @@ extension ZMTPSession {
         if let (count, tooMany) = message {
             delivered = true
             if tooMany {
-                delegate.dropped(PeerProblem(.tooManyFrames, "a message of \(count) frames (at most \(limits.maxFrames))"))
+                delegate.dropped(limits.tooManyFrames(count))
             } else {
                 delegate.message(incoming.frames)
             }
         } else if let (name, data) = command {
-            boxedCommand(name, data, delegate: &delegate)
+            data.withUnsafeBytes { trafficCommand(name, $0, delegate: &delegate) }
         }
     }
 
-    /// A command that came boxed: PING is answered boxed; a subscriber's
-    /// SUBSCRIBE and CANCEL are handed on as its messages.
-    private mutating func boxedCommand(_ name: String, _ data: [UInt8], delegate: inout some ZMTPSessionDelegate) {
-        switch name {
-        case "PING":
-            var pong: [UInt8] = []
-            ZMTPEncoder.appendCommand(to: &pong, name: "PONG", data: Array(data.dropFirst(2).prefix(16)))
-            var traffic = self.traffic!
-            self.traffic = nil
-            pong.dropFirst(pong[0] & ZMTP.long != 0 ? 9 : 2).withUnsafeBytes { body in
-                output.append { traffic.seal(body, flags: ZMTP.command, to: &$0) }
-            }
-            self.traffic = traffic
-        case "SUBSCRIBE" where subscriptionCommands:
-            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([1] + data)])
-        case "CANCEL" where subscriptionCommands:
-            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([0] + data)])
-        case "ERROR":
-            end(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)))
-        default:
-            break  // PONG, or a command of a later minor version
+    /// Appends a command as a box of its own (PONG, once the handshake is done).
+    mutating func sealCommand(_ name: String, _ data: [UInt8]) {
+        var traffic = self.traffic!
+        self.traffic = nil
+        ([UInt8(name.utf8.count)] + Array(name.utf8) + data).withUnsafeBytes { body in
+            output.append { traffic.seal(body, flags: ZMTP.command, to: &$0) }
         }
+        self.traffic = traffic
     }
 }
 

@@ -154,7 +154,7 @@ struct ZMTPSession {
                 command(body, delegate: &delegate)
             case .tooManyFrames(let count):
                 if stage == .traffic {
-                    delegate.dropped(PeerProblem(.tooManyFrames, "a message of \(count) frames (at most \(decoder.limits.maxFrames))"))
+                    delegate.dropped(decoder.limits.tooManyFrames(count))
                 } else {
                     refuse("it sent a message before its READY")
                 }
@@ -175,32 +175,65 @@ struct ZMTPSession {
             return
         }
         switch (stage, name) {
-        case (.traffic, "PING"):
-            // PONG echoes the ping's context, which follows its 2-byte TTL.
-            output.append { ZMTPEncoder.appendCommand(to: &$0, name: "PONG", data: Array(data.dropFirst(2).prefix(16))) }
+        case (.traffic, _):
+            trafficCommand(name, data, delegate: &delegate)
         case (.handshake, "READY"):
-            let type = ZMTP.property("Socket-Type", in: data).map { String(decoding: $0, as: UTF8.self) } ?? "(none)"
-            guard peerTypes.contains(type) else {
-                refuse("its socket type \(type.debugDescription) cannot talk to this one (\(peerTypes.sorted().joined(separator: ", ")) can)")
-                return
-            }
-            switch delegate.ready(metadata: data) {
-            case .admitted(let prefix):
-                decoder.prefix = prefix
-                stage = .traffic
-            case .refused(let reason):
-                refuse(reason)
-            }
-        case (.traffic, "SUBSCRIBE") where subscriptionCommands:
-            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([1] + Array(data))])
-        case (.traffic, "CANCEL") where subscriptionCommands:
-            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([0] + Array(data))])
+            if admit(metadata: data, delegate: &delegate) { stage = .traffic }
         case (_, "ERROR"):
             end(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)))
-        case (.traffic, _):
-            break  // PONG, or a command of a later minor version: nothing to do.
         default:
             refuse("it sent \(name.debugDescription) during the handshake")
+        }
+    }
+
+    /// A command once the handshake is done, plaintext or opened from a
+    /// CURVE box: PING is answered (the same way it came); a subscriber's
+    /// SUBSCRIBE and CANCEL are handed on as the messages older peers send
+    /// instead; ERROR ends the session.
+    mutating func trafficCommand(_ name: String, _ data: UnsafeRawBufferPointer, delegate: inout some ZMTPSessionDelegate) {
+        switch name {
+        case "PING":
+            // PONG echoes the ping's context, which follows its 2-byte TTL.
+            let context = Array(data.dropFirst(2).prefix(16))
+            if traffic != nil {
+                sealCommand("PONG", context)
+            } else {
+                output.append { ZMTPEncoder.appendCommand(to: &$0, name: "PONG", data: context) }
+            }
+        case "SUBSCRIBE" where subscriptionCommands:
+            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([1] + Array(data))])
+        case "CANCEL" where subscriptionCommands:
+            delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([0] + Array(data))])
+        case "ERROR":
+            end(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)))
+        default:
+            break  // PONG, or a command of a later minor version: nothing to do.
+        }
+    }
+
+    /// The peer's metadata (its READY, or what CURVE's INITIATE or READY
+    /// held): its socket type must fit ours, and the owner lets it in and
+    /// names it. Under CURVE it may also say it takes whole messages in one
+    /// box (`WholeMessage`).
+    mutating func admit(metadata data: UnsafeRawBufferPointer, delegate: inout some ZMTPSessionDelegate) -> Bool {
+        let type = ZMTP.property("Socket-Type", in: data).map { String(decoding: $0, as: UTF8.self) } ?? "(none)"
+        guard peerTypes.contains(type) else {
+            refuse("its socket type \(type.debugDescription) cannot talk to this one (\(peerTypes.sorted().joined(separator: ", ")) can)")
+            return false
+        }
+        switch delegate.ready(metadata: data) {
+        case .admitted(let prefix):
+            decoder.prefix = prefix
+            if mechanism.isCurve, ZMTP.property(CurveWire.wholeMessages, in: data) == [UInt8(ascii: "1")] {
+                wholeMessages = true
+                // A box may hold a whole message: its bytes, a header a frame, and the MESSAGE's own.
+                let limits = decoder.limits
+                decoder.sealedLimit = UInt64(limits.maxMessageSize + 9 * (limits.maxFrames + 1) + CurveWire.messageOverhead)
+            }
+            return true
+        case .refused(let reason):
+            refuse(reason)
+            return false
         }
     }
 

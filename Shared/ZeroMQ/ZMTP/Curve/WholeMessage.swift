@@ -17,27 +17,15 @@ enum WholeMessage {
         while at + 2 <= text.count {
             let flags = text[at]
             guard flags & ~(ZMTP.more | ZMTP.long) == 0 else { return .failure(malformed) }
-            var size = Int(text[at + 1])
+            var size = UInt64(text[at + 1])
             var header = 2
             if flags & ZMTP.long != 0 {
                 guard at + 9 <= text.count else { return .failure(malformed) }
-                var long: UInt64 = 0
-                for byte in text[(at + 1)..<(at + 9)] { long = long << 8 | UInt64(byte) }
-                guard long <= UInt64(limits.maxFrameSize) else {
-                    return .failure(PeerProblem(.oversizedFrame, "a frame of \(long) bytes is over the limit of \(limits.maxFrameSize)"))
-                }
-                size = Int(long)
+                size = text[(at + 1)..<(at + 9)].reduce(0) { $0 << 8 | UInt64($1) }
                 header = 9
             }
-            guard size <= limits.maxFrameSize else {
-                return .failure(PeerProblem(.oversizedFrame, "a frame of \(size) bytes is over the limit of \(limits.maxFrameSize)"))
-            }
-            guard incoming.bytes + size <= limits.maxMessageSize else {
-                return .failure(
-                    PeerProblem(
-                        .oversizedMessage, "a message of more than \(incoming.bytes + size) bytes is over the limit of \(limits.maxMessageSize)"))
-            }
-            let end = at + header + size
+            if let wrong = limits.problem(frame: size, after: incoming.bytes) { return .failure(wrong) }
+            let end = at + header + Int(size)
             guard end <= text.count else { return .failure(malformed) }
             let body = UnsafeRawBufferPointer(rebasing: text[(at + header)..<end])
             at = end

@@ -155,13 +155,22 @@ extension CurveRandom {
     }
 }
 
-extension ZMTPSession {
+/// Our client's session and our server's, each with a delegate that
+/// records what it hands on, talking over no socket.
+struct CurvePair {
+    var client: ZMTPSession
+    var server: ZMTPSession
+    var clientDelegate = RecordingDelegate()
+    var serverDelegate = RecordingDelegate(prefix: "peer")
+
+    init(_ fixture: CurveFixture, identity: [UInt8]? = nil) {
+        client = fixture.clientSession(identity: identity)
+        server = fixture.serverSession()
+    }
+
     /// Moves what each side has written to the other until neither writes
-    /// more: a handshake, or traffic, over no socket.
-    static func shuttle(
-        _ client: inout ZMTPSession, _ clientDelegate: inout RecordingDelegate, _ server: inout ZMTPSession,
-        _ serverDelegate: inout RecordingDelegate
-    ) {
+    /// more: a handshake, or traffic.
+    mutating func shuttle() {
         for _ in 0..<16 {
             let toServer = client.written
             let toClient = server.written

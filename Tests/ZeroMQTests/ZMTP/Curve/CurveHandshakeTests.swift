@@ -83,100 +83,85 @@ struct CurveHandshakeTests {
     }
 
     @Test func test_twoSessions_shakeHands_andCarryMessagesBothWays_heldOnesIncluded() async {
-        var client = fixture.clientSession(identity: Array("w1".utf8))
-        var server = fixture.serverSession()
-        var clientDelegate = RecordingDelegate()
-        var serverDelegate = RecordingDelegate(prefix: "peer")
-        client.append([Frame("sent"), Frame("early")])
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
-        #expect(client.stage == .traffic && server.stage == .traffic)
-        #expect(client.takeHandshakeOutcome() == .succeeded)
-        #expect(serverDelegate.messages == [["peer", "sent", "early"]], "what was sent before the handshake ended arrives after it")
-        server.append(["peer", "", Frame([UInt8](repeating: 9, count: 700))], from: 1)
-        client.append([Frame("again")])
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
-        #expect(clientDelegate.messages == [["", Frame([UInt8](repeating: 9, count: 700))]])
-        #expect(serverDelegate.messages.last == ["peer", "again"])
+        var pair = CurvePair(fixture, identity: Array("w1".utf8))
+        pair.client.append([Frame("sent"), Frame("early")])
+        pair.shuttle()
+        #expect(pair.client.stage == .traffic && pair.server.stage == .traffic)
+        #expect(pair.client.takeHandshakeOutcome() == .succeeded)
+        #expect(pair.serverDelegate.messages == [["peer", "sent", "early"]], "what was sent before the handshake ended arrives after it")
+        pair.server.append(["peer", "", Frame([UInt8](repeating: 9, count: 700))], from: 1)
+        pair.client.append([Frame("again")])
+        pair.shuttle()
+        #expect(pair.clientDelegate.messages == [["", Frame([UInt8](repeating: 9, count: 700))]])
+        #expect(pair.serverDelegate.messages.last == ["peer", "again"])
     }
 
     @Test func test_aBoxedPING_isAnsweredWithABoxedPONG_echoingItsContext() async throws {
-        var client = fixture.clientSession()
-        var server = fixture.serverSession()
-        var clientDelegate = RecordingDelegate()
-        var serverDelegate = RecordingDelegate(prefix: "peer")
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
+        var pair = CurvePair(fixture)
+        pair.shuttle()
         let ping = [4] + Array("PING".utf8) + [0, 10] + Array("ctx".utf8)
-        server.output.removeFirst(server.output.count)
-        server.feed(
+        pair.server.output.removeFirst(pair.server.output.count)
+        pair.server.feed(
             RawCurve.message(ping, command: true, nonce: 3, fromClient: true, to: fixture.serverShort, from: fixture.clientShortSecret),
-            to: &serverDelegate)
+            to: &pair.serverDelegate)
         let pong = [4] + Array("PONG".utf8) + Array("ctx".utf8)
         #expect(
-            server.written
+            pair.server.written
                 == RawCurve.message(pong, command: true, nonce: 2, fromClient: false, to: fixture.clientShort, from: fixture.serverShortSecret))
-        #expect(serverDelegate.messages.isEmpty)
+        #expect(pair.serverDelegate.messages.isEmpty)
     }
 
     @Test func test_aBoxedFrameOverTheLimit_endsTheSession_asAPlaintextOneWould() async {
-        var server = fixture.serverSession()
-        var delegate = RecordingDelegate(prefix: "peer")
-        var client = fixture.clientSession()
-        var clientDelegate = RecordingDelegate()
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &delegate)
-        server.feed(
+        var pair = CurvePair(fixture)
+        pair.shuttle()
+        pair.server.feed(
             RawCurve.message(
                 [UInt8](repeating: 1, count: 1001), nonce: 3, fromClient: true, to: fixture.serverShort, from: fixture.clientShortSecret),
-            to: &delegate)
-        #expect(server.failure?.kind == .oversizedFrame)
-        #expect(delegate.messages.isEmpty)
+            to: &pair.serverDelegate)
+        #expect(pair.server.failure?.kind == .oversizedFrame)
+        #expect(pair.serverDelegate.messages.isEmpty)
     }
 
     @Test func test_aBoxedMessageOfTooManyFrames_isDropped_andTheNextArrives() async {
-        var server = fixture.serverSession()
-        var delegate = RecordingDelegate(prefix: "peer")
-        var client = fixture.clientSession()
-        var clientDelegate = RecordingDelegate()
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &delegate)
-        client.append((0..<6).map { Frame([UInt8($0)]) })
-        client.append([Frame("next")])
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &delegate)
-        #expect(delegate.dropped.map(\.kind) == [.tooManyFrames])
-        #expect(delegate.messages == [["peer", "next"]])
+        var pair = CurvePair(fixture)
+        pair.shuttle()
+        pair.client.append((0..<6).map { Frame([UInt8($0)]) })
+        pair.client.append([Frame("next")])
+        pair.shuttle()
+        #expect(pair.serverDelegate.dropped.map(\.kind) == [.tooManyFrames])
+        #expect(pair.serverDelegate.messages == [["peer", "next"]])
     }
 
     /// Between our own ends a message of several frames is one box: fewer
     /// boxes, the same message, within the same limits.
     @Test func test_betweenOurEnds_aMessageOfSeveralFrames_travelsInOneBox_withinTheSameLimits() async {
-        var client = fixture.clientSession()
-        var server = fixture.serverSession()
-        var clientDelegate = RecordingDelegate()
-        var serverDelegate = RecordingDelegate(prefix: "peer")
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
-        #expect(client.wholeMessages && server.wholeMessages)
-        server.output.removeFirst(server.output.count)
-        server.append(["peer", "", "MDPW01", Frame([2]), Frame([UInt8](repeating: 1, count: 300))], from: 1)
+        var pair = CurvePair(fixture)
+        pair.shuttle()
+        #expect(pair.client.wholeMessages && pair.server.wholeMessages)
+        pair.server.output.removeFirst(pair.server.output.count)
+        pair.server.append(["peer", "", "MDPW01", Frame([2]), Frame([UInt8](repeating: 1, count: 300))], from: 1)
         let oneBox = 9 + CurveWire.messageOverhead + (2 + 0) + (2 + 6) + (2 + 1) + (9 + 300)
-        #expect(server.written.count == oneBox, "one MESSAGE of the four frames")
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
-        #expect(clientDelegate.messages == [["", "MDPW01", Frame([2]), Frame([UInt8](repeating: 1, count: 300))]])
-        client.append((0..<6).map { Frame([UInt8($0)]) })
-        client.append([Frame("next"), Frame("one")])
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
-        #expect(serverDelegate.dropped.map(\.kind) == [.tooManyFrames])
-        #expect(serverDelegate.messages == [["peer", "next", "one"]])
+        #expect(pair.server.written.count == oneBox, "one MESSAGE of the four frames")
+        pair.shuttle()
+        #expect(pair.clientDelegate.messages == [["", "MDPW01", Frame([2]), Frame([UInt8](repeating: 1, count: 300))]])
+        pair.client.append((0..<6).map { Frame([UInt8($0)]) })
+        pair.client.append([Frame("next"), Frame("one")])
+        pair.shuttle()
+        #expect(pair.serverDelegate.dropped.map(\.kind) == [.tooManyFrames])
+        #expect(pair.serverDelegate.messages == [["peer", "next", "one"]])
         // 1,520 bytes in all, over the limit of 1,500, in a box the decoder takes (1,572 bytes).
-        client.append([Frame([UInt8](repeating: 1, count: 760)), Frame([UInt8](repeating: 2, count: 760))])
-        ZMTPSession.shuttle(&client, &clientDelegate, &server, &serverDelegate)
-        #expect(server.failure?.kind == .oversizedMessage)
-        #expect(serverDelegate.messages.count == 1)
+        pair.client.append([Frame([UInt8](repeating: 1, count: 760)), Frame([UInt8](repeating: 2, count: 760))])
+        pair.shuttle()
+        #expect(pair.server.failure?.kind == .oversizedMessage)
+        #expect(pair.serverDelegate.messages.count == 1)
         // A box larger than any message within the limits costs the connection at its header.
-        var other = fixture.serverSession()
-        var otherClient = fixture.clientSession()
-        var otherDelegate = RecordingDelegate(prefix: "peer")
-        ZMTPSession.shuttle(&otherClient, &clientDelegate, &other, &otherDelegate)
-        otherClient.append((1...3).map { Frame([UInt8](repeating: $0, count: 600)) })
-        ZMTPSession.shuttle(&otherClient, &clientDelegate, &other, &otherDelegate)
-        #expect(other.failure?.detail.contains("a MESSAGE of 1860 bytes is over the limit of 1578") == true, "\(String(describing: other.failure))")
-        #expect(otherDelegate.messages.isEmpty)
+        var other = CurvePair(fixture)
+        other.shuttle()
+        other.client.append((1...3).map { Frame([UInt8](repeating: $0, count: 600)) })
+        other.shuttle()
+        #expect(
+            other.server.failure?.detail.contains("a MESSAGE of 1860 bytes is over the limit of 1578") == true,
+            "\(String(describing: other.server.failure))")
+        #expect(other.serverDelegate.messages.isEmpty)
     }
 }
