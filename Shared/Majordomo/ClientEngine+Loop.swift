@@ -20,27 +20,27 @@ extension ClientEngine {
             }
             let unreachableBy = unconnectedSince.flatMap { since in configuration.firstConnectionWait.map { since + $0 } }
             var poller = Poller()
-            let socketIndex = poller.addReadable(link.socket)
+            let linkWake = link.transport.register(in: &poller)
             let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
-            let monitorIndex = poller.addReadable(link.monitor.socket)
             // With several brokers, a connection not up by then makes way for
             // the next, when requests are waiting on it.
             let connectBy =
                 failsOver && !link.live && state.withLock({ !$0.pending.isEmpty }) ? link.opened + configuration.connectWait : nil
-            let wake = [nextDeadline, connectBy, unreachableBy].compactMap { $0 }.min()
+            let wake = [nextDeadline, connectBy, unreachableBy, linkWake].compactMap { $0 }.min()
             do {
                 try poller.poll(timeout: wake.map { clock.now.duration(to: $0) })
                 if poller.isReadable(wakerIndex) { waker.drain() }
                 if state.withLock({ $0.closed }) { break }
-                var moveOn = false
-                if poller.isReadable(monitorIndex) { moveOn = watch(&link) }
-                if let sent = try sendUnsent(on: link.socket, now: clock.now) {
+                let events = link.transport.polled(poller)
+                var moveOn = watch(&link, events)
+                for problem in link.transport.takeProblems() {
+                    logger.info("\(problem)", metadata: ["endpoint": "\(endpoints[link.index])"])
+                }
+                if let sent = try sendUnsent(on: link.transport, now: clock.now) {
                     nextDeadline = min(nextDeadline ?? sent, sent)
                 }
-                if poller.isReadable(socketIndex) {
-                    while let frames = try link.socket.receive(wait: false) {
-                        if deliver(frames) { moveOn = true }
-                    }
+                while let frames = try link.transport.receiveIfAny() {
+                    if deliver(frames) { moveOn = true }
                 }
                 var now = clock.now
                 everLive = everLive || link.live
@@ -61,7 +61,7 @@ extension ClientEngine {
                     guard let opened = openLink(to: next, now: now) else { break }
                     link = opened
                     if failsOver { logger.info("using the next gateway", metadata: ["endpoint": "\(endpoints[next])"]) }
-                    if let sent = try resendAll(on: link.socket, now: now) { nextDeadline = min(nextDeadline ?? sent, sent) }
+                    if let sent = try resendAll(on: link.transport, now: now) { nextDeadline = min(nextDeadline ?? sent, sent) }
                 }
                 now = clock.now
                 if let deadline = nextDeadline, now >= deadline {
@@ -71,7 +71,7 @@ extension ClientEngine {
                         link.close()
                         guard let opened = openLink(to: link.index, now: now) else { break }
                         link = opened
-                        if let sent = try resendAll(on: link.socket, now: now) { nextDeadline = min(nextDeadline ?? sent, sent) }
+                        if let sent = try resendAll(on: link.transport, now: now) { nextDeadline = min(nextDeadline ?? sent, sent) }
                     }
                 }
             } catch let error as ZMQError where error.isTerminated {
@@ -87,10 +87,9 @@ extension ClientEngine {
 
     /// One connection to one broker, and what is known of it.
     struct Link {
-        let socket: Socket
-        /// Its connection events: to tell a dead broker, and "refused"
-        /// from "no answer".
-        let monitor: ConnectionMonitor
+        /// The connection, with its events: to tell a dead broker, and
+        /// "refused" from "no answer".
+        let transport: any ClientLink
         /// The broker, by its place in `endpoints`.
         let index: Int
         let opened: Instant
@@ -99,23 +98,16 @@ extension ClientEngine {
         /// Connected, and no handshake outcome yet.
         var handshaking = false
 
-        func close() { monitor.close(with: socket) }
+        func close() { transport.close() }
     }
 
     private func openLink(to index: Int, now: Instant) -> Link? {
         let endpoint = endpoints[index]
         do {
-            let socket = try Socket(context, .dealer)
-            // The broker bounds what one client may have outstanding, so no
-            // high-water mark is needed here to bound memory.
-            try socket.set(.sendHighWaterMark, 0)
-            try socket.set(.receiveHighWaterMark, 0)
-            try socket.set(.heartbeatInterval, Int32(Poller.milliseconds(rounding: configuration.heartbeatInterval)))
-            try socket.set(.heartbeatTimeout, Int32(Poller.milliseconds(rounding: configuration.heartbeatTimeout)))
-            let monitor = try ConnectionMonitor(watching: socket)
-            try socket.connect(endpoint)
+            let heartbeat = StreamDealer.Heartbeat(interval: configuration.heartbeatInterval, timeout: configuration.heartbeatTimeout)
+            let transport = try connectClientLink(to: endpoint, context: context, heartbeat: heartbeat)
             current.store(index, ordering: .relaxed)
-            return Link(socket: socket, monitor: monitor, index: index, opened: now)
+            return Link(transport: transport, index: index, opened: now)
         } catch {
             logger.error("client cannot open its socket; failing requests", metadata: ["endpoint": "\(endpoint)", "error": "\(error)"])
             return nil
@@ -128,9 +120,9 @@ extension ClientEngine {
     /// to the same endpoint again on a new connection, since a restarted
     /// broker knows nothing of them); with several brokers, also a
     /// handshake that failed.
-    private func watch(_ link: inout Link) -> Bool {
+    private func watch(_ link: inout Link, _ events: [HandshakeWatch.Monitored]) -> Bool {
         var dead = false
-        for event in link.monitor.take() {
+        for event in events {
             switch event {
             case .connected:
                 link.handshaking = true
@@ -165,7 +157,7 @@ extension ClientEngine {
     /// deadline passed, starts an attempt (a new deadline); one moved from
     /// another broker keeps its deadline, with its budget cut to what is
     /// left (`Configuration.rebudget`).
-    private func sendUnsent(on socket: Socket, now: Instant) throws -> Instant? {
+    private func sendUnsent(on link: any ClientLink, now: Instant) throws -> Instant? {
         let batch = state.withLock { state -> [(Frame, [Frame], Instant)] in
             defer { state.unsent.removeAll(keepingCapacity: true) }
             return state.unsent.compactMap { key in
@@ -180,28 +172,28 @@ extension ClientEngine {
                 return (request.service, request.body, deadline)
             }
         }
-        // Never a blocking send: a DEALER with no connection up (between a
-        // refused handshake and the next reconnect, say) would block this
-        // thread, and with it every deadline, forever. A message that cannot
-        // be queued now is lost like one lost on the way: its deadline
+        // Never a blocking send (ClientLink). A message that cannot be
+        // queued now is lost like one lost on the way: its deadline
         // retries it, or fails it with a timeout the caller can explain.
-        for (service, body, _) in batch where try !socket.send(MDP.clientRequest(service: service, body: body), wait: false) {
+        for (service, body, _) in batch where try !link.send(MDP.clientRequest(service: service, body: body)) {
             logger.debug("no connection to queue a request on; it will time out or be retried", metadata: ["endpoint": "\(endpoints[currentIndex])"])
         }
+        // Requests that came together go out in one write.
+        if !batch.isEmpty { link.flush() }
         return batch.map(\.2).min()
     }
 
     /// Sends every pending request again on a new link: after a timeout
     /// (those whose deadline passed start a new attempt), or on the next
     /// broker (the rest keep their deadlines).
-    private func resendAll(on socket: Socket, now: Instant) throws -> Instant? {
+    private func resendAll(on link: any ClientLink, now: Instant) throws -> Instant? {
         state.withLock { state in
             state.unsent = state.pending.keys.sorted()
             for key in state.unsent {
                 if let deadline = state.pending[key]!.deadline, deadline <= now { state.pending[key]!.deadline = nil }
             }
         }
-        return try sendUnsent(on: socket, now: now)
+        return try sendUnsent(on: link, now: now)
     }
 
     /// Hands a reply to its request; returns true instead when the reply

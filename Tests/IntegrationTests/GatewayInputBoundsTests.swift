@@ -89,7 +89,18 @@ struct GatewayInputBoundsTests {
         let body = Frame([UInt8](repeating: 3, count: 256 << 10))
         for _ in 0..<120 { try client.send(["", MDP.clientHeader, "sink", body]) }
         // 30 MB through the client's libzmq socket: beside a full run that took over 10 s once.
-        #expect(await eventually(within: .seconds(40)) { ((try? await probe.status().services.first { $0.name == "sink" }?.queued) ?? 0) >= 118 })
+        var seen = "nothing yet"
+        let queued = await eventually(within: .seconds(40)) {
+            do {
+                let queued = try await probe.status().services.first { $0.name == "sink" }?.queued ?? 0
+                seen = "\(queued) queued"
+                return queued >= 118
+            } catch {
+                seen = "\(error)"
+                return false
+            }
+        }
+        #expect(queued, "last seen: \(seen); \(harness.log("gateway").suffix(1500))")
         let before = try #require(ProcStat.residentBytes(pid))
         let replies = StreamPeer.message(["", MDP.workerHeader, MDP.Command.reply.frame, "guessed", "", "r"]).repeated(100)
         let (_, stalled) = await worker.push(replies, upTo: 64 << 20, stallAfter: .seconds(2))

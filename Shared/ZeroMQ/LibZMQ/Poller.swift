@@ -28,6 +28,30 @@ public struct Poller {
         return items.count - 1
     }
 
+    /// Watches a file descriptor for poll(2)'s `events` (POLLIN, POLLOUT);
+    /// returns its index, for `revents`.
+    @discardableResult
+    public mutating func add(fileDescriptor: Int32, events: Int16) -> Int {
+        var asked: Int32 = 0
+        if events & Int16(POLLIN) != 0 { asked |= ZMQ_POLLIN }
+        if events & Int16(POLLOUT) != 0 { asked |= ZMQ_POLLOUT }
+        items.append(zmq_pollitem_t(socket: nil, fd: fileDescriptor, events: Int16(asked), revents: 0))
+        sockets.append(nil)
+        return items.count - 1
+    }
+
+    /// What the last poll found for a file descriptor's item, in poll(2)'s
+    /// terms: POLLIN, POLLOUT, and POLLERR for an error or a hang-up
+    /// (`zmq_poll` reports both as ZMQ_POLLERR).
+    public func revents(_ index: Int) -> Int16 {
+        let found = Int32(items[index].revents)
+        var revents: Int16 = 0
+        if found & ZMQ_POLLIN != 0 { revents |= Int16(POLLIN) }
+        if found & ZMQ_POLLOUT != 0 { revents |= Int16(POLLOUT) }
+        if found & ZMQ_POLLERR != 0 { revents |= Int16(POLLERR) }
+        return revents
+    }
+
     /// Blocks until something is readable or `timeout` passes (nil: no limit).
     /// Returns how many items are ready.
     @discardableResult

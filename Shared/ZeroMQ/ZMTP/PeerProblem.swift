@@ -13,6 +13,7 @@ public struct PeerProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case tooManyFrames = "message of too many frames dropped"
         case peerError = "the peer closed the connection with an error"
         case borrowedRoutingID = "message under another connection's routing id dropped"
+        case silent = "no answer to heartbeats; connection closed"
     }
 
     public let kind: Kind

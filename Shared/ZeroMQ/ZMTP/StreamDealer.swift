@@ -15,16 +15,43 @@
 /// caller's thread and libzmq's I/O thread, both ways; here the caller
 /// reads and writes the socket itself.
 ///
+/// With `heartbeat`, it sends a PING every interval and takes the peer as
+/// gone when nothing came for the timeout after one, as libzmq's
+/// ZMQ_HEARTBEAT_IVL and ZMQ_HEARTBEAT_TIMEOUT do; with `watching`, it
+/// keeps its connection events for `takeEvents`, as a libzmq socket's
+/// monitor tells them.
+///
 /// Thread rules: one thread makes it, uses it and closes it.
 public final class StreamDealer {
+    /// ZMTP PINGs every `interval`, and the silence after one past which
+    /// the connection is closed (and made again).
+    public struct Heartbeat: Sendable {
+        public var interval: Duration
+        public var timeout: Duration
+        public init(interval: Duration, timeout: Duration) {
+            (self.interval, self.timeout) = (interval, timeout)
+        }
+    }
+
     public let endpoint: String
     private let identity: [UInt8]?
     private let limits: ZMTP.Limits
     private let curve: CurveRole?
-    /// Told how each CURVE handshake ended: as `HandshakeWatch` tells of
-    /// a libzmq socket's.
-    private let handshake: (@Sendable (HandshakeEvent) -> Void)?
-    private var connection: ZMTPConnection?
+    /// Told how each handshake ended: as `HandshakeWatch` tells of a
+    /// libzmq socket's.
+    let handshake: (@Sendable (HandshakeEvent) -> Void)?
+    let heartbeat: (interval: UInt64, timeout: UInt64)?
+    /// The connection events since `takeEvents` last took them; nil when
+    /// not kept.
+    var events: [HandshakeWatch.Monitored]?
+    /// What is known of the connection: it was made (what `.connected`
+    /// says), its handshake ended, the last PING, and the first PING since
+    /// the peer last sent anything.
+    var made = false
+    var settled = false
+    var pingedAt: UInt64 = 0
+    var unansweredSince: UInt64?
+    var connection: ZMTPConnection?
     private var reconnectAt: ContinuousClock.Instant
     private let clock = ContinuousClock()
     /// Messages sent while not connected, each whole.
@@ -37,16 +64,18 @@ public final class StreamDealer {
     static let waitingLimit = 1000
 
     /// Connects at once when it can; otherwise `wait` tries again. With
-    /// `curve`, as a CURVE client, telling `handshake` how each handshake ends.
+    /// `curve`, as a CURVE client; `handshake` is told how each handshake ends.
     public init(
         endpoint: String, identity: [UInt8]?, limits: ZMTP.Limits, curve: CurveRole? = nil,
-        handshake: (@Sendable (HandshakeEvent) -> Void)? = nil
+        handshake: (@Sendable (HandshakeEvent) -> Void)? = nil, heartbeat: Heartbeat? = nil, watching: Bool = false
     ) {
         self.endpoint = endpoint
         self.identity = identity
         self.limits = limits
         self.curve = curve
         self.handshake = handshake
+        self.heartbeat = heartbeat.map { (Ticks.of($0.interval), Ticks.of($0.timeout)) }
+        events = watching ? [] : nil
         reconnectAt = clock.now
         connect()
     }
@@ -78,6 +107,7 @@ public final class StreamDealer {
             peerTypes: ["ROUTER"], limits: limits, curve: curve)
         for message in waiting { connection.append(message) }
         waiting.removeAll()
+        (made, settled, unansweredSince) = (false, false, nil)
         self.connection = connection
         flush(connection)
     }
@@ -85,6 +115,7 @@ public final class StreamDealer {
     /// Writes what it can; holds the peer back, or lets it go, by what is left.
     private func flush(_ connection: ZMTPConnection) {
         if connection.write() {
+            if !made { noteProgress(connection) }
             if connection.mayChangeHoldBack { _ = connection.updateHoldBack(now: Ticks.now()) }
         } else {
             connection.drop(nil, for: self)
@@ -152,11 +183,16 @@ public final class StreamDealer {
     public func readiness() -> (descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?) {
         if connection == nil, clock.now >= reconnectAt { connect() }
         guard let connection else { return (-1, 0, reconnectAt) }
-        var deadline: ContinuousClock.Instant?
+        var left: UInt64?
         if connection.session.stage != .traffic || connection.stalledSince != nil {
-            guard let left = timeLeft(connection) else { return (-1, 0, reconnectAt) }
-            deadline = left.map { clock.now + .nanoseconds(Int64(clamping: $0)) }
+            guard let limit = timeLeft(connection) else { return (-1, 0, reconnectAt) }
+            left = limit
         }
+        if heartbeat != nil, connection.session.stage == .traffic {
+            guard let beat = beat(connection) else { return (-1, 0, reconnectAt) }
+            left = min(left ?? beat, beat)
+        }
+        let deadline = left.map { clock.now + .nanoseconds(Int64(clamping: $0)) }
         let input = connection.isHeldBack ? 0 : Int16(POLLIN)
         return (connection.descriptor, input | (connection.hasOutput ? Int16(POLLOUT) : 0), deadline)
     }
@@ -197,7 +233,7 @@ public final class StreamDealer {
             let now = Ticks.now()
             connection.read(into: scratch, for: self, now: now)
             guard !connection.isClosed else { return }
-            if curve != nil, let outcome = connection.session.takeHandshakeOutcome() { handshake?(outcome) }
+            noteProgress(connection)
             // Reading may have queued output (READY, PONGs). Its deadlines
             // are looked at by `readiness`, before every wait.
             if connection.hasOutput { flush(connection) }
@@ -234,16 +270,13 @@ extension StreamDealer: ZMTPReceiver {
     /// connection is tried after the interval.
     func closed(_ connection: ZMTPConnection) {
         guard self.connection === connection else { return }
-        // A CURVE handshake that ended in failure, or with the connection
-        // closed after the greetings (a server that cannot open HELLO: the
-        // key this end was given is not the server's).
-        if curve != nil, !connection.session.wasSealed {
-            if let outcome = connection.session.takeHandshakeOutcome() {
-                handshake?(outcome)
-            } else if connection.session.wasGreeted {
-                handshake?(.closedDuringHandshake)
-            }
-        }
+        noteProgress(connection)
+        // A handshake that ended with the connection closed: under CURVE,
+        // a server that cannot open HELLO (the key this end was given is
+        // not the server's); libzmq may close without a byte of its
+        // greeting when the mechanisms differ.
+        if made, !settled { settle(.closedDuringHandshake) }
+        if made { events?.append(.disconnected) }
         self.connection = nil
         reconnectAt = clock.now + Self.reconnectInterval
     }

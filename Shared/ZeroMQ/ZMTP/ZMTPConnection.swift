@@ -36,6 +36,11 @@ final class ZMTPConnection {
     /// once it is let go (at most one read's worth).
     var deferred: [[Frame]] = []
     let opened = Ticks.now()
+    /// When the peer last sent anything (`Ticks`; 0: never): a
+    /// heartbeat's answer. Whether a write got bytes out: the connection
+    /// was made (a tcp:// connect finishes after it returned).
+    var lastInput: UInt64 = 0
+    var hasWritten = false
     /// Where its place is given back when it closes.
     var budget: ConnectionBudget?
 
@@ -53,6 +58,12 @@ final class ZMTPConnection {
 
     var hasOutput: Bool { !session.output.isEmpty }
 
+    /// Whether the peer's bytes wait in the socket, not read yet.
+    var hasUnreadInput: Bool {
+        var count: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 && count > 0
+    }
+
     /// Whether `updateHoldBack` may change anything: cheap enough to ask
     /// after every message queued.
     var mayChangeHoldBack: Bool { isHeldBack || session.queued > session.limits.maxOutput }
@@ -67,6 +78,7 @@ final class ZMTPConnection {
                 send(descriptor, bytes.baseAddress!, bytes.count, Int32(MSG_NOSIGNAL))
             }
             if count > 0 {
+                hasWritten = true
                 session.output.removeFirst(count)
                 continue
             }
@@ -101,10 +113,12 @@ final class ZMTPConnection {
         if let room = session.room(atLeast: scratch.count) {
             let count = recv(descriptor, room.baseAddress, room.count, 0)
             guard received(count, for: receiver) else { return }
+            lastInput = now
             session.received(count, delegate: &sink)
         } else {
             let count = recv(descriptor, scratch.baseAddress, scratch.count, 0)
             guard received(count, for: receiver) else { return }
+            lastInput = now
             session.receive(UnsafeRawBufferPointer(rebasing: scratch[..<count]), delegate: &sink)
         }
         guard !isClosed else { return }

@@ -11,7 +11,6 @@ extension ZMTPSession {
             case .curveServer(let server): .server(server.keys)
             case .curveClient(let client): .client(client.keys, serverKey: client.serverKey)
             }
-        wasGreeted = true
         if let problem = ZMTP.check(greeting: greeting, curve: curve) {
             if case .mechanism = problem, curve != nil { handshakeOutcome = .mechanismMismatch }
             refuse("\(problem)")
@@ -103,7 +102,6 @@ extension ZMTPSession {
     /// what was sent meanwhile goes out boxed.
     private mutating func begin(_ traffic: CurveTraffic) {
         handshakeOutcome = .succeeded
-        wasSealed = true
         self.traffic = traffic
         decoder.sealed = true
         stage = .traffic

@@ -60,12 +60,9 @@ struct ZMTPSession {
     /// Why the session ended, once it has: the connection writes what
     /// `output` holds (an ERROR the peer can read), then closes.
     private(set) var failure: PeerProblem?
-    /// CURVE: how the handshake ended, for a client to report once
-    /// (`takeHandshakeOutcome`); whether the peer's greeting came, and
-    /// whether the handshake was done, which a closed session still tells.
+    /// How the handshake ended (NULL: only its success), for a client to
+    /// report once (`takeHandshakeOutcome`).
     var handshakeOutcome: HandshakeEvent?
-    var wasGreeted = false
-    var wasSealed = false
 
     /// Queues the greeting; READY (with `identity`, when given) or CURVE's
     /// HELLO follows once the peer's greeting is read.
@@ -178,7 +175,10 @@ struct ZMTPSession {
         case (.traffic, _):
             trafficCommand(name, data, delegate: &delegate)
         case (.handshake, "READY"):
-            if admit(metadata: data, delegate: &delegate) { stage = .traffic }
+            if admit(metadata: data, delegate: &delegate) {
+                stage = .traffic
+                handshakeOutcome = .succeeded
+            }
         case (_, "ERROR"):
             end(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)))
         default:
@@ -208,6 +208,18 @@ struct ZMTPSession {
             end(PeerProblem(.peerError, String(decoding: data.dropFirst(), as: UTF8.self)))
         default:
             break  // PONG, or a command of a later minor version: nothing to do.
+        }
+    }
+
+    /// Queues a PING (ZMTP 3.1's heartbeat: a TTL of 0, no context),
+    /// boxed under CURVE. The peer's PONG, or anything else it sends,
+    /// answers it.
+    mutating func ping() {
+        let data: [UInt8] = [0, 0]
+        if traffic != nil {
+            sealCommand("PING", data)
+        } else {
+            output.append { ZMTPEncoder.appendCommand(to: &$0, name: "PING", data: data) }
         }
     }
 
@@ -267,7 +279,7 @@ struct ZMTPSession {
         }
     }
 
-    /// How CURVE's handshake ended, once, when it has.
+    /// How the handshake ended, once, when it has.
     mutating func takeHandshakeOutcome() -> HandshakeEvent? {
         defer { handshakeOutcome = nil }
         return handshakeOutcome

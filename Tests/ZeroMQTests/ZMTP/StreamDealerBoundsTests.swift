@@ -77,7 +77,7 @@ struct StreamDealerBoundsTests {
 /// The connection waiting on `listener`, within a second (a tcp://
 /// connection may still be under way when the dealer's init returns).
 @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
-private func acceptWithin(_ listener: StreamListener) -> Int32? {
+func acceptWithin(_ listener: StreamListener) -> Int32? {
     let deadline = ContinuousClock.now + .seconds(1)
     while ContinuousClock.now < deadline {
         if case .connection(let peer) = listener.accept() { return peer }
