@@ -133,6 +133,7 @@ public final class Broker: Sendable {
                 // request must not wait behind a batch of client requests
                 // (with one session per worker, that wait is the throughput).
                 idle = true
+                core.turn &+= 1
                 for count in 1...512 {
                     guard let frames = try transport.receive() else { break }
                     let now = clock.now

@@ -63,6 +63,7 @@ extension BrokerCore {
         // Suspects are rare (a worker process just died): the usual path
         // takes the least recently used idle worker without a look.
         let filter: ((Frame) -> Bool)? = suspects.isEmpty ? nil : { [workers, suspects] in Self.usable($0, workers: workers, suspects: suspects) }
+        services.values[slot].endRun(unlessIn: turn)
         while let (identity, assigned) = services.values[slot].nextAssignment(usable: filter) {
             var request = assigned
             // Spent since the last tick: answered, never handed to a worker.
@@ -98,9 +99,7 @@ extension BrokerCore {
             outbox.append(message)
             guard let worker else { continue }
             workers.values[worker].inHand.append(consume request)
-            // With room for more, it stays idle, at the back: a service's
-            // workers take turns, one request each, while they have room.
-            if workers.values[worker].inHand.count < workers.values[worker].credit { services.values[slot].idle.append(identity) }
+            services.values[slot].handed(to: identity, hasRoom: workers.values[worker].inHand.count < workers.values[worker].credit, turn: turn)
         }
     }
 

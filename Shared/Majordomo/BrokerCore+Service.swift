@@ -50,6 +50,35 @@ extension BrokerCore.Service {
         return (identity, request)
     }
 
+    /// A request was handed to `identity`, in `turn`. With room for more it
+    /// stays idle: first in line while its run lasts (up to `runLength`
+    /// requests of one turn), then at the back, so sessions with room take
+    /// turns, a run each.
+    mutating func handed(to identity: Frame, hasRoom: Bool, turn: UInt64) {
+        var count = 1
+        if let run, run.holder == identity, run.turn == turn { count = run.count + 1 }
+        guard hasRoom else {
+            if run?.holder == identity { run = nil }
+            return
+        }
+        if count < BrokerCore.runLength {
+            run = (identity, count, turn)
+            idle.prepend(identity)
+        } else {
+            run = nil
+            idle.append(identity)
+        }
+    }
+
+    /// A run begun in an earlier turn ends: its holder goes to the back.
+    /// One request at a time, each in a turn of its own, so goes to each
+    /// session in turn.
+    mutating func endRun(unlessIn turn: UInt64) {
+        guard let run, run.turn != turn else { return }
+        self.run = nil
+        if idle.first == run.holder { idle.append(idle.removeFirst()) }
+    }
+
     mutating func add(worker identity: Frame) {
         workers += 1
         hadWorkers = true

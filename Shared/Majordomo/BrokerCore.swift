@@ -31,6 +31,14 @@ struct BrokerCore {
         var tag: UInt32 = 0
     }
 
+    /// How many requests that came in one turn a session with room is
+    /// handed in a row before the next session's turn: a run goes out in
+    /// one write and the session reads it at once, where one request each
+    /// to 32 sessions cost 32 writes and 32 wake-ups (beside NATS on tcp://
+    /// at 2 x 16: 1.20x with runs of 1, 1.30x of 4, 1.56x of 8, 1.85x of 16,
+    /// 1.74x of 32).
+    static let runLength = 16
+
     struct Worker {
         var identity: Frame
         var service: String
@@ -56,8 +64,12 @@ struct BrokerCore {
         /// The name as a frame, made once: every reply carries it.
         let nameFrame: Frame
         var queue = FairQueue()
-        /// Idle workers, longest idle first (least recently used).
+        /// Idle workers, longest idle first (least recently used), but for
+        /// the one in the middle of a run (`runLength`), first.
         var idle = Deque<Frame>()
+        /// The worker in the middle of a run, how many it took, and in
+        /// which turn: a run never outlasts its turn.
+        var run: (holder: Frame, count: Int, turn: UInt64)?
         var workers = 0
         /// A service that had workers is kept, with its counters, for
         /// introspection until it has had no worker and nothing waiting for
@@ -98,6 +110,8 @@ struct BrokerCore {
     /// Set by `beginDrain`: requests are refused, replies still delivered.
     private(set) var draining = false
     /// The time of the message or tick being handled.
+    /// The socket loop's turn (`beginTurn`): requests read together.
+    var turn: UInt64 = 0
     var now: Instant
 
     let metrics = BrokerMetrics()

@@ -34,13 +34,40 @@ struct BrokerCreditTests {
         #expect(broker.core.workers["w"]?.inHand.count == 2)
     }
 
-    @Test func test_sessionsWithRoom_takeTurns_oneRequestEach() async {
+    @Test func test_sessionsWithRoom_takeTurns_aRunOfSixteenEach() async {
         var broker = Harness()
-        ready(&broker, "x", credit: 4)
-        ready(&broker, "y", credit: 4)
+        ready(&broker, "x", credit: 40)
+        ready(&broker, "y", credit: 40)
         var to: [Frame] = []
-        for number in 0..<6 { to += broker.request(from: "c", service: "echo", Frame("\(number)")).map { $0[0] } }
-        #expect(to == ["x", "y", "x", "y", "x", "y"])
+        for number in 0..<40 { to += broker.request(from: "c", service: "echo", Frame("\(number)")).map { $0[0] } }
+        let runs: [[Frame]] = [Array(repeating: "x", count: 16), Array(repeating: "y", count: 16), Array(repeating: "x", count: 8)]
+        #expect(to == runs.flatMap { $0 })
+    }
+
+    @Test func test_requestsThatComeOneATime_eachInATurnOfItsOwn_goToEachSessionInTurn() async {
+        var broker = Harness()
+        ready(&broker, "x", credit: 40)
+        ready(&broker, "y", credit: 40)
+        var to: [Frame] = []
+        for number in 0..<4 {
+            broker.core.turn += 1
+            to += broker.request(from: "c", service: "echo", Frame("\(number)")).map { $0[0] }
+            // Answered before the next comes, as one caller asking in a loop.
+            _ = broker.receive(from: to.last!, MDP.reply(client: MDP.tagged("c", UInt32(number / 2)), body: ["r"]))
+        }
+        #expect(to == ["x", "y", "x", "y"], "a run lasts one turn: what status asks of every process reaches each")
+    }
+
+    @Test func test_aSessionWhoseCreditIsShorterThanARun_isFilled_thenTheNextTakesItsTurn() async {
+        var broker = Harness()
+        ready(&broker, "x", credit: 3)
+        ready(&broker, "y", credit: 3)
+        var to: [Frame] = []
+        for number in 0..<7 { to += broker.request(from: "c", service: "echo", Frame("\(number)")).map { $0[0] } }
+        #expect(to == ["x", "x", "x", "y", "y", "y"], "the seventh waits for a reply")
+        // A reply makes room: the session that answered takes the next.
+        let answered = broker.receive(from: "y", MDP.reply(client: MDP.tagged("c", 0), body: ["r"]))
+        #expect(answered.first?.first == "y")
     }
 
     @Test func test_aReplyWithATagNotInHand_orAnotherClientsAddress_costsTheSessionItsRegistration() async {
