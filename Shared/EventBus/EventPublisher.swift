@@ -54,28 +54,33 @@ public final class EventPublisher: Sendable {
     }
 
     private func run() {
-        guard let socket = try? Socket(context, .publish), endpoints.allSatisfy({ (try? socket.connect($0)) != nil }) else {
-            logger.error("cannot connect the event publisher", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
+        let links: BusLinks
+        do {
+            links = try BusLinks(endpoints: endpoints, topic: nil, context: context)
+        } catch {
+            logger.error("cannot connect the event publisher", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "error": "\(error)"])
             return
         }
-        var poller = Poller()
-        poller.addReadable(fileDescriptor: waker.fileDescriptor)
         while !closed.load(ordering: .acquiring) {
+            var poller = Poller()
+            poller.addReadable(fileDescriptor: waker.fileDescriptor)
+            let wake = links.register(in: &poller, reading: false)
             do {
-                try poller.poll(timeout: nil)
+                try poller.poll(timeout: wake.map { ContinuousClock.now.duration(to: $0) })
             } catch {
                 logger.error("event publisher stopped", metadata: ["error": "\(error)"])
                 break
             }
             waker.drain()
+            _ = links.polled(poller)  // the buses' subscriptions: every event goes to every bus
+            // Never blocks: a bus that does not keep up misses events (BusLinks.publish).
             for event in mailbox.withLock({ queue in
                 defer { queue.removeAll() }; return queue
             }) {
-                // PUB never blocks: at its high-water mark it drops, as a bus may.
-                _ = try? socket.send(event, wait: false)
+                links.publish(event)
             }
+            links.flush()
         }
-        try? socket.set(.linger, 200)
-        socket.close()
+        links.close(lingering: .milliseconds(200))
     }
 }

@@ -28,30 +28,32 @@ public final class EventSubscriber: Sendable {
         let check = try Socket(context, .subscribe)
         for endpoint in endpoints { try check.connect(endpoint) }
         startSocketThread(named: "event-subscribe") { [self] in
-            guard let socket = try? Socket(context, .subscribe),
-                (try? socket.set(.subscribe, Array(topic.utf8))) != nil,
-                endpoints.allSatisfy({ (try? socket.connect($0)) != nil })
-            else {
-                logger.error("cannot subscribe to events", metadata: ["endpoints": "\(endpoints.joined(separator: ","))"])
+            let links: BusLinks
+            do {
+                links = try BusLinks(endpoints: endpoints, topic: topic, context: context)
+            } catch {
+                logger.error(
+                    "cannot subscribe to events", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "error": "\(error)"])
                 return
             }
-            var poller = Poller()
-            let socketIndex = poller.addReadable(socket)
-            poller.addReadable(fileDescriptor: waker.fileDescriptor)
             while !closed.load(ordering: .acquiring) {
+                var poller = Poller()
+                poller.addReadable(fileDescriptor: waker.fileDescriptor)
+                let wake = links.register(in: &poller, reading: true)
                 do {
-                    try poller.poll(timeout: nil)
+                    try poller.poll(timeout: wake.map { ContinuousClock.now.duration(to: $0) })
                 } catch {
                     logger.error("event subscriber stopped; relying on the timer", metadata: ["error": "\(error)"])
                     break
                 }
                 waker.drain()
-                while poller.isReadable(socketIndex), let message = try? socket.receive(wait: false) {
+                for message in links.polled(poller) {
                     guard message.count == 2, let name = message[0].string else { continue }
                     onEvent(name, message[1].bytes)
                 }
+                links.flush()
             }
-            socket.close()
+            links.close(lingering: .zero)
         }
     }
 

@@ -1,6 +1,7 @@
 import EventBus
 import Foundation
 import Logging
+import Synchronization
 import TestSupport
 import TestTraits
 import Testing
@@ -122,4 +123,45 @@ private func rawSubscriber(to endpoint: String) -> Int32? {
         return nil
     }
     return descriptor
+}
+
+/// The services' own ends of the bus, `EventPublisher` and
+/// `EventSubscriber`, speak our own ZMTP where it serves the endpoint: a
+/// subscriber hears its topic and no other, and hears it again from a bus
+/// that restarted on the same endpoints (its subscription is said again
+/// on every new connection).
+@Suite("Event publisher and subscriber", .serialized, .ownThread, .timeLimit(.minutes(2)))
+struct EventEndsTests {
+    @Test func test_aSubscriberHearsItsTopicOnly_andHearsItAgainFromABusThatRestarted() async throws {
+        let directory = try makeTemporaryDirectory("bus")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let context = try Context()
+        let options = EventBus.Options(publishEndpoints: ["ipc://\(directory)/in.ipc"], subscribeEndpoints: ["ipc://\(directory)/out.ipc"])
+        #expect(context.speaksZMTPItself(options.publishEndpoints[0], binding: false), "our own ZMTP carries both ends")
+        var bus = EventBus(options: options, context: context, logger: quiet)
+        let endpoints = try await bus.start()
+        let heard = Mutex<[String]>([])
+        let subscriber = try EventSubscriber(endpoint: endpoints[1], topic: "posts.", context: context, logger: quiet) { topic, body in
+            heard.withLock { $0.append("\(topic) \(String(decoding: body, as: UTF8.self))") }
+        }
+        defer { subscriber.close() }
+        let publisher = try EventPublisher(endpoint: endpoints[0], context: context, logger: quiet)
+        defer { publisher.close() }
+        func publishUntilHeard(_ head: Int) async -> Bool {
+            await eventually(within: .seconds(20), every: .milliseconds(20)) {
+                publisher.publish(topic: "search.changed", body: Array("{}".utf8))
+                publisher.publish(topic: "posts.changed", body: Array("\(head)".utf8))
+                return heard.withLock { $0.contains("posts.changed \(head)") }
+            }
+        }
+        #expect(await publishUntilHeard(1))
+        bus.stop()
+        await bus.waitUntilStopped()
+        bus = EventBus(options: options, context: context, logger: quiet)
+        _ = try await bus.start()
+        #expect(await publishUntilHeard(2), "both ends connected again, and the subscription was said again")
+        #expect(heard.withLock { $0.allSatisfy { $0.hasPrefix("posts.changed ") } }, "only the topic subscribed to")
+        bus.stop()
+        await bus.waitUntilStopped()
+    }
 }

@@ -35,6 +35,13 @@ public final class StreamDealer {
 
     public let endpoint: String
     private let identity: [UInt8]?
+    /// What it says it is, and whom it talks to: a DEALER and ROUTERs, or
+    /// a PUB or SUB of the event bus and its XSUB or XPUB.
+    private let socketType: String
+    private let peerTypes: Set<String>
+    /// Sent first on every connection, before what waits: a SUB's
+    /// subscription, which a new connection must hear again.
+    private let opening: [[Frame]]
     private let limits: ZMTP.Limits
     private let curve: CurveRole?
     /// Told how each handshake ended: as `HandshakeWatch` tells of a
@@ -67,10 +74,14 @@ public final class StreamDealer {
     /// `curve`, as a CURVE client; `handshake` is told how each handshake ends.
     public init(
         endpoint: String, identity: [UInt8]?, limits: ZMTP.Limits, curve: CurveRole? = nil,
-        handshake: (@Sendable (HandshakeEvent) -> Void)? = nil, heartbeat: Heartbeat? = nil, watching: Bool = false
+        handshake: (@Sendable (HandshakeEvent) -> Void)? = nil, heartbeat: Heartbeat? = nil, watching: Bool = false,
+        socketType: String = "DEALER", peerTypes: Set<String> = ["ROUTER"], opening: [[Frame]] = []
     ) {
         self.endpoint = endpoint
         self.identity = identity
+        self.socketType = socketType
+        self.peerTypes = peerTypes
+        self.opening = opening
         self.limits = limits
         self.curve = curve
         self.handshake = handshake
@@ -86,6 +97,9 @@ public final class StreamDealer {
     }
 
     public var isConnected: Bool { connection != nil }
+
+    /// Bytes queued for the peer and not yet written.
+    public var backlog: Int { connection?.session.queued ?? 0 }
 
     /// Whether `endpoint` is one a dealer can connect to: an ipc:// path,
     /// or tcp:// with a numeric address and port (no wildcard).
@@ -103,8 +117,9 @@ public final class StreamDealer {
         reconnectAt = clock.now + Self.reconnectInterval
         guard let descriptor = StreamListener.connect(to: endpoint) else { return }
         let connection = ZMTPConnection(
-            descriptor: descriptor, socketType: "DEALER", identity: identity,
-            peerTypes: ["ROUTER"], limits: limits, curve: curve)
+            descriptor: descriptor, socketType: socketType, identity: identity,
+            peerTypes: peerTypes, limits: limits, curve: curve)
+        for message in opening { connection.append(message) }
         for message in waiting { connection.append(message) }
         waiting.removeAll()
         (made, settled, unansweredSince) = (false, false, nil)

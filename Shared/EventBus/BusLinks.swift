@@ -1,0 +1,90 @@
+import ZeroMQ
+
+/// A publisher's or a subscriber's connections to the gateways' event
+/// buses: our own ZMTP (a `StreamDealer` each, as a PUB or a SUB) where
+/// it serves the endpoint (`Context.speaksZMTPItself`), one libzmq socket
+/// connected to the rest.
+///
+/// Thread rules: the publisher's or the subscriber's own thread only.
+final class BusLinks {
+    private let own: [StreamDealer]
+    private let socket: Socket?
+    private var items: [Int?] = []
+    private var socketItem: Int?
+
+    /// A SUB of `topic` when given, a PUB otherwise.
+    init(endpoints: [String], topic: String?, context: Context) throws {
+        let ownEndpoints = endpoints.filter { context.speaksZMTPItself($0, binding: false) }
+        let others = endpoints.filter { !context.speaksZMTPItself($0, binding: false) }
+        own = try ownEndpoints.map { endpoint in
+            let curve = try context.curveClient(connecting: endpoint)
+            if let topic {
+                // Events of 64 KiB at most, as the gateway's bus bounds them.
+                return StreamDealer(
+                    endpoint: endpoint, identity: nil, limits: ZMTP.Limits(maxFrameSize: 64 << 10, maxFrames: 16), curve: curve,
+                    socketType: "SUB", peerTypes: ["PUB", "XPUB"], opening: [[Frame([1] + Array(topic.utf8))]])
+            }
+            // The bus sends a publisher its subscriptions only: small, read and let go.
+            return StreamDealer(
+                endpoint: endpoint, identity: nil, limits: ZMTP.Limits(maxFrameSize: 64 << 10, maxFrames: 4), curve: curve,
+                socketType: "PUB", peerTypes: ["SUB", "XSUB"])
+        }
+        if others.isEmpty {
+            socket = nil
+        } else {
+            let socket = try Socket(context, topic == nil ? .publish : .subscribe)
+            if let topic { try socket.set(.subscribe, Array(topic.utf8)) }
+            for endpoint in others { try socket.connect(endpoint) }
+            self.socket = socket
+        }
+    }
+
+    /// Adds what to wait for; returns when to look again regardless (to
+    /// connect again).
+    func register(in poller: inout Poller, reading: Bool) -> ContinuousClock.Instant? {
+        var wake: ContinuousClock.Instant?
+        items = own.map { dealer in
+            let (descriptor, events, deadline) = dealer.readiness()
+            if let deadline { wake = min(wake ?? deadline, deadline) }
+            return descriptor >= 0 ? poller.add(fileDescriptor: descriptor, events: events) : nil
+        }
+        socketItem = reading ? socket.map { poller.addReadable($0) } : nil
+        return wake
+    }
+
+    /// Acts on what the poll found; returns the messages that came (a
+    /// publisher's are its subscriptions, read to be let go).
+    func polled(_ poller: Poller) -> [[Frame]] {
+        var messages: [[Frame]] = []
+        for (dealer, item) in zip(own, items) {
+            if let item { dealer.handle(revents: poller.revents(item)) }
+            while let message = dealer.receive() { messages.append(message) }
+        }
+        if let socket, let socketItem, poller.isReadable(socketItem) {
+            while let message = try? socket.receive(wait: false) { messages.append(message) }
+        }
+        return messages
+    }
+
+    /// Sends an event to every bus, never waiting: as libzmq's PUB at its
+    /// high-water mark, a bus whose connection has 1 MiB waiting already
+    /// (or, not connected, 1,000 events) misses it.
+    func publish(_ event: [Frame]) {
+        for dealer in own where dealer.backlog < ZMTP.Limits.defaultMaxOutput {
+            dealer.queue(event)
+        }
+        _ = try? socket?.send(event, wait: false)
+    }
+
+    /// Writes what `publish` queued, as much as fits now.
+    func flush() { for dealer in own { dealer.flush() } }
+
+    /// Writes what waits for up to `lingering`, then closes.
+    func close(lingering: Duration) {
+        for dealer in own { dealer.close(lingering: lingering) }
+        if let socket {
+            try? socket.set(.linger, Int32(lingering / .milliseconds(1)))
+            socket.close()
+        }
+    }
+}
