@@ -44,9 +44,9 @@ final class BusLinks {
     func register(in poller: inout Poller, reading: Bool) -> ContinuousClock.Instant? {
         var wake: ContinuousClock.Instant?
         items = own.map { dealer in
-            let (descriptor, events, deadline) = dealer.readiness()
+            let (index, deadline) = poller.add(dealer)
             if let deadline { wake = min(wake ?? deadline, deadline) }
-            return descriptor >= 0 ? poller.add(fileDescriptor: descriptor, events: events) : nil
+            return index
         }
         socketItem = reading ? socket.map { poller.addReadable($0) } : nil
         return wake
@@ -57,7 +57,7 @@ final class BusLinks {
     func polled(_ poller: Poller) -> [[Frame]] {
         var messages: [[Frame]] = []
         for (dealer, item) in zip(own, items) {
-            if let item { dealer.handle(revents: poller.revents(item)) }
+            poller.deliver(to: dealer, at: item)
             while let message = dealer.receive() { messages.append(message) }
         }
         if let socket, let socketItem, poller.isReadable(socketItem) {

@@ -38,9 +38,13 @@ extension BrokerLink {
     func send(_ frames: [Frame]) throws { try send(frames, wait: true) }
 }
 
+extension ZMTP.Limits {
+    /// What a worker or a client takes from the broker it chose: a guard
+    /// against a runaway allocation only, for requests and replies alike.
+    static let fromChosenBroker = ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers)
+}
+
 /// Connects to `endpoint` as `identity`, on the transport that serves it.
-/// Over ipc:// a worker takes requests from a broker it trusts, so the
-/// frame limit is only a guard against a runaway allocation.
 func connectBrokerLink(
     to endpoint: String, identity: [UInt8], context: Context,
     handshake: @escaping @Sendable (HandshakeEvent) -> Void
@@ -48,7 +52,7 @@ func connectBrokerLink(
     if context.speaksZMTPItself(endpoint, binding: false) {
         let curve = try context.curveClient(connecting: endpoint)
         return StreamDealer(
-            endpoint: endpoint, identity: identity, limits: ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers),
+            endpoint: endpoint, identity: identity, limits: .fromChosenBroker,
             curve: curve, handshake: curve == nil ? nil : handshake)
     }
     let socket = try Socket(context, .dealer)

@@ -30,10 +30,8 @@ protocol ClientLink: AnyObject {
 func connectClientLink(to endpoint: String, context: Context, heartbeat: StreamDealer.Heartbeat) throws -> any ClientLink {
     if context.speaksZMTPItself(endpoint, binding: false) {
         let curve = try context.curveClient(connecting: endpoint)
-        // Replies come from a broker this client chose, so the limits only
-        // guard against a runaway allocation, as a worker's do.
-        let limits = ZMTP.Limits(maxFrameSize: 256 << 20, maxFrames: 1024, sharedFrames: MDP.headers)
-        return OwnDealer(StreamDealer(endpoint: endpoint, identity: nil, limits: limits, curve: curve, heartbeat: heartbeat, watching: true))
+        return OwnDealer(
+            StreamDealer(endpoint: endpoint, identity: nil, limits: .fromChosenBroker, curve: curve, heartbeat: heartbeat, watching: true))
     }
     return try MonitoredDealer(endpoint: endpoint, context: context, heartbeat: heartbeat)
 }
@@ -47,13 +45,13 @@ final class OwnDealer: ClientLink {
     init(_ dealer: StreamDealer) { self.dealer = dealer }
 
     func register(in poller: inout Poller) -> ContinuousClock.Instant? {
-        let (descriptor, events, deadline) = dealer.readiness()
-        item = descriptor >= 0 ? poller.add(fileDescriptor: descriptor, events: events) : nil
+        let deadline: ContinuousClock.Instant?
+        (item, deadline) = poller.add(dealer)
         return deadline
     }
 
     func polled(_ poller: Poller) -> [HandshakeWatch.Monitored] {
-        if let item { dealer.handle(revents: poller.revents(item)) }
+        poller.deliver(to: dealer, at: item)
         return dealer.takeEvents()
     }
 

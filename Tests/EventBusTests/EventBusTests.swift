@@ -139,6 +139,8 @@ struct EventEndsTests {
         let options = EventBus.Options(publishEndpoints: ["ipc://\(directory)/in.ipc"], subscribeEndpoints: ["ipc://\(directory)/out.ipc"])
         #expect(context.speaksZMTPItself(options.publishEndpoints[0], binding: false), "our own ZMTP carries both ends")
         var bus = EventBus(options: options, context: context, logger: quiet)
+        // Whichever bus runs when the test ends, even by a throw, stops.
+        defer { bus.stop() }
         let endpoints = try await bus.start()
         let heard = Mutex<[String]>([])
         let subscriber = try EventSubscriber(endpoint: endpoints[1], topic: "posts.", context: context, logger: quiet) { topic, body in

@@ -20,6 +20,12 @@ struct BrokerCreditTests {
         broker.receive(from: worker, MDP.ready(service: "echo", credit: credit))
     }
 
+    /// The sessions `count` requests of client "c", sent in one turn, went
+    /// to, in order (none for a request that waits).
+    private func sessions(taking count: Int, from broker: inout Harness) -> [Frame] {
+        (0..<count).flatMap { number in broker.request(from: "c", service: "echo", Frame("\(number)")).map { $0[0] } }
+    }
+
     @Test func test_aSessionWithCreditThree_getsThreeRequestsAtOnce_andTheFourthWaitsForAReply() async {
         var broker = Harness()
         ready(&broker, "w", credit: 3)
@@ -38,8 +44,7 @@ struct BrokerCreditTests {
         var broker = Harness()
         ready(&broker, "x", credit: 40)
         ready(&broker, "y", credit: 40)
-        var to: [Frame] = []
-        for number in 0..<40 { to += broker.request(from: "c", service: "echo", Frame("\(number)")).map { $0[0] } }
+        let to = sessions(taking: 40, from: &broker)
         let runs: [[Frame]] = [Array(repeating: "x", count: 16), Array(repeating: "y", count: 16), Array(repeating: "x", count: 8)]
         #expect(to == runs.flatMap { $0 })
     }
@@ -62,8 +67,7 @@ struct BrokerCreditTests {
         var broker = Harness()
         ready(&broker, "x", credit: 3)
         ready(&broker, "y", credit: 3)
-        var to: [Frame] = []
-        for number in 0..<7 { to += broker.request(from: "c", service: "echo", Frame("\(number)")).map { $0[0] } }
+        let to = sessions(taking: 7, from: &broker)
         #expect(to == ["x", "x", "x", "y", "y", "y"], "the seventh waits for a reply")
         // A reply makes room: the session that answered takes the next.
         let answered = broker.receive(from: "y", MDP.reply(client: MDP.tagged("c", 0), body: ["r"]))

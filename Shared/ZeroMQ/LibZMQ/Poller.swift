@@ -23,9 +23,7 @@ public struct Poller {
     /// Watches a file descriptor (a pipe or eventfd used as a wake-up) for input.
     @discardableResult
     public mutating func addReadable(fileDescriptor: Int32) -> Int {
-        items.append(zmq_pollitem_t(socket: nil, fd: fileDescriptor, events: Int16(ZMQ_POLLIN), revents: 0))
-        sockets.append(nil)
-        return items.count - 1
+        add(fileDescriptor: fileDescriptor, events: Int16(POLLIN))
     }
 
     /// Watches a file descriptor for poll(2)'s `events` (POLLIN, POLLOUT);
@@ -50,6 +48,20 @@ public struct Poller {
         if found & ZMQ_POLLOUT != 0 { revents |= Int16(POLLOUT) }
         if found & ZMQ_POLLERR != 0 { revents |= Int16(POLLERR) }
         return revents
+    }
+
+    /// Watches a dealer of our own ZMTP for what it needs now (it connects
+    /// again here when due): its index while it has a connection, and when
+    /// to look again regardless. After the poll, `deliver` hands it what
+    /// was found.
+    public mutating func add(_ dealer: StreamDealer) -> (index: Int?, deadline: ContinuousClock.Instant?) {
+        let (descriptor, events, deadline) = dealer.readiness()
+        return (descriptor >= 0 ? add(fileDescriptor: descriptor, events: events) : nil, deadline)
+    }
+
+    /// Hands `dealer` what the last poll found for it (`add(_:)`'s index).
+    public func deliver(to dealer: StreamDealer, at index: Int?) {
+        if let index { dealer.handle(revents: revents(index)) }
     }
 
     /// Blocks until something is readable or `timeout` passes (nil: no limit).

@@ -68,15 +68,13 @@ struct ZMTPDecoder {
                 expectsGreeting = false
                 return .greeting(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + ZMTP.greetingSize)]))
             }
-            guard available >= 2 else { needed = 2; return nil }
-            let flags = bytes[at]
-            var size = UInt64(bytes[at + 1])
-            var header = 2
-            if flags & ZMTP.long != 0 {
-                guard available >= 9 else { needed = 9; return nil }
-                size = 0
-                for byte in bytes[(at + 1)..<(at + 9)] { size = size << 8 | UInt64(byte) }
-                header = 9
+            let (flags, size, header): (UInt8, UInt64, Int)
+            switch Self.header(in: bytes, at: at) {
+            case .needs(let count):
+                needed = count
+                return nil
+            case .header(let found):
+                (flags, size, header) = found
             }
             if sealed {
                 guard size <= sealedLimit else {
@@ -113,5 +111,27 @@ struct ZMTPDecoder {
             return nil
         }
         return limits.problem(frame: size, after: incoming.bytes)
+    }
+
+    enum Header {
+        /// Its flags, its body's size, and its own length (2 or 9 bytes).
+        case header((flags: UInt8, size: UInt64, length: Int))
+        /// Fewer bytes than it takes are there: at least this many.
+        case needs(Int)
+    }
+
+    /// The frame header at `at` (RFC 23: flags, then the size in one byte,
+    /// or in eight when the flags say long): the one reading of it, for
+    /// the stream and for the frames inside a whole-message box.
+    @inline(__always)
+    static func header(in bytes: UnsafeRawBufferPointer, at: Int) -> Header {
+        let available = bytes.count - at
+        guard available >= 2 else { return .needs(2) }
+        let flags = bytes[at]
+        guard flags & ZMTP.long != 0 else { return .header((flags, UInt64(bytes[at + 1]), 2)) }
+        guard available >= 9 else { return .needs(9) }
+        var size: UInt64 = 0
+        for byte in bytes[(at + 1)..<(at + 9)] { size = size << 8 | UInt64(byte) }
+        return .header((flags, size, 9))
     }
 }

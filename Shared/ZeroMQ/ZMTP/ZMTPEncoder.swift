@@ -12,9 +12,12 @@ enum ZMTPEncoder {
         }
     }
 
+    /// A frame header's length for a body of `size` bytes: 2, or 9 past 255.
+    static func headerLength(size: Int) -> Int { size <= 255 ? 2 : 9 }
+
     /// Appends a frame header: flags, then the size in one byte or eight.
     static func appendHeader(to output: inout [UInt8], size: Int, flags: UInt8) {
-        if size <= 255 {
+        if headerLength(size: size) == 2 {
             output.append(flags)
             output.append(UInt8(size))
         } else {

@@ -194,12 +194,7 @@ struct ZMTPSession {
         switch name {
         case "PING":
             // PONG echoes the ping's context, which follows its 2-byte TTL.
-            let context = Array(data.dropFirst(2).prefix(16))
-            if traffic != nil {
-                sealCommand("PONG", context)
-            } else {
-                output.append { ZMTPEncoder.appendCommand(to: &$0, name: "PONG", data: context) }
-            }
+            queueCommand("PONG", Array(data.dropFirst(2).prefix(16)))
         case "SUBSCRIBE" where subscriptionCommands:
             delegate.message((decoder.prefix.map { [$0] } ?? []) + [Frame([1] + Array(data))])
         case "CANCEL" where subscriptionCommands:
@@ -214,12 +209,15 @@ struct ZMTPSession {
     /// Queues a PING (ZMTP 3.1's heartbeat: a TTL of 0, no context),
     /// boxed under CURVE. The peer's PONG, or anything else it sends,
     /// answers it.
-    mutating func ping() {
-        let data: [UInt8] = [0, 0]
+    mutating func ping() { queueCommand("PING", [0, 0]) }
+
+    /// Queues a command of traffic the way the peer takes one: boxed under
+    /// CURVE, plain otherwise.
+    private mutating func queueCommand(_ name: String, _ data: [UInt8]) {
         if traffic != nil {
-            sealCommand("PING", data)
+            sealCommand(name, data)
         } else {
-            output.append { ZMTPEncoder.appendCommand(to: &$0, name: "PING", data: data) }
+            output.append { ZMTPEncoder.appendCommand(to: &$0, name: name, data: data) }
         }
     }
 

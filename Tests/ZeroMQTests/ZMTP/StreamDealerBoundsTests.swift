@@ -16,20 +16,9 @@ struct StreamDealerBoundsTests {
     @Test(arguments: Carrier.allCases)
     func test_aPeerThatDoesNotRead_isNotRead_untilHalfOfWhatWaitsIsWritten(_ carrier: Carrier) async throws {
         try await onOwnThread {
-            try withDirectory { directory in
-                let listener = try StreamListener(endpoint: carrier.endpoint(in: directory, name: "peer"))
-                defer { listener.close() }
-                let dealer = StreamDealer(
-                    endpoint: listener.endpoint, identity: nil,
-                    limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, maxOutput: 256 << 10))
-                guard let peer = acceptWithin(listener) else {
-                    Issue.record("the dealer connected")
-                    return
-                }
-                defer { close(peer) }
-                // The peer's side of the handshake; then it never reads.
-                let opening = ZMTP.greeting + ZMTPEncoder.ready(socketType: "ROUTER", identity: nil)
-                #expect(write(peer, opening, opening.count) == opening.count)
+            let limits = ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8, maxOutput: 256 << 10)
+            // The peer's side of the handshake; then it never reads.
+            try withHandshakenPeer(carrier, name: "peer", { StreamDealer(endpoint: $0, identity: nil, limits: limits) }) { dealer, peer in
                 _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(50))
                 #expect(dealer.readiness().events & Int16(POLLIN) != 0, "read while little waits")
                 let body = Frame([UInt8](repeating: 1, count: 32 << 10))
@@ -71,6 +60,29 @@ struct StreamDealerBoundsTests {
                 #expect(problems.first?.detail.contains("no ZMTP handshake within") == true, "\(problems)")
             }
         }
+    }
+}
+
+/// A dealer (`make`, given the endpoint) connected to a listener on
+/// `carrier`, whose end is accepted and has said the ROUTER's side of the
+/// handshake (greeting and READY): `body` gets the dealer and that end's
+/// descriptor, which is closed after it, with the listener.
+@available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+func withHandshakenPeer(
+    _ carrier: Carrier, name: String, _ make: (String) -> StreamDealer, _ body: (StreamDealer, Int32) throws -> Void
+) throws {
+    try withDirectory { directory in
+        let listener = try StreamListener(endpoint: carrier.endpoint(in: directory, name: name))
+        defer { listener.close() }
+        let dealer = make(listener.endpoint)
+        guard let peer = acceptWithin(listener) else {
+            Issue.record("the dealer connected")
+            return
+        }
+        defer { close(peer) }
+        let opening = ZMTP.greeting + ZMTPEncoder.ready(socketType: "ROUTER", identity: nil)
+        #expect(write(peer, opening, opening.count) == opening.count)
+        try body(dealer, peer)
     }
 }
 

@@ -19,19 +19,12 @@ struct StreamDealerWatchTests {
     @Test(arguments: Carrier.allCases)
     func test_aBrokerThatFallsSilent_isPinged_thenDroppedAfterTheTimeout_andTheEventsSaySo(_ carrier: Carrier) async throws {
         try await onOwnThread {
-            try withDirectory { directory in
-                let listener = try StreamListener(endpoint: carrier.endpoint(in: directory, name: "silent"))
-                defer { listener.close() }
-                let dealer = StreamDealer(
-                    endpoint: listener.endpoint, identity: nil, limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8),
+            let make = { (endpoint: String) in
+                StreamDealer(
+                    endpoint: endpoint, identity: nil, limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8),
                     heartbeat: Self.heartbeat, watching: true)
-                guard let peer = acceptWithin(listener) else {
-                    Issue.record("the dealer connected")
-                    return
-                }
-                defer { close(peer) }
-                let opening = ZMTP.greeting + ZMTPEncoder.ready(socketType: "ROUTER", identity: nil)
-                #expect(write(peer, opening, opening.count) == opening.count)
+            }
+            try withHandshakenPeer(carrier, name: "silent", make) { dealer, peer in
                 var events: [HandshakeWatch.Monitored] = []
                 var problems: [PeerProblem] = []
                 let started = ContinuousClock.now

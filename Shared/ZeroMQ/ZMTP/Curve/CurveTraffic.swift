@@ -57,7 +57,7 @@ struct CurveTraffic {
     /// for a peer that said it takes them so (`X-Whole-Messages`).
     mutating func seal(_ frames: [Frame], from first: Int, to output: inout [UInt8]) {
         var size = 1
-        for frame in frames[first...] { size += (frame.count > 255 ? 9 : 2) + frame.count }
+        for frame in frames[first...] { size += ZMTPEncoder.headerLength(size: frame.count) + frame.count }
         let (nonceAt, macAt) = start(size: size, to: &output)
         output.append(ZMTP.wholeMessage)
         ZMTPEncoder.append(frames, from: first, to: &output)

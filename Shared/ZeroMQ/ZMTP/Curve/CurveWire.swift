@@ -9,10 +9,10 @@ enum CurveWire {
     static let vouchNonce = Array("VOUCH---".utf8)
     static let readyNonce = Array("CurveZMQREADY---".utf8)
     static let clientMessageNonce = Array("CurveZMQMESSAGEC".utf8)
+    static let serverMessageNonce = Array("CurveZMQMESSAGES".utf8)
     /// The metadata property by which each of our ends says it takes a
     /// whole message in one box (`ZMTP.wholeMessage`); libzmq ignores it.
     static let wholeMessages = "X-Whole-Messages"
-    static let serverMessageNonce = Array("CurveZMQMESSAGES".utf8)
 
     /// HELLO's data: version, padding, C', short nonce, box.
     static let helloSize = 2 + 72 + 32 + 8 + 80

@@ -14,16 +14,10 @@ enum WholeMessage {
     ) -> Result<(count: Int, tooMany: Bool), PeerProblem> {
         let malformed = PeerProblem(.malformed, "it sent a whole-message box whose frames do not add up")
         var at = 0
-        while at + 2 <= text.count {
-            let flags = text[at]
-            guard flags & ~(ZMTP.more | ZMTP.long) == 0 else { return .failure(malformed) }
-            var size = UInt64(text[at + 1])
-            var header = 2
-            if flags & ZMTP.long != 0 {
-                guard at + 9 <= text.count else { return .failure(malformed) }
-                size = text[(at + 1)..<(at + 9)].reduce(0) { $0 << 8 | UInt64($1) }
-                header = 9
-            }
+        while at < text.count {
+            guard case .header(let (flags, size, header)) = ZMTPDecoder.header(in: text, at: at),
+                flags & ~(ZMTP.more | ZMTP.long) == 0
+            else { return .failure(malformed) }
             if let wrong = limits.problem(frame: size, after: incoming.bytes) { return .failure(wrong) }
             let end = at + header + Int(size)
             guard end <= text.count else { return .failure(malformed) }
