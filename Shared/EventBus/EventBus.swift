@@ -98,9 +98,9 @@ public final class EventBus: Sendable {
             }
             // A peer can cause these at will: one line a second per kind.
             for problem in transport.takeProblems() {
-                let (log, suppressed) = limiter.admit(problem.kind.rawValue)
-                guard log else { continue }
-                logger.warning("event bus: \(problem.kind.rawValue)", metadata: ["reason": "\(problem.detail)", "suppressed": "\(suppressed)"])
+                limiter.log(problem.kind.rawValue) { suppressed in
+                    logger.warning("event bus: \(problem.kind.rawValue)", metadata: ["reason": "\(problem.detail)", "suppressed": "\(suppressed)"])
+                }
             }
         }
         transport.close()

@@ -254,11 +254,11 @@ public final class Broker: Sendable {
     /// message: the first at once, then at most one a second, each with the
     /// count of lines left out before it.
     private func limited(_ message: Logger.Message, _ level: Logger.Level, _ metadata: Logger.Metadata) {
-        let (log, suppressed) = limiter.admit(message.description)
-        guard log else { return }
-        var metadata = metadata
-        if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
-        logger.log(level: level, message, metadata: metadata)
+        limiter.log(message.description) { suppressed in
+            var metadata = metadata
+            if suppressed > 0 { metadata["suppressed"] = "\(suppressed)" }
+            logger.log(level: level, message, metadata: metadata)
+        }
     }
 
     /// A peer's handshake failed before the ZAP handler (which logs the keys

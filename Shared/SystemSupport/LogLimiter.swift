@@ -35,6 +35,21 @@ public final class LogLimiter: Sendable {
         }
     }
 
+    /// Writes a line for `reason` through `write` (told how many were left
+    /// out before it) when `admit` lets it, and counts the interval again
+    /// from when `write` returned: lines as written, each stamped inside
+    /// `write`, are an interval apart however late this thread ran between
+    /// the admission and the stamp.
+    public func log(
+        _ reason: String, clock now: () -> ContinuousClock.Instant = { .now }, _ write: (_ suppressed: Int) -> Void
+    ) {
+        let (log, suppressed) = admit(reason, now: now())
+        guard log else { return }
+        write(suppressed)
+        let written = now()
+        entries.withLock { $0[reason]?.lastLogged = written }
+    }
+
     /// Counts left out for reasons quiet for a whole interval since, so a
     /// flood that stops is still summed up; those reasons are forgotten.
     public func overdue(now: ContinuousClock.Instant = .now) -> [(reason: String, suppressed: Int)] {

@@ -105,6 +105,30 @@ struct LogLimiterTests {
         #expect(next.log && next.suppressed == 99)
     }
 
+    /// A line written late (its thread ran late between the admission and
+    /// the stamp) starts the next second when it was written: the lines as
+    /// the log shows them are a second apart.
+    @Test func test_theSecondCountsFromWhenTheLineWasWritten() async {
+        let limiter = LogLimiter(interval: .seconds(1))
+        let start = ContinuousClock.now
+        var now = start
+        var written: [ContinuousClock.Instant] = []
+        let clock = { now }
+        limiter.log("malformed", clock: clock) { _ in
+            now = start + .milliseconds(30)
+            written.append(now)
+        }
+        now = start + .seconds(1)
+        limiter.log("malformed", clock: clock) { _ in written.append(now) }
+        #expect(written.count == 1, "a second after the admission, but not after the line was written")
+        now = start + .milliseconds(1030)
+        limiter.log("malformed", clock: clock) { suppressed in
+            #expect(suppressed == 1)
+            written.append(now)
+        }
+        #expect(written == [start + .milliseconds(30), start + .milliseconds(1030)])
+    }
+
     @Test func test_aFloodThatStops_isStillSummedUp() async {
         let limiter = LogLimiter(interval: .seconds(1))
         let start = ContinuousClock.now

@@ -91,7 +91,8 @@ struct MultiHostTests {
         }
         #expect(
             up,
-            "gateway:\n\(harness.log("gateway"))\nposts:\n\(harness.log("posts-b"))\(harness.log("posts-f"))\nsearch-c:\n\(harness.log("search-c"))")
+            "gateway:\n\(harness.log("gateway"))\nposts:\n\(harness.log("posts-b"))\(harness.log("posts-f"))\nsearch-c:\n\(harness.log("search-c"))\nsearch-d:\n\(harness.log("search-d"))"
+        )
         guard up else { return }
 
         // The tour, from E.
