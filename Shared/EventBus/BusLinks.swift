@@ -68,12 +68,16 @@ final class BusLinks {
 
     /// Sends an event to every bus, never waiting: as libzmq's PUB at its
     /// high-water mark, a bus whose connection has 1 MiB waiting already
-    /// (or, not connected, 1,000 events) misses it.
-    func publish(_ event: [Frame]) {
-        for dealer in own where dealer.backlog < ZMTP.Limits.defaultMaxOutput {
-            dealer.queue(event)
+    /// (or, not connected, 1,000 events) misses it. Returns the endpoints
+    /// of our own ZMTP that missed it (libzmq's PUB does not tell).
+    func publish(_ event: [Frame]) -> [String] {
+        var missed: [String] = []
+        for dealer in own {
+            let taken = dealer.backlog < ZMTP.Limits.defaultMaxOutput && dealer.queue(event)
+            if !taken { missed.append(dealer.endpoint) }
         }
         _ = try? socket?.send(event, wait: false)
+        return missed
     }
 
     /// Writes what `publish` queued, as much as fits now.

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import Synchronization
+import SystemSupport
 import ZeroMQ
 
 /// Publishes events to the gateway's bus from any thread, without ever
@@ -23,11 +24,18 @@ public final class EventPublisher: Sendable {
     private let mailbox = Mutex<[[Frame]]>([])
     private let waker = Waker()
     private let closed = Atomic<Bool>(false)
+    private let missed = Atomic<Int>(0)
+    private let limiter = LogLimiter()
+
+    /// Events a bus missed because it did not keep up (1 MiB waited for it
+    /// already, or 1,000 events while not connected), one for each bus and
+    /// event. Its subscribers still catch up: they pull the changes an
+    /// event announces (`posts.changes`), at the latest at their next pull.
+    public var eventsMissed: Int { missed.load(ordering: .relaxed) }
 
     /// Throws when an endpoint is not a valid ZeroMQ endpoint.
     public init(endpoints: [String], context: Context, logger: Logger) throws {
-        let check = try Socket(context, .publish)
-        for endpoint in endpoints { try check.connect(endpoint) }
+        try context.checkConnectable(endpoints, as: .publish)
         self.endpoints = endpoints
         self.context = context
         self.logger = logger
@@ -77,10 +85,20 @@ public final class EventPublisher: Sendable {
             for event in mailbox.withLock({ queue in
                 defer { queue.removeAll() }; return queue
             }) {
-                links.publish(event)
+                for endpoint in links.publish(event) { noteMissed(at: endpoint) }
             }
             links.flush()
         }
         links.close(lingering: .milliseconds(200))
+    }
+
+    /// Counts an event a bus missed; says so at most once a second per bus.
+    private func noteMissed(at endpoint: String) {
+        missed.add(1, ordering: .relaxed)
+        limiter.log("missed \(endpoint)") { suppressed in
+            logger.warning(
+                "an event bus does not keep up; events to it are dropped (its subscribers pull the changes instead)",
+                metadata: ["endpoint": "\(endpoint)", "suppressed": "\(suppressed)"])
+        }
     }
 }

@@ -25,8 +25,7 @@ public final class EventSubscriber: Sendable {
         endpoints: [String], topic: String, context: Context, logger: Logger,
         onEvent: @escaping @Sendable (_ topic: String, _ body: [UInt8]) -> Void
     ) throws {
-        let check = try Socket(context, .subscribe)
-        for endpoint in endpoints { try check.connect(endpoint) }
+        try context.checkConnectable(endpoints, as: .subscribe)
         startSocketThread(named: "event-subscribe") { [self] in
             let links: BusLinks
             do {

@@ -65,7 +65,7 @@ public final class MajordomoClient: Sendable {
     ) throws {
         precondition(!endpoints.isEmpty, "a client needs a broker")
         // Checked here, on the caller's thread, so a typo fails at once.
-        for endpoint in endpoints { try Socket(context, .dealer).connect(endpoint) }
+        try context.checkConnectable(endpoints, as: .dealer)
         self.endpoints = endpoints
         engine = ClientEngine(
             endpoints: endpoints, configuration: configuration, context: context,

@@ -166,4 +166,64 @@ struct EventEndsTests {
         bus.stop()
         await bus.waitUntilStopped()
     }
+
+    /// A publisher beside two buses, one of which finished its handshake
+    /// and then never reads: past 1 MiB waiting for it, that bus misses
+    /// events (counted, and said in the log), the publisher stays small,
+    /// and the other bus's subscriber still hears every event.
+    @Test func test_aBusThatNeverReads_missesEventsPastOneMiB_andTheOtherBusHearsThemAll() async throws {
+        let directory = try makeTemporaryDirectory("bus")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let context = try Context()
+        let stuck = try StreamListener(endpoint: "ipc://\(directory)/stuck.ipc")
+        defer { stuck.close() }
+        let bus = EventBus(
+            options: .init(publishEndpoints: ["ipc://\(directory)/in.ipc"], subscribeEndpoints: ["ipc://\(directory)/out.ipc"]),
+            context: context, logger: quiet)
+        defer { bus.stop() }
+        let endpoints = try await bus.start()
+        let heard = Mutex<Set<String>>([])
+        let subscriber = try EventSubscriber(endpoint: endpoints[1], topic: "posts.", context: context, logger: quiet) { _, body in
+            _ = heard.withLock { $0.insert(String(decoding: body.prefix(8), as: UTF8.self)) }
+        }
+        defer { subscriber.close() }
+        let publisher = try EventPublisher(endpoints: [stuck.endpoint, endpoints[0]], context: context, logger: quiet)
+        defer { publisher.close() }
+        var peer: Int32?
+        #expect(
+            await eventually(within: .seconds(10), every: .milliseconds(5)) {
+                if case .connection(let accepted) = stuck.accept() { peer = accepted }
+                return peer != nil
+            }, "the publisher connected to the stuck bus")
+        guard let peer else { return }
+        defer { close(peer) }
+        // The stuck bus says its greeting and READY, then never reads.
+        let opening = ZMTP.greeting + ZMTPEncoder.ready(socketType: "XSUB", identity: nil)
+        #expect(send(peer, opening, opening.count, Int32(MSG_NOSIGNAL)) == opening.count)
+        #expect(
+            await eventually(within: .seconds(20), every: .milliseconds(20)) {
+                publisher.publish(topic: "posts.changed", body: Array("warm-up ".utf8))
+                return heard.withLock { $0.contains("warm-up ") }
+            }, "the subscriber hears the other bus")
+        let events = 400
+        let size = 32 << 10
+        let missedBefore = publisher.eventsMissed
+        // Ten at a time, each ten heard before the next: as fast as the
+        // other bus and its subscriber take them (faster, and that bus
+        // would miss events too, as it should).
+        for batch in stride(from: 0, to: events, by: 10) {
+            let numbers = (batch..<batch + 10).map { String(format: "%08d", $0) }
+            for number in numbers {
+                publisher.publish(topic: "posts.changed", body: Array(number.utf8) + [UInt8](repeating: 120, count: size - 8))
+            }
+            let all = Set(numbers)
+            let everyOne = await eventually(within: .seconds(20)) { heard.withLock { all.isSubset(of: $0) } }
+            #expect(everyOne, "the other bus's subscriber heard events \(batch) to \(batch + 9)")
+            guard everyOne else { return }
+        }
+        let taken = events - (publisher.eventsMissed - missedBefore)
+        // What the stuck bus took: 1 MiB waiting in the publisher, what the
+        // kernel's socket buffers hold, and the event that crossed the line.
+        #expect(taken > 0 && taken * size < 2 << 20, "the stuck bus took \(taken) events of \(size) bytes")
+    }
 }

@@ -14,7 +14,11 @@ func withDirectory<Value>(_ body: (String) async throws -> Value) async throws -
 }
 
 /// A broker on an ipc:// endpoint in a fresh private directory, stopped
-/// (and its socket file gone) before the directory is removed.
+/// (and its socket file gone) before the directory is removed. A request
+/// waits for its service's first worker as long as `patientClient` waits
+/// for a reply (20 s, not 5 s): beside a full run on two cores a worker
+/// once registered more than 5 s after its test's request came, which was
+/// then answered "unavailable".
 func withBroker<Value>(
     heartbeat: Duration = .milliseconds(100),
     _ body: (Context, String) async throws -> Value
@@ -24,6 +28,7 @@ func withBroker<Value>(
         var options = Broker.Options(endpoints: ["ipc://\(directory)/b.ipc"])
         options.configuration.heartbeatInterval = heartbeat
         options.configuration.shutdownGrace = .zero
+        options.configuration.queueWait = .seconds(20)
         let broker = Broker(options: options, replies: PlainReplies(), context: context, logger: quiet)
         let endpoint = try await broker.start()[0]
         let outcome: Result<Value, any Error>

@@ -46,6 +46,17 @@ public final class Context: @unchecked Sendable {
         ownZMTP && (binding ? StreamRouter.serves(endpoint) : StreamDealer.reaches(endpoint))
     }
 
+    /// Throws as libzmq's connect does for an endpoint it would refuse, so
+    /// a typo fails at once, on the caller's thread. An endpoint our own
+    /// ZMTP reaches was parsed to say so and is not connected to: a check
+    /// that connected would open, and drop, a connection to the peer.
+    public func checkConnectable(_ endpoints: [String], as type: SocketType) throws {
+        let others = endpoints.filter { !speaksZMTPItself($0, binding: false) }
+        guard !others.isEmpty else { return }
+        let check = try Socket(self, type)
+        for endpoint in others { try check.connect(endpoint) }
+    }
+
     /// How our own ZMTP serves `endpoint` by the security rule: nil for
     /// plaintext, else this process's keys, and the ZAP handler's
     /// decisions on who may connect.
