@@ -75,11 +75,7 @@ extension BrokerCore {
             }
             let worker = if let known, known.identity == identity { known.index } else { workers.index(forKey: identity) }
             var address = request.client
-            if let worker, workers.values[worker].credit > 1 {
-                request.tag = workers.values[worker].nextTag
-                workers.values[worker].nextTag &+= 1
-                address = MDP.tagged(request.client, request.tag)
-            }
+            if let worker { address = workers.values[worker].address(for: &request) }
             var message: [Frame] = []
             message.reserveCapacity(6 + request.body.count)
             message.append(identity)
@@ -98,8 +94,8 @@ extension BrokerCore {
             }
             outbox.append(message)
             guard let worker else { continue }
-            workers.values[worker].inHand.append(consume request)
-            services.values[slot].handed(to: identity, hasRoom: workers.values[worker].inHand.count < workers.values[worker].credit, turn: turn)
+            let hasRoom = workers.values[worker].take(consume request)
+            services.values[slot].handed(to: identity, hasRoom: hasRoom, turn: turn)
         }
     }
 

@@ -26,7 +26,7 @@ extension BrokerCore {
                 outbox.append([identity] + MDP.disconnect)
                 return
             }
-            guard let (service, request) = workers.values[known].takeRequest(answeredFor: address) else {
+            guard let (service, request, roomAgain) = workers.values[known].takeRequest(answeredFor: address) else {
                 disconnectWorker(identity, reason: "REPLY without a matching REQUEST", now: now)
                 return
             }
@@ -41,7 +41,7 @@ extension BrokerCore {
             // The worker's next request goes out before this reply: with one
             // session per worker, the worker's idle time is the throughput.
             // One that had no room before this reply is idle again.
-            if workers.values[known].inHand.count == workers.values[known].credit - 1 { services.values[slot].idle.append(identity) }
+            if roomAgain { services.values[slot].idle.append(identity) }
             dispatch(at: slot, known: (identity, known))
             if request.answered {
                 totals.lateReplies += 1  // its client was answered `timeout` already
@@ -164,10 +164,11 @@ extension BrokerCore {
 /// copies the whole worker first, its request and frames included.
 extension BrokerCore.Worker {
     /// The request a reply to `address` answers, taken out and counted as
-    /// handled, with the worker's service; nil when the worker holds none
-    /// for that address. A worker with credit hands back the tagged address
-    /// its REQUEST carried (`MDP.tagged`).
-    mutating func takeRequest(answeredFor address: Frame) -> (service: String, request: BrokerCore.Request)? {
+    /// handled, with the worker's service, and whether the worker has room
+    /// again (it had none before); nil when the worker holds none for that
+    /// address. A worker with credit hands back the tagged address its
+    /// REQUEST carried (`MDP.tagged`).
+    mutating func takeRequest(answeredFor address: Frame) -> (service: String, request: BrokerCore.Request, roomAgain: Bool)? {
         let index: Int?
         if credit == 1 {
             index = inHand.first?.client == address ? 0 : nil
@@ -176,6 +177,22 @@ extension BrokerCore.Worker {
         }
         guard let index else { return nil }
         handled += 1
-        return (service, inHand.remove(at: index))
+        let request = inHand.remove(at: index)
+        return (service, request, inHand.count == credit - 1)
+    }
+
+    /// The client address a request goes out with: tagged with the next
+    /// tag when the worker takes several at once (`MDP.tagged`).
+    mutating func address(for request: inout BrokerCore.Request) -> Frame {
+        guard credit > 1 else { return request.client }
+        request.tag = nextTag
+        nextTag &+= 1
+        return MDP.tagged(request.client, request.tag)
+    }
+
+    /// Takes a request in hand; returns whether there is room for another.
+    mutating func take(_ request: consuming BrokerCore.Request) -> Bool {
+        inHand.append(request)
+        return inHand.count < credit
     }
 }
