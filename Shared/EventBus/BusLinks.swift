@@ -9,8 +9,6 @@ import ZeroMQ
 final class BusLinks {
     private let own: [StreamDealer]
     private let socket: Socket?
-    private var items: [Int?] = []
-    private var socketItem: Int?
 
     /// A SUB of `topic` when given, a PUB otherwise.
     init(endpoints: [String], topic: String?, context: Context) throws {
@@ -39,22 +37,23 @@ final class BusLinks {
         }
     }
 
-    /// Adds what to wait for; returns when to look again regardless (to
-    /// connect again).
-    func register(in poller: inout Poller, reading: Bool) -> ContinuousClock.Instant? {
+    /// Blocks until a bus sent something, `waker` was woken, or a link is
+    /// due a look (to connect again); drains `waker`, and returns the
+    /// messages that came (a publisher's are its subscriptions, read to be
+    /// let go; with `reading` false its libzmq socket is not read).
+    @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
+    func wait(orWaker waker: Waker, reading: Bool) throws -> [[Frame]] {
+        var poller = Poller()
+        poller.addReadable(fileDescriptor: waker.fileDescriptor)
         var wake: ContinuousClock.Instant?
-        items = own.map { dealer in
+        let items = own.map { dealer in
             let (index, deadline) = poller.add(dealer)
             if let deadline { wake = min(wake ?? deadline, deadline) }
             return index
         }
-        socketItem = reading ? socket.map { poller.addReadable($0) } : nil
-        return wake
-    }
-
-    /// Acts on what the poll found; returns the messages that came (a
-    /// publisher's are its subscriptions, read to be let go).
-    func polled(_ poller: Poller) -> [[Frame]] {
+        let socketItem = reading ? socket.map { poller.addReadable($0) } : nil
+        try poller.poll(timeout: wake.map { ContinuousClock.now.duration(to: $0) })
+        waker.drain()
         var messages: [[Frame]] = []
         for (dealer, item) in zip(own, items) {
             poller.deliver(to: dealer, at: item)

@@ -70,17 +70,12 @@ public final class EventPublisher: Sendable {
             return
         }
         while !closed.load(ordering: .acquiring) {
-            var poller = Poller()
-            poller.addReadable(fileDescriptor: waker.fileDescriptor)
-            let wake = links.register(in: &poller, reading: false)
             do {
-                try poller.poll(timeout: wake.map { ContinuousClock.now.duration(to: $0) })
+                _ = try links.wait(orWaker: waker, reading: false)  // the buses' subscriptions: every event goes to every bus
             } catch {
                 logger.error("event publisher stopped", metadata: ["error": "\(error)"])
                 break
             }
-            waker.drain()
-            _ = links.polled(poller)  // the buses' subscriptions: every event goes to every bus
             // Never blocks: a bus that does not keep up misses events (BusLinks.publish).
             for event in mailbox.withLock({ queue in
                 defer { queue.removeAll() }; return queue

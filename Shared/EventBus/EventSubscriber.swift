@@ -36,17 +36,14 @@ public final class EventSubscriber: Sendable {
                 return
             }
             while !closed.load(ordering: .acquiring) {
-                var poller = Poller()
-                poller.addReadable(fileDescriptor: waker.fileDescriptor)
-                let wake = links.register(in: &poller, reading: true)
+                let messages: [[Frame]]
                 do {
-                    try poller.poll(timeout: wake.map { ContinuousClock.now.duration(to: $0) })
+                    messages = try links.wait(orWaker: waker, reading: true)
                 } catch {
                     logger.error("event subscriber stopped; relying on the timer", metadata: ["error": "\(error)"])
                     break
                 }
-                waker.drain()
-                for message in links.polled(poller) {
+                for message in messages {
                     guard message.count == 2, let name = message[0].string else { continue }
                     onEvent(name, message[1].bytes)
                 }
