@@ -203,6 +203,9 @@ struct HTTPEdgeTests {
         // A stopped worker answers nothing: the budget the request named runs out.
         let worker = try #require(harness.process("posts-service"))
         worker.signal(SIGSTOP)
+        // Once it has stopped: beside a full run the signal once landed
+        // after the request, which was then answered.
+        #expect(await eventually(within: .seconds(10)) { ProcStat.isStopped(worker.processIdentifier) }, "posts-service stopped")
         let started = ContinuousClock.now
         let late = try await edge.request(.GET, "/posts/\(uid)", headers: [("Request-Timeout", "0.5")])
         let waited = started.duration(to: .now)

@@ -183,6 +183,14 @@ enum ProcStat {
         return kilobytes * 1024
     }
 
+    /// Whether the process is stopped (SIGSTOP taken: state T).
+    static func isStopped(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "T"
+    }
+
     /// User plus system CPU time, in seconds.
     static func cpuSeconds(_ pid: pid_t) -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
