@@ -50,7 +50,10 @@ struct TracingTests {
             let all = spans(path)
             guard let root = all.first(where: { $0.service == "posts" && $0.name == "posts create" }) else { return false }
             trace = all.filter { $0.trace == root.trace }
-            return Set(trace.map(\.service)).isSuperset(of: ["posts", "gateway", "posts-service", "search-1", "search-2"])
+            // Each process exports in batches, so wait for every span looked at below.
+            return Set(trace.map { "\($0.service) \($0.name)" }).isSuperset(of: [
+                "posts posts.save", "gateway gateway posts", "posts-service posts.save", "search-1 search.apply", "search-2 search.apply",
+            ])
         }
         #expect(whole, "one trace id across every process: \(trace.map { "\($0.service) \($0.name)" })")
         // Parent links, hop by hop: client → gateway → posts-service → each replica's apply.
@@ -82,7 +85,10 @@ struct TracingTests {
         var trace: [ExportedSpan] = []
         let whole = await eventually(within: .seconds(20)) {
             trace = spans(path).filter { $0.trace == traceID }
-            return Set(trace.map(\.service)).isSuperset(of: ["posts-http", "gateway", "posts-service"])
+            // The edge's server span ends after its client span, and may come a batch later.
+            return Set(trace.map { "\($0.service) \($0.name)" }).isSuperset(of: [
+                "posts-http POST /posts", "posts-http posts.save", "gateway gateway posts", "posts-service posts.save",
+            ])
         }
         #expect(whole, "the caller's trace id across the edge, the gateway and posts-service: \(trace.map { "\($0.service) \($0.name)" })")
         let byID = Dictionary(trace.map { ($0.span, $0) }, uniquingKeysWith: { first, _ in first })
