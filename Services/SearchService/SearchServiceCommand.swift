@@ -120,7 +120,7 @@ struct SearchServiceCommand: AsyncParsableCommand {
         services += [
             .init(service: RankingSave(index: index, logger: logger)),
             .init(service: RankingLoad(index: index, logger: logger), successTerminationBehavior: .ignore),
-            .init(service: AfterFirstCatchUp(sync: sync, index: index, then: WorkerService(worker: mdpWorker, handler: handler))),
+            .init(service: AfterFirstCatchUp(sync: sync, index: index, then: WorkerService(worker: mdpWorker, handler: handler), logger: logger)),
             .init(service: SyncService(sync: sync, interval: interval, logger: logger)),
         ]
         let group = ServiceGroup(

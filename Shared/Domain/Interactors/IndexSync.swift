@@ -30,6 +30,9 @@ public final class IndexSync: Sendable {
     public let headSeen = Atomic<Int64>(0)
     /// Set once the first catch-up is done: until then the index is partial.
     public let caughtUpOnce = Atomic<Bool>(false)
+    /// Pages of changes pulled from the feed so far (for a log that says
+    /// how far a slow first catch-up got).
+    public let pagesPulled = Atomic<Int>(0)
     /// The databases this index has left for another.
     private let left = Mutex<Set<String>>([])
 
@@ -113,6 +116,7 @@ public final class IndexSync: Sendable {
         var (changes, bytes) = (0, 0)
         while true {
             let page = try await feed.changes(after: batch.end.applied, limit: pageSize)
+            pagesPulled.add(1, ordering: .relaxed)
             batch.pages.append(page)
             if Self.isReset(batch.end, page) { return batch }
             batch.end = CatchUpBatch.position(after: page, from: batch.end)
