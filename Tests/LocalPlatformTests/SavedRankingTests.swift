@@ -13,19 +13,19 @@ import Testing
 @Suite("Ranking postings saved beside the index", .ownThread, .timeLimit(.minutes(5)))
 struct SavedRankingTests {
     /// Words, unfinished words of one and of several completions, a letter.
-    private static let queries = ["file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem"]
+    static let queries = ["file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem"]
 
-    private func opened(_ path: String) throws -> SQLiteSearchIndex {
+    func opened(_ path: String) throws -> SQLiteSearchIndex {
         try SQLiteSearchIndex(path: path, exclusive: true, postingsPath: path + ".postings")
     }
 
-    private func apply(_ changes: [PostChange], to index: SQLiteSearchIndex) async throws {
+    func apply(_ changes: [PostChange], to index: SQLiteSearchIndex) async throws {
         try await index.apply(changes, position: IndexPosition(applied: changes.last!.sequence, database: nil))
     }
 
     /// 300 posts, then every fourth edited and every seventh deleted, so
     /// that the postings hold removed documents too; and the posts left.
-    private func built(at path: String) async throws -> (SQLiteSearchIndex, live: [Post]) {
+    func built(at path: String) async throws -> (SQLiteSearchIndex, live: [Post]) {
         var posts = SearchRankingTests.corpus(count: 300)
         let index = try opened(path)
         try await apply(SearchRankingTests.changes(posts, from: 1), to: index)
@@ -40,7 +40,7 @@ struct SavedRankingTests {
     }
 
     /// Edits `edited` of `posts` and deletes `deleted`, from sequence `from`.
-    private func editAndDelete(_ posts: [Post], edited: Range<Int>, deleted: Range<Int>, from: Int64, _ index: SQLiteSearchIndex) async throws {
+    func editAndDelete(_ posts: [Post], edited: Range<Int>, deleted: Range<Int>, from: Int64, _ index: SQLiteSearchIndex) async throws {
         let edits = posts[edited].map { Post(uid: $0.uid, title: $0.title + " kernel", content: "edited file") }
         var changes = SearchRankingTests.changes(edits, from: from)
         for post in posts[deleted] { changes.append(PostChange(sequence: from + Int64(changes.count), uid: post.uid, kind: .delete)) }
@@ -49,7 +49,7 @@ struct SavedRankingTests {
 
     /// The same index with its postings loaded from every document, as a
     /// worker with nothing saved loads them.
-    private func loadedFromDocuments(_ path: String) async throws -> SQLiteSearchIndex {
+    func loadedFromDocuments(_ path: String) async throws -> SQLiteSearchIndex {
         let index = try SQLiteSearchIndex(path: path, exclusive: true)
         try await index.loadRanking()
         return index
@@ -57,7 +57,7 @@ struct SavedRankingTests {
 
     /// Every page a user would see for `queries`: hits, scores, snippets,
     /// highlights and totals.
-    private func pages(_ index: SQLiteSearchIndex) async throws -> [String] {
+    func pages(_ index: SQLiteSearchIndex) async throws -> [String] {
         var pages: [String] = []
         for query in Self.queries {
             for (limit, offset) in [(10, 0), (10, 10), (200, 0)] {
@@ -110,7 +110,7 @@ struct SavedRankingTests {
             let whole = try Data(contentsOf: URL(fileURLWithPath: file))
             let id = try #require(try await index.savedPostingsID())
             #expect(whole.count == saved, "the size a save reports is the file's")
-            let frame = StoredPostings.magic.count + 1 + 8
+            let frame = StoredPostings.magic.count + 1 + 16
             #expect(Array(whole[frame..<(frame + 4)]) == [0x28, 0xB5, 0x2F, 0xFD], "compressed: a zstd frame after the plain start")
 
             // Cut anywhere, it is refused: never read past its end, never taken for whole.

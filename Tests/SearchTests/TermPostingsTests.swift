@@ -13,7 +13,7 @@ struct TermPostingsTests {
         for rowid in 1...300_000 {
             postings.append(rowid: UInt32(rowid), frequency: 1, length: 12, average: 12)
             // Past the doubling of small arrays (which may leave one at up to twice).
-            if rowid > 4 * TermPostings.doublingUpTo {
+            if rowid > 4 * PostingColumn.doublingUpTo {
                 let held = max(postings.rowids.capacity, postings.frequencies.capacity)
                 if Double(held) / Double(rowid) > worst {
                     worst = Double(held) / Double(rowid)
@@ -23,7 +23,7 @@ struct TermPostingsTests {
         }
         // An eighth, and what malloc rounds up; an array left to grow by
         // itself doubles: up to twice what it uses.
-        #expect(worst <= 1.0 + 1.0 / Double(TermPostings.growth) + 0.05, "held \(worst)× what was used: \(at)")
+        #expect(worst <= 1.0 + 1.0 / Double(PostingColumn.growthDivisor) + 0.05, "held \(worst)× what was used: \(at)")
         #expect(postings.rowids.count == 300_000)
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import Logging
 import Search
 
 /// The ranking's postings: taken up from the file saved beside the index,
@@ -49,9 +50,12 @@ extension SQLiteSearchIndex {
 
     /// Saves the ranking's postings beside the index (`StoredPostings`)
     /// and names the file in the index, so that the next start takes them
-    /// up (`restoreRanking`). Answers the bytes written; nil when there is
-    /// nothing to save (no place for them, not loaded yet, or no change
-    /// since the file the index names was saved or taken up).
+    /// up (`restoreRanking`). From then on the ranking reads them in place
+    /// from that file, unless it changed meanwhile (`ImpactRanker.adopt`):
+    /// what it built in memory of its own is given back. Answers the bytes
+    /// written; nil when there is nothing to save (no place for them, not
+    /// loaded yet, or no change since the file the index names was saved
+    /// or taken up).
     @discardableResult
     public func saveRanking() async throws(PostsError) -> Int? { try await saveRanking(whileWriting: {}) }
 
@@ -60,11 +64,11 @@ extension SQLiteSearchIndex {
     /// next start takes out or reads as it would any change after a save).
     func saveRanking(whileWriting: () async throws -> Void) async throws(PostsError) -> Int? {
         guard let postingsPath else { return nil }
-        let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, writes: Int)? in
+        let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, version: Int, writes: Int)? in
             let writes = self.writes.load(ordering: .relaxed)
             guard let saved = self.ranker.saved(), try writes != self.savedAt.load(ordering: .relaxed) || SearchSchema.savedPostings(db) == nil
             else { return nil }
-            return (saved.index, saved.loadedThrough, writes)
+            return (saved.index, saved.loadedThrough, saved.version, writes)
         }
         guard let taken else { return nil }
         let id = UUID()
@@ -78,6 +82,12 @@ extension SQLiteSearchIndex {
         try await write { db in
             try db.execute(sql: "UPDATE searchState SET postings = ? WHERE id = 1", arguments: [id.uuidString])
             self.savedAt.store(taken.writes, ordering: .relaxed)
+        }
+        // The file as the next start would take it up: a file that cannot be read back leaves the ranking as it is.
+        do throws(StoredPostingsError) {
+            ranker.adopt(try StoredPostings.read(from: postingsPath, id: id).index, ofVersion: taken.version)
+        } catch {
+            Self.logger.warning("saved ranking postings not read back; kept in memory", metadata: ["file": "\(postingsPath)", "error": "\(error)"])
         }
         return size
     }

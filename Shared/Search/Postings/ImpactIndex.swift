@@ -31,7 +31,8 @@ public struct ImpactIndex: Sendable {
 
     init() {}
 
-    /// Everything it holds, as `init(from:)` reads it back (`StoredPostings`).
+    /// Everything it holds but the postings' columns, as
+    /// `init(from:columns:)` reads it back (`StoredPostings`).
     func store(into writer: inout StoredWriter) {
         vocabulary.store(into: &writer)
         writer.varint(postings.count)
@@ -42,11 +43,18 @@ public struct ImpactIndex: Sendable {
         writer.double(rebasedAverage)
     }
 
-    init(from reader: inout StoredReader) throws(StoredPostingsError) {
+    /// The postings' columns, after everything `store` wrote: every
+    /// term's in order, each tier's rowids then counts.
+    func storeColumns(into writer: inout StoredWriter) {
+        for term in postings { term.storeColumns(into: &writer) }
+    }
+
+    /// The postings' columns are read in place from `columns`.
+    init(from reader: inout StoredReader, columns: inout StoredColumns) throws(StoredPostingsError) {
         vocabulary = try ImpactVocabulary(from: &reader)
         let terms = try reader.count(atMost: vocabulary.stems.count)
         postings.reserveCapacity(min(terms, StoredReader.chunk))
-        for _ in 0..<terms { postings.append(try TermTiers(from: &reader)) }
+        for _ in 0..<terms { postings.append(try TermTiers(from: &reader, columns: &columns)) }
         let documents = try reader.count()
         lengths.reserveCapacity(min(documents, StoredReader.chunk))
         for _ in 0..<documents { lengths.append(Int32(try reader.count(atMost: Int(Int32.max))) - 1) }
@@ -58,6 +66,18 @@ public struct ImpactIndex: Sendable {
         guard postings.allSatisfy({ $0.tiers.allSatisfy { ($0.rowids.last).map { Int($0) < lengths.count } ?? true } }) else {
             throw .damaged("a posting past the last document at byte \(reader.offset)")
         }
+    }
+
+    /// Its postings read in place from a saved file, and those in memory of
+    /// its own.
+    var postingsHeld: (mapped: Int, inMemory: Int) {
+        var held = (mapped: 0, inMemory: 0)
+        for term in postings {
+            for tier in term.tiers {
+                if tier.rowids.isMapped { held.mapped += tier.rowids.count } else { held.inMemory += tier.rowids.count }
+            }
+        }
+        return held
     }
 
     /// The average document length, as FTS5 takes it.

@@ -13,8 +13,10 @@
 struct TermPostings {
     static let blockSize = 128
 
-    private(set) var rowids: ContiguousArray<UInt32> = []
-    private(set) var frequencies: ContiguousArray<UInt32> = []
+    /// Its documents' rowids, ascending, and each one's weighted count:
+    /// in memory, or read in place from the saved postings (`PostingColumn`).
+    private(set) var rowids = PostingColumn()
+    private(set) var frequencies = PostingColumn()
     /// Each block's best part, at `blockAverages`' average length.
     private(set) var blockBests: ContiguousArray<Double> = []
     private(set) var blockAverages: ContiguousArray<Double> = []
@@ -31,25 +33,38 @@ struct TermPostings {
 
     init() {}
 
-    /// Its postings and bounds as `init(from:)` reads them back (`StoredPostings`).
+    /// Its bounds and how many postings it holds, as `init(from:columns:)`
+    /// reads them back (`StoredPostings`); its columns are written after
+    /// every term's of these (`storeColumns`).
     func store(into writer: inout StoredWriter) {
-        writer.ascending(rowids)
-        writer.unsigned(frequencies)
+        writer.varint(rowids.count)
         for values in [blockBests, blockAverages, blockScales] { writer.doubles(values) }
         writer.varint(documents)
         writer.double(best)
         writer.double(smallestAverage)
     }
 
-    init(from reader: inout StoredReader) throws(StoredPostingsError) {
-        rowids = try reader.ascending()
-        frequencies = try reader.unsigned()
+    /// Its columns, as they are read in place: rowids, then counts.
+    func storeColumns(into writer: inout StoredWriter) {
+        rowids.withUnsafeBufferPointer { writer.column($0) }
+        frequencies.withUnsafeBufferPointer { writer.column($0) }
+    }
+
+    /// Its columns are `columns`' next ones, read in place; its rowids must
+    /// ascend, or it is refused (a search would take them as they are).
+    init(from reader: inout StoredReader, columns: inout StoredColumns) throws(StoredPostingsError) {
+        let count = try reader.count(atMost: columns.left)
         (blockBests, blockAverages, blockScales) = (try reader.doubles(), try reader.doubles(), try reader.doubles())
-        documents = try reader.count(atMost: rowids.count)
+        documents = try reader.count(atMost: count)
         (best, smallestAverage) = (try reader.double(), try reader.double())
-        let blocks = (rowids.count + Self.blockSize - 1) / Self.blockSize
-        guard frequencies.count == rowids.count, [blockBests.count, blockAverages.count, blockScales.count].allSatisfy({ $0 == blocks })
+        let blocks = (count + Self.blockSize - 1) / Self.blockSize
+        guard [blockBests.count, blockAverages.count, blockScales.count].allSatisfy({ $0 == blocks })
         else { throw .damaged("a term's postings and blocks disagree at byte \(reader.offset)") }
+        (rowids, frequencies) = (try columns.next(count), try columns.next(count))
+        let ascending = rowids.withUnsafeBufferPointer { rowids in
+            rowids.isEmpty || (1..<rowids.count).allSatisfy { rowids[$0 - 1] < rowids[$0] }
+        }
+        guard ascending else { throw .damaged("a term's rowids do not ascend at byte \(reader.offset)") }
     }
 
     /// Adds a document past every other (rowids only grow).
@@ -60,8 +75,6 @@ struct TermPostings {
             blockAverages.append(average)
             blockScales.append(0)
         }
-        // Either: malloc may round one array's room up and not the other's.
-        if rowids.count == rowids.capacity || frequencies.count == frequencies.capacity { grow() }
         rowids.append(rowid)
         frequencies.append(frequency)
         documents += 1
@@ -75,39 +88,17 @@ struct TermPostings {
         smallestAverage = min(smallestAverage, blockAverages[block])
     }
 
-    /// How much a full array of more than `doublingUpTo` postings grows
-    /// by: an eighth, not twice as an array would, so that a worker whose
-    /// postings grow as posts come (one that follows an import) holds at
-    /// most an eighth more than it uses of a common word's, which are
-    /// nearly all of them; each posting is then copied about eight times
-    /// over its growth, a small cost beside tokenizing. Smaller arrays
-    /// double, so that rare words do not reallocate at every posting.
-    static let growth = 8
-    static let doublingUpTo = 1024
-
-    private mutating func grow() {
-        let count = rowids.count
-        let capacity = count + (count < Self.doublingUpTo ? max(4, count) : count / Self.growth)
-        // Copied into storage of that size: `reserveCapacity` may double.
-        func grown<T>(_ array: ContiguousArray<T>) -> ContiguousArray<T> {
-            ContiguousArray(unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                array.withUnsafeBufferPointer { source in _ = buffer.initialize(fromContentsOf: source) }
-                initialized = array.count
-            }
-        }
-        (rowids, frequencies) = (grown(rowids), grown(frequencies))
-    }
-
-    /// The same, each array holding no more than it needs: an array grown by
-    /// appending keeps up to twice its size (a third of the whole index).
+    /// The same, each column holding no more than it needs: a column grown
+    /// by appending keeps up to twice its size (a third of the whole index).
     mutating func trim() {
+        rowids.trim()
+        frequencies.trim()
         func trimmed<T>(_ array: ContiguousArray<T>) -> ContiguousArray<T> {
             var copy = ContiguousArray<T>()
             copy.reserveCapacity(array.count)
             copy.append(contentsOf: array)
             return copy
         }
-        (rowids, frequencies) = (trimmed(rowids), trimmed(frequencies))
         (blockBests, blockAverages, blockScales) = (trimmed(blockBests), trimmed(blockAverages), trimmed(blockScales))
     }
 

@@ -19,15 +19,19 @@ struct TermTiers {
 
     init() {}
 
-    /// Its tiers as `init(from:)` reads them back (`StoredPostings`).
+    /// Its tiers as `init(from:columns:)` reads them back (`StoredPostings`).
     func store(into writer: inout StoredWriter) {
         writer.varint(tiers.count)
         for tier in tiers { tier.store(into: &writer) }
     }
 
-    init(from reader: inout StoredReader) throws(StoredPostingsError) {
+    func storeColumns(into writer: inout StoredWriter) {
+        for tier in tiers { tier.storeColumns(into: &writer) }
+    }
+
+    init(from reader: inout StoredReader, columns: inout StoredColumns) throws(StoredPostingsError) {
         let count = try reader.count(atMost: Self.floors.count)
-        for _ in 0..<count { tiers.append(try TermPostings(from: &reader)) }
+        for _ in 0..<count { tiers.append(try TermPostings(from: &reader, columns: &columns)) }
         documents = tiers.reduce(0) { $0 + $1.documents }
     }
 

@@ -27,6 +27,9 @@ public final class ImpactRanker: Sendable {
         var complete = false
         /// Postings added since free memory was last given back.
         var addedSinceRelease = 0
+        /// Counts every change to what it holds, across restores and
+        /// resets: a saved copy is what it holds while this is unchanged.
+        var version = 0
     }
 
     /// Free memory is given back (`FreeMemory`) once postings have grown by
@@ -62,6 +65,7 @@ public final class ImpactRanker: Sendable {
     public func load(_ documents: [Document], through: Int64, complete: Bool) throws(PostsError) {
         try tokenizing { tokenizer in
             try self.state.write { state in
+                state.version += 1
                 for document in documents where document.rowid > state.loadedThrough {
                     try Self.add(document, to: &state.index, tokenizer)
                 }
@@ -91,6 +95,7 @@ public final class ImpactRanker: Sendable {
     public func apply(removed: [Document], added: [Document], words: [Int64: Words] = [:]) throws(PostsError) {
         let release = try tokenizing { tokenizer in
             try self.state.write { state -> Bool in
+                state.version += 1
                 for document in removed where document.rowid <= state.loadedThrough {
                     let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: state.index)
                     state.index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
@@ -121,9 +126,26 @@ public final class ImpactRanker: Sendable {
     public var loadedThrough: Int64 { state.read { $0.loadedThrough } }
 
     /// What it holds, to save (`StoredPostings`): a copy, which changes
-    /// made after do not touch; nil until it holds every document.
-    public func saved() -> (index: ImpactIndex, loadedThrough: Int64)? {
-        state.read { $0.complete ? ($0.index, $0.loadedThrough) : nil }
+    /// made after do not touch, and its version (for `adopt`); nil until it
+    /// holds every document.
+    public func saved() -> (index: ImpactIndex, loadedThrough: Int64, version: Int)? {
+        state.read { $0.complete ? ($0.index, $0.loadedThrough, $0.version) : nil }
+    }
+
+    /// Takes `index`, the copy of version `version` (`saved`) as read back
+    /// from its file, in place of what it holds, if nothing changed since:
+    /// the same postings, read in place from the mapped file instead of
+    /// held in memory of its own. Answers whether it did.
+    @discardableResult
+    public func adopt(_ index: ImpactIndex, ofVersion version: Int) -> Bool {
+        let adopted = state.write { state -> Bool in
+            guard state.complete, state.version == version, index.rows == state.index.rows else { return false }
+            state.index = index
+            state.addedSinceRelease = 0
+            return true
+        }
+        if adopted { FreeMemory.giveBack() }
+        return adopted
     }
 
     /// Takes a saved index (`saved`) as what it holds: complete at once
@@ -132,25 +154,28 @@ public final class ImpactRanker: Sendable {
     /// documents added to it (one it added past them would make the
     /// loading skip them).
     public func restore(_ index: ImpactIndex, loadedThrough: Int64, complete: Bool) {
-        state.write { $0 = State(index: index, loadedThrough: loadedThrough, complete: complete) }
+        state.write { $0 = State(index: index, loadedThrough: loadedThrough, complete: complete, version: $0.version + 1) }
     }
 
     /// Forgets what it holds, to be loaded again from the first document.
     public func unload() {
-        state.write { $0 = State() }
+        state.write { $0 = State(version: $0.version + 1) }
     }
 
     /// Takes out the documents it holds up to `loadedThrough` that the
     /// table no longer does (`live`: the table's rowids up to there).
     public func keepOnly(_ live: [Int64]) {
-        state.write { _ = $0.index.keepOnly(live) }
+        state.write { state in
+            state.version += 1
+            _ = state.index.keepOnly(live)
+        }
     }
 
     /// The table was emptied: so is this, and it is complete.
     public func reset() {
         state.write { state in
             let through = max(state.loadedThrough, Int64(state.index.lengths.count) - 1)
-            state = State(index: ImpactIndex(), loadedThrough: through, complete: true)
+            state = State(index: ImpactIndex(), loadedThrough: through, complete: true, version: state.version + 1)
         }
     }
 
@@ -283,6 +308,10 @@ public final class ImpactRanker: Sendable {
             (state.index.postings.reduce(0) { $0 + $1.count }, state.index.rows, state.index.vocabulary.stems.count)
         }
     }
+
+    /// Its postings read in place from a saved file, and those in memory of
+    /// its own (built, or changed since the file was taken up).
+    public var postingsHeld: (mapped: Int, inMemory: Int) { state.read { $0.index.postingsHeld } }
 
     /// Runs `body` with a tokenizer of its own: one not in use, or a new
     /// one should every one be.

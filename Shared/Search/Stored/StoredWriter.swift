@@ -10,7 +10,9 @@ import CZstd
 /// every byte but the last), doubles as their 8 bytes little-endian,
 /// strings as their UTF-8 length and bytes. What follows
 /// `startCompressing` is one zstd frame (level 1, with its checksum),
-/// after the length of what it holds, which `finish` fills in.
+/// after the length of what it holds and its own, which `endCompressing`
+/// fills in; what follows that is written as it is (the columns, read in
+/// place).
 struct StoredWriter: ~Copyable {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -27,9 +29,11 @@ struct StoredWriter: ~Copyable {
 
     private var compression: OpaquePointer?
     private var compressed = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    /// Where the length of the compressed part goes, and where it starts (in `written`).
+    /// Where the lengths of the compressed part go, and where it starts
+    /// (in `written`, and in the file).
     private var lengthAt = 0
     private var compressedFrom = 0
+    private var compressedFileFrom = 0
 
     /// Creates `path` (owner-only; it must not exist).
     init(creating path: String) throws(StoredPostingsError) {
@@ -88,13 +92,39 @@ struct StoredWriter: ~Copyable {
         for value in values { double(value) }
     }
 
+    /// Values as they are in memory (little-endian), to be read in place:
+    /// a large column goes to the file straight from where it is.
+    mutating func column(_ values: UnsafeBufferPointer<UInt32>) {
+        precondition(compression == nil, "columns are written after the compressed part")
+        let bytes = UnsafeRawBufferPointer(values)
+        if buffer.count + bytes.count <= Self.chunk {
+            buffer.append(contentsOf: bytes)
+        } else {
+            flushQuietly()
+            send(bytes)
+            written += bytes.count
+        }
+    }
+
+    /// Zeros up to the next multiple of `alignment` in the file.
+    mutating func align(to alignment: Int) {
+        precondition(compression == nil, "alignment is of the file's bytes")
+        let at = fileBytes + buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: (alignment - at % alignment) % alignment))
+    }
+
+    /// Where the next byte goes in the file (once compression has ended).
+    var fileOffset: Int { fileBytes + buffer.count }
+
     /// From here on, what is written is compressed: 8 bytes for its
-    /// length first (little-endian, filled in by `finish`), then the frame.
+    /// length first, then 8 for the frame's (little-endian, filled in by
+    /// `endCompressing`), then the frame.
     mutating func startCompressing() {
         lengthAt = written + buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: 8))
+        buffer.append(contentsOf: repeatElement(0, count: 16))
         flushQuietly()
         compressedFrom = written
+        compressedFileFrom = fileBytes
         let context = ZSTD_createCCtx()
         ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, Self.level)
         ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
@@ -146,16 +176,26 @@ struct StoredWriter: ~Copyable {
         fileBytes += offset
     }
 
-    /// Writes what is left, the compressed part's length, and makes it
-    /// durable (fsync).
-    mutating func finish(_ path: String) throws(StoredPostingsError) {
-        flushQuietly(ending: compression != nil)
-        if let reason = failureReason { throw .cannotWrite(path, reason) }
-        if compression != nil, failure == 0 {
-            let length = UInt64(written - compressedFrom).littleEndian
-            let put = withUnsafeBytes(of: length) { pwrite(descriptor, $0.baseAddress, 8, off_t(lengthAt)) }
-            if put != 8 { failure = put < 0 ? errno : EIO }
+    /// Ends the compressed part and fills in its lengths; what is written
+    /// next goes to the file as it is.
+    mutating func endCompressing() {
+        guard let context = compression else { return }
+        flushQuietly(ending: true)
+        if failure == 0, failureReason == nil {
+            let lengths = [UInt64(written - compressedFrom).littleEndian, UInt64(fileBytes - compressedFileFrom).littleEndian]
+            let put = lengths.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, 16, off_t(lengthAt)) }
+            if put != 16 { failure = put < 0 ? errno : EIO }
         }
+        ZSTD_freeCCtx(context)
+        compression = nil
+    }
+
+    /// Writes what is left (ending the compressed part, if it has not
+    /// ended) and makes it durable (fsync).
+    mutating func finish(_ path: String) throws(StoredPostingsError) {
+        endCompressing()
+        flushQuietly()
+        if let reason = failureReason { throw .cannotWrite(path, reason) }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }
         guard failure == 0 else { throw .cannotWrite(path, String(cString: strerror(failure))) }
     }

@@ -1,0 +1,64 @@
+import Domain
+import Foundation
+@testable import LocalPlatform
+@testable import Search
+import TestSupport
+import Testing
+
+/// The saved postings read in place from their mapped file: no copy of
+/// them in the process's own memory until a change touches a tier.
+extension SavedRankingTests {
+    @Test func test_oncePostingsAreSaved_theyAreReadInPlace_andOnlyTiersAChangeTouches_areCopied() async throws {
+        try await withDatabase { path in
+            let (index, _) = try await built(at: path)
+            let before = try await pages(index)
+            let total = index.ranker.size.postings
+            #expect(index.ranker.postingsHeld == (mapped: 0, inMemory: total), "built in memory of its own")
+            _ = try #require(try await index.saveRanking())
+            #expect(index.ranker.postingsHeld == (mapped: total, inMemory: 0), "read in place once saved")
+            #expect(try await pages(index) == before)
+
+            let reopened = try opened(path)
+            #expect(try await reopened.restoreRanking() == .restored(removed: 0))
+            #expect(reopened.ranker.postingsHeld == (mapped: total, inMemory: 0), "a start maps them, copying none")
+            #expect(try await pages(reopened) == before)
+
+            // A new post copies the tiers of its words only; the file is left as it was.
+            let file = try Data(contentsOf: URL(fileURLWithPath: path + ".postings"))
+            try await apply(SearchRankingTests.changes([Post(title: "Lorem", content: "ipsum dolor")], from: 4_000), to: reopened)
+            let held = reopened.ranker.postingsHeld
+            #expect(held.inMemory > 0 && held.inMemory < total / 10, "\(held) of \(total)")
+            #expect(held.mapped + held.inMemory == reopened.ranker.size.postings)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".postings")) == file)
+            #expect(try await pages(reopened) == pages(loadedFromDocuments(path)))
+        }
+    }
+
+    @Test func test_aColumnThatDoesNotAscend_isRefused_andTheDocumentsAreReadInstead() async throws {
+        try await withDatabase { path in
+            let (index, live) = try await built(at: path)
+            let expected = try await pages(index)
+            _ = try #require(try await index.saveRanking())
+            let id = try #require(try await index.savedPostingsID())
+            let file = path + ".postings"
+            var whole = try Data(contentsOf: URL(fileURLWithPath: file))
+            // The columns start on the page after the compressed part; the first is the first tier's rowids.
+            let lengths = StoredPostings.magic.count + 1
+            let compressed = whole[(lengths + 8)..<(lengths + 16)].withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
+            let columns = (lengths + 16 + compressed + StoredPostings.pageSize - 1) / StoredPostings.pageSize * StoredPostings.pageSize
+            #expect(whole.count > columns && whole[(lengths + 16 + compressed)..<columns].allSatisfy { $0 == 0 }, "zeros up to the columns' page")
+            whole.replaceSubrange(columns..<(columns + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
+            try whole.write(to: URL(fileURLWithPath: file))
+            #expect(throws: StoredPostingsError.self) { _ = try StoredPostings.read(from: file, id: id) }
+
+            let reopened = try opened(path)
+            guard case .unusable(let reason) = try await reopened.restoreRanking() else {
+                Issue.record("a damaged column was taken up")
+                return
+            }
+            #expect(reason.contains("damaged"), "\(reason)")
+            #expect(try await reopened.loadRanking() == live.count, "every document read instead")
+            #expect(try await pages(reopened) == expected)
+        }
+    }
+}
