@@ -74,7 +74,7 @@ public struct ImpactIndex: Sendable {
         var held = (mapped: 0, inMemory: 0)
         for term in postings {
             for tier in term.tiers {
-                if tier.rowids.isMapped { held.mapped += tier.rowids.count } else { held.inMemory += tier.rowids.count }
+                (held.mapped, held.inMemory) = (held.mapped + tier.rowids.mapped, held.inMemory + tier.rowids.inMemory)
             }
         }
         return held

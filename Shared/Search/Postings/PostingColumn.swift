@@ -1,63 +1,73 @@
 /// One column of a tier's postings (its rowids, or its weighted counts):
-/// either in memory this process owns, or read in place from the saved
-/// postings' mapped file (`StoredPostings`), whose pages are the kernel's
-/// to keep or drop and are shared by every process that maps them. A
-/// mapped column is never written: its first change copies it into memory
-/// (so after a restart only the tiers changed since the save are the
-/// process's own), as a column shared with a copy of the index (a save
-/// being written) is copied before it changes.
+/// in memory this process owns, or read in place from the saved postings'
+/// mapped file (`StoredPostings`), whose pages are the kernel's to keep or
+/// drop and are shared by every process that maps the same file. A mapped
+/// column is never written: what is appended after goes to a tail in
+/// memory of its own, so only what changed since the save is the
+/// process's (a common word's column gains a posting with nearly every
+/// new post; copying it whole at its first would bring it all back).
 ///
 /// Thread rules: a value, as an array is. Its bytes are written only
-/// through a `HeapColumn` no other value holds.
+/// through a `HeapColumn` no other value holds: one shared with a copy (a
+/// save being written, a query's cursor) is copied before it changes.
 struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
-    /// Where its values are: `heap`'s, or inside `mapping`.
+    /// The values that do not move: inside `mapping`, or `own`'s.
     private var base: UnsafePointer<UInt32>?
-    private(set) var count = 0
-    private var heap: HeapColumn?
-    /// Keeps the file mapped while the column reads it.
+    private var baseCount = 0
     private var mapping: PostingsMap?
+    /// A column in memory: its values, with room to grow; after a mapped
+    /// base, the values appended since.
+    private var own: HeapColumn?
+    private var ownCount = 0
 
     init() {}
 
     /// `count` values at `base`, inside `mapping`.
     init(mapped base: UnsafePointer<UInt32>, count: Int, in mapping: PostingsMap) {
-        (self.base, self.count, self.mapping) = (base, count, mapping)
+        (self.base, baseCount, self.mapping) = (base, count, mapping)
     }
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
+    var count: Int { baseCount + ownCount }
 
     @inline(__always)
     subscript(position: Int) -> UInt32 {
         precondition(position >= 0 && position < count, "posting index out of range")
-        return base.unsafelyUnwrapped[position]
+        if position < baseCount { return base.unsafelyUnwrapped[position] }
+        return own.unsafelyUnwrapped.values[position - baseCount]
     }
 
-    /// Values it has room for without moving: 0 when it reads a mapped file.
-    var capacity: Int { heap?.capacity ?? 0 }
+    /// Values it holds in memory of its own, and room for more there.
+    var inMemory: Int { ownCount }
+    var capacity: Int { own?.capacity ?? 0 }
 
-    /// Whether its values are read from a mapped file.
-    var isMapped: Bool { mapping != nil }
+    /// Values read in place from a mapped file.
+    var mapped: Int { mapping == nil ? 0 : baseCount }
 
-    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt32>) throws -> Result) rethrows -> Result {
-        try withExtendedLifetime(self) { try body(UnsafeBufferPointer(start: base, count: count)) }
+    /// Its values as they lie, in order: the mapped part, then the rest.
+    func forEachRun(_ body: (UnsafeBufferPointer<UInt32>) throws -> Void) rethrows {
+        try withExtendedLifetime(self) {
+            if baseCount > 0 { try body(UnsafeBufferPointer(start: base, count: baseCount)) }
+            if let own, ownCount > 0 { try body(UnsafeBufferPointer(start: own.values, count: ownCount)) }
+        }
     }
 
-    /// Adds a value at the end. Its room grows by `growth(for:)`, and a
-    /// mapped or shared column is first copied into memory of its own.
+    /// Adds a value at the end. Room in memory grows by `growth(for:)`;
+    /// shared room is copied first.
     mutating func append(_ value: UInt32) {
-        if count == capacity || !isKnownUniquelyReferenced(&heap) { move(toCapacity: Self.growth(for: count)) }
-        heap.unsafelyUnwrapped.values[count] = value
-        count += 1
+        if ownCount == capacity || !isKnownUniquelyReferenced(&own) { move(toCapacity: Self.growth(for: ownCount)) }
+        own.unsafelyUnwrapped.values[ownCount] = value
+        ownCount += 1
     }
 
-    /// Holds no more room than its values need (a mapped column holds none).
+    /// Holds no more room in memory than its values there need.
     mutating func trim() {
-        guard let heap, heap.capacity > count else { return }
-        move(toCapacity: count)
+        guard let own, own.capacity > ownCount else { return }
+        move(toCapacity: ownCount)
     }
 
-    /// How much a full column of `count` values grows to: up to
+    /// How much full room for `count` values grows to: up to
     /// `doublingUpTo` it doubles (rare words do not move at every posting),
     /// past it by an eighth, so that a worker whose postings grow as posts
     /// come (one that follows an import) holds at most an eighth more than
@@ -72,9 +82,9 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     static let doublingUpTo = 1024
 
     private mutating func move(toCapacity capacity: Int) {
-        let moved = HeapColumn(capacity: Swift.max(capacity, count))
-        if let base, count > 0 { moved.values.initialize(from: base, count: count) }
-        (heap, mapping, base) = (moved, nil, UnsafePointer(moved.values))
+        let moved = HeapColumn(capacity: Swift.max(capacity, ownCount))
+        if let own, ownCount > 0 { moved.values.initialize(from: own.values, count: ownCount) }
+        own = moved
     }
 }
 

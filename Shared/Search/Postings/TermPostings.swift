@@ -46,8 +46,8 @@ struct TermPostings {
 
     /// Its columns, as they are read in place: rowids, then counts.
     func storeColumns(into writer: inout StoredWriter) {
-        rowids.withUnsafeBufferPointer { writer.column($0) }
-        frequencies.withUnsafeBufferPointer { writer.column($0) }
+        rowids.forEachRun { writer.column($0) }
+        frequencies.forEachRun { writer.column($0) }
     }
 
     /// Its columns are `columns`' next ones, read in place; its rowids must
@@ -61,8 +61,12 @@ struct TermPostings {
         guard [blockBests.count, blockAverages.count, blockScales.count].allSatisfy({ $0 == blocks })
         else { throw .damaged("a term's postings and blocks disagree at byte \(reader.offset)") }
         (rowids, frequencies) = (try columns.next(count), try columns.next(count))
-        let ascending = rowids.withUnsafeBufferPointer { rowids in
-            rowids.isEmpty || (1..<rowids.count).allSatisfy { rowids[$0 - 1] < rowids[$0] }
+        var (ascending, previous) = (true, Int64(-1))
+        rowids.forEachRun { run in
+            for rowid in run {
+                ascending = ascending && Int64(rowid) > previous
+                previous = Int64(rowid)
+            }
         }
         guard ascending else { throw .damaged("a term's rowids do not ascend at byte \(reader.offset)") }
     }
