@@ -138,7 +138,8 @@ struct RankingSuite {
                 format: "| on disk | %.1f MB of saved postings (the texts are in the index file) | %.1f MB, the texts stored |",
                 Double(saved) / 1_048_576, number("bytesOnDisk") / 1_048_576),
             String(
-                format: "| memory | %.0f MB RssAnon growth (the postings read in place from their saved file) | %.0f MB RssAnon (the index memory-mapped) |",
+                format:
+                    "| memory | %.0f MB RssAnon growth (the postings read in place from their saved file) | %.0f MB RssAnon (the index memory-mapped) |",
                 memory, number("rssAnonMB")),
             "",
             "| class | ours p50 / p99 (read in place) | Tantivy p50 / p99 | ours / Tantivy, p50 and p99 (≤ 1: ours as fast or faster) | mean total, ours / Tantivy |",
