@@ -64,6 +64,27 @@ extension SQLiteSearchIndex {
     /// next start takes out or reads as it would any change after a save).
     func saveRanking(whileWriting: () async throws -> Void) async throws(PostsError) -> Int? {
         guard let postingsPath else { return nil }
+        let id = UUID()
+        guard let saved = try await writeCopy(id: id, to: postingsPath) else { return nil }
+        do { try await whileWriting() } catch { throw .failed("\(error)") }
+        try await write { db in
+            try db.execute(sql: "UPDATE searchState SET postings = ? WHERE id = 1", arguments: [id.uuidString])
+            self.savedAt.store(saved.writes, ordering: .relaxed)
+        }
+        // The file as the next start would take it up: a file that cannot be read back leaves the ranking as it is.
+        do throws(StoredPostingsError) {
+            ranker.adopt(try StoredPostings.read(from: postingsPath, id: id).index, ofVersion: saved.version)
+        } catch {
+            Self.logger.warning("saved ranking postings not read back; kept in memory", metadata: ["file": "\(postingsPath)", "error": "\(error)"])
+        }
+        return saved.size
+    }
+
+    /// Writes a copy of the ranking's postings to `path` under `id`, when
+    /// there is something to save; answers its size, the ranking's version
+    /// and the index's writes it holds. The copy is let go on return, so
+    /// that adopting the file gives back the memory they were built in.
+    private func writeCopy(id: UUID, to path: String) async throws(PostsError) -> (size: Int, version: Int, writes: Int)? {
         let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, version: Int, writes: Int)? in
             let writes = self.writes.load(ordering: .relaxed)
             guard let saved = self.ranker.saved(), try writes != self.savedAt.load(ordering: .relaxed) || SearchSchema.savedPostings(db) == nil
@@ -71,25 +92,11 @@ extension SQLiteSearchIndex {
             return (saved.index, saved.loadedThrough, saved.version, writes)
         }
         guard let taken else { return nil }
-        let id = UUID()
-        let size: Int
         do {
-            size = try StoredPostings.write(taken.index, loadedThrough: taken.loadedThrough, id: id, to: postingsPath)
+            return (try StoredPostings.write(taken.index, loadedThrough: taken.loadedThrough, id: id, to: path), taken.version, taken.writes)
         } catch {
             throw .failed("cannot save the ranking postings: \(error)")
         }
-        do { try await whileWriting() } catch { throw .failed("\(error)") }
-        try await write { db in
-            try db.execute(sql: "UPDATE searchState SET postings = ? WHERE id = 1", arguments: [id.uuidString])
-            self.savedAt.store(taken.writes, ordering: .relaxed)
-        }
-        // The file as the next start would take it up: a file that cannot be read back leaves the ranking as it is.
-        do throws(StoredPostingsError) {
-            ranker.adopt(try StoredPostings.read(from: postingsPath, id: id).index, ofVersion: taken.version)
-        } catch {
-            Self.logger.warning("saved ranking postings not read back; kept in memory", metadata: ["file": "\(postingsPath)", "error": "\(error)"])
-        }
-        return size
     }
 
     /// The id of the saved postings' file the index names, if any.

@@ -69,15 +69,18 @@ struct RankingSuite {
         // The same postings saved, then read in place from the mapped file, as a search worker ranks once it saved them.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ranking-postings-\(getpid())").path
         defer { unlink(path) }
-        guard let saved = ranker.saved() else { throw BenchError("the ranking holds every post, and has nothing to save") }
         let id = UUID()
-        let bytes = try StoredPostings.write(saved.index, loadedThrough: saved.loadedThrough, id: id, to: path)
+        // The copy written is let go at the end of this closure, before the ranking takes up the file.
+        let (bytes, version) = try { () throws -> (Int, Int) in
+            guard let saved = ranker.saved() else { throw BenchError("the ranking does not hold every post") }
+            return (try StoredPostings.write(saved.index, loadedThrough: saved.loadedThrough, id: id, to: path), saved.version)
+        }()
         start = clock.now
         let mapped = try StoredPostings.read(from: path, id: id)
         let takeUp = start.duration(to: clock.now)
         // What taking it up gives back (FTS5's tables, made since, stay): the growth its build left, less that.
         let held = ProcStatus.megabytes("self", field: "RssAnon:")
-        guard ranker.adopt(mapped.index, ofVersion: saved.version) else { throw BenchError("the ranking changed while it was saved") }
+        guard ranker.adopt(mapped.index, ofVersion: version) else { throw BenchError("the ranking changed while it was saved") }
         let mappedMemory = impactMemory - (held - ProcStatus.megabytes("self", field: "RssAnon:"))
         rows += [
             "",
