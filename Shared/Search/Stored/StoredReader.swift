@@ -106,38 +106,11 @@ struct StoredReader: ~Copyable {
         return Array(window[position..<(position + count)])
     }
 
-    /// Rowids written as gaps (`StoredWriter.ascending`).
-    mutating func ascending() throws(StoredPostingsError) -> ContiguousArray<UInt32> {
-        try unsignedArray(summed: true)
-    }
-
-    mutating func unsigned() throws(StoredPostingsError) -> ContiguousArray<UInt32> {
-        try unsignedArray(summed: false)
-    }
-
     mutating func doubles() throws(StoredPostingsError) -> ContiguousArray<Double> {
         let count = try count(atMost: (end - offset) / 8)
         var values = ContiguousArray<Double>()
         values.reserveCapacity(Swift.min(count, Self.chunk))
         for _ in 0..<count { values.append(try double()) }
-        return values
-    }
-
-    /// Each number is at least one byte: a count is never more than the
-    /// bytes left. `summed`: each is the gap from the one before.
-    private mutating func unsignedArray(summed: Bool) throws(StoredPostingsError) -> ContiguousArray<UInt32> {
-        let count = try count()
-        var values = ContiguousArray<UInt32>()
-        // Grown as read past a megabyte's worth: a damaged count fails at the end of the bytes, not at an allocation.
-        values.reserveCapacity(Swift.min(count, Self.chunk))
-        var previous: UInt64 = 0
-        for _ in 0..<count {
-            let read = try varint()
-            let value = read <= UInt64(UInt32.max) ? read + (summed ? previous : 0) : read
-            guard value <= UInt64(UInt32.max) else { throw .damaged("a number past 2^32 at byte \(offset)") }
-            values.append(UInt32(value))
-            previous = value
-        }
         return values
     }
 

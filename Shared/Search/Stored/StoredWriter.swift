@@ -72,21 +72,6 @@ struct StoredWriter: ~Copyable {
 
     mutating func bytes(_ value: some Sequence<UInt8>) { buffer.append(contentsOf: value) }
 
-    /// Rowids in ascending order, each as its distance from the one before.
-    mutating func ascending(_ values: ContiguousArray<UInt32>) {
-        varint(values.count)
-        var previous: UInt32 = 0
-        for value in values {
-            varint(UInt64(value - previous))
-            previous = value
-        }
-    }
-
-    mutating func unsigned(_ values: ContiguousArray<UInt32>) {
-        varint(values.count)
-        for value in values { varint(UInt64(value)) }
-    }
-
     mutating func doubles(_ values: ContiguousArray<Double>) {
         varint(values.count)
         for value in values { double(value) }
