@@ -56,14 +56,7 @@ extension SavedRankingTests {
             try whole.write(to: URL(fileURLWithPath: file))
             #expect(throws: StoredPostingsError.self) { _ = try StoredPostings.read(from: file, id: id) }
 
-            let reopened = try opened(path)
-            guard case .unusable(let reason) = try await reopened.restoreRanking() else {
-                Issue.record("a damaged column was taken up")
-                return
-            }
-            #expect(reason.contains("damaged"), "\(reason)")
-            #expect(try await reopened.loadRanking() == live.count, "every document read instead")
-            #expect(try await pages(reopened) == expected)
+            _ = try await refusedAndReadInstead(path, "a damaged column", live: live.count, expected: expected)
         }
     }
 }

@@ -69,6 +69,21 @@ struct SavedRankingTests {
         return pages
     }
 
+    /// A new start on `path`, whose saved postings (`what`) are damaged:
+    /// refused as such, and every one of the `live` documents read instead,
+    /// with the `expected` pages; nil (an issue recorded) when it was taken up.
+    func refusedAndReadInstead(_ path: String, _ what: String, live: Int, expected: [String]) async throws -> SQLiteSearchIndex? {
+        let reopened = try opened(path)
+        guard case .unusable(let reason) = try await reopened.restoreRanking() else {
+            Issue.record("\(what) was taken up")
+            return nil
+        }
+        #expect(reason.contains("damaged"), "\(reason)")
+        #expect(try await reopened.loadRanking() == live, "every document read instead")
+        #expect(try await pages(reopened) == expected)
+        return reopened
+    }
+
     @Test func test_savedAtAStop_theNextStartRanksAtOnce_readingNoDocument_withTheSamePages() async throws {
         try await withDatabase { path in
             let (index, live) = try await built(at: path)
@@ -133,14 +148,7 @@ struct SavedRankingTests {
             }
 
             try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file))
-            let reopened = try opened(path)
-            guard case .unusable(let reason) = try await reopened.restoreRanking() else {
-                Issue.record("a cut file was taken up")
-                return
-            }
-            #expect(reason.contains("damaged"), "\(reason)")
-            #expect(try await reopened.loadRanking() == live.count, "every document read instead")
-            #expect(try await pages(reopened) == expected)
+            guard let reopened = try await refusedAndReadInstead(path, "a cut file", live: live.count, expected: expected) else { return }
             #expect(try await opened(path).restoreRanking() == .nothingSaved, "the index no longer names the file")
             #expect(try await reopened.saveRanking() != nil, "and saves a new one")
             #expect(try await opened(path).restoreRanking() == .restored(removed: 0))
