@@ -6,15 +6,21 @@ import ServiceLifecycle
 /// Keeps the ranking postings saved beside the index
 /// (`SQLiteSearchIndex.saveRanking`), so that a worker started again ranks at
 /// once (`restore`) instead of reading every document back: at a graceful
-/// stop, and while running once the index has been quiet for `quiet`
-/// after at least `SearchRules.compactAfter` changes (a large catch-up),
-/// so that even a worker killed later starts fast (what changed after the
-/// save is made good as they are taken up). Each save writes them all
-/// (half a second at a million posts).
+/// stop; while running once the index has been quiet for `quiet` after at
+/// least `SearchRules.compactAfter` changes (a large catch-up), so that even
+/// a worker killed later starts fast (what changed after the save is made
+/// good as they are taken up); and, however busy, once the postings held in
+/// memory of its own pass `inMemoryBound` (`SearchRules.postingsInMemoryBeforeSave`),
+/// so that they stay bounded: the ranking reads the saved ones in place.
+/// Each save writes them all (a second or two at a million posts, on a
+/// thread of its own), and a save while running comes at most every `quiet`.
 struct RankingSave: Service {
     let index: SQLiteSearchIndex
     let logger: Logger
     var quiet: Duration = .seconds(10)
+    var inMemoryBound = SearchRules.postingsInMemoryBeforeSave
+    /// How often it looks.
+    var every: Duration = .seconds(1)
 
     /// Takes up the postings saved at the last stop, before the catch-up
     /// changes anything; says in the log what became of them.
@@ -31,7 +37,7 @@ struct RankingSave: Service {
     }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await saveWhenQuiet() }
+        await cancelWhenGracefulShutdown { await saveWhenDue() }
         // Stopped: the services after this one in the group (the worker,
         // the sync) have stopped first, so nothing changes the index now.
         // Saved in a task of its own, which this one's cancellation (the
@@ -39,13 +45,18 @@ struct RankingSave: Service {
         _ = await Task { await save(atStop: true) }.value
     }
 
-    private func saveWhenQuiet() async {
-        var (savedAt, seen) = (index.changesWritten, index.changesWritten)
+    private func saveWhenDue() async {
+        var savedAt = index.changesWritten
+        var (seen, quietSince, lastSave) = (savedAt, ContinuousClock.now, ContinuousClock.now - quiet)
         while !Task.isCancelled {
-            try? await Task.sleep(for: quiet)
+            try? await Task.sleep(for: every)
             let now = index.changesWritten
-            if now == seen, now - savedAt >= SearchRules.compactAfter, await save(atStop: false) { savedAt = now }
-            seen = now
+            if now != seen { (seen, quietSince) = (now, .now) }
+            let quietAfterMany = quietSince.duration(to: .now) >= quiet && now - savedAt >= SearchRules.compactAfter
+            let heldTooMuch = index.postingsInMemory >= inMemoryBound
+            guard quietAfterMany || heldTooMuch, lastSave.duration(to: .now) >= quiet else { continue }
+            lastSave = .now
+            if await save(atStop: false) { savedAt = now }
         }
     }
 

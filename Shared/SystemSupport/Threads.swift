@@ -30,3 +30,28 @@ public func sleepThread(seconds: Double) {
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }
+
+/// Runs `work` on a thread of its own named `name` and answers what it
+/// returned or threw: work that holds a thread for long (a file written
+/// or read whole) without holding one of Swift's cooperative threads. The
+/// work, and what it captured, is let go before the caller resumes.
+public func onThread<T: Sendable>(named name: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    let job = ThreadJob(work)
+    return try await withCheckedThrowingContinuation { continuation in
+        startThread(named: name) { continuation.resume(with: job.run()) }
+    }
+}
+
+/// `onThread`'s work, taken by the one thread that runs it.
+private final class ThreadJob<T: Sendable>: @unchecked Sendable {
+    private var work: (@Sendable () throws -> T)?
+
+    init(_ work: @escaping @Sendable () throws -> T) { self.work = work }
+
+    /// Runs the work once, and lets it go.
+    func run() -> Result<T, any Error> {
+        guard let work else { preconditionFailure("a thread's work runs once") }
+        self.work = nil
+        return Result { try work() }
+    }
+}

@@ -39,6 +39,36 @@ extension SavedRankingTests {
         }
     }
 
+    @Test func test_writesThatCameWhileASaveWrote_areAppliedToTheFileItWrote_whichIsThenReadInPlace() async throws {
+        try await withDatabase { path in
+            let (index, live) = try await built(at: path)
+            let total = index.ranker.size.postings
+            // A post of three words, three edits and two deletions, after the save took its copy of the postings.
+            _ = try #require(
+                try await index.saveRanking(whileWriting: {
+                    try await apply(SearchRankingTests.changes([Post(title: "Zyzzyva", content: "file dolor")], from: 5_000), to: index)
+                    try await editAndDelete(live, edited: 0..<3, deleted: 3..<5, from: 5_001, index)
+                }))
+            let held = index.ranker.postingsHeld
+            #expect(held.mapped == total, "read in place from the file it wrote: \(held)")
+            #expect(held.inMemory > 3 && held.inMemory < total / 10, "in memory only what the writes added: \(held)")
+            #expect(held.inMemory == index.postingsInMemory)
+            #expect(try await pages(index) == pages(loadedFromDocuments(path)), "the same pages as the documents give")
+            #expect(try await index.search("zyzzyva", limit: 10, offset: 0).hits.map(\.title) == ["Zyzzyva"])
+        }
+    }
+
+    @Test func test_aSaveDuringWhichTheIndexWasEmptied_isNotTakenUp_andTheRankingStaysRight() async throws {
+        try await withDatabase { path in
+            let (index, _) = try await built(at: path)
+            _ = try #require(try await index.saveRanking(whileWriting: { try await index.reset(database: nil) }))
+            #expect(index.ranker.postingsHeld.mapped == 0, "an emptied ranking is not the file's")
+            #expect(try await index.search("file", limit: 10, offset: 0).total == 0)
+            try await apply(SearchRankingTests.changes([Post(title: "Zyzzyva again", content: "")], from: 1), to: index)
+            #expect(try await index.search("zyzzyva", limit: 10, offset: 0).hits.map(\.title) == ["Zyzzyva again"])
+        }
+    }
+
     @Test func test_aColumnThatDoesNotAscend_isRefused_andTheDocumentsAreReadInstead() async throws {
         try await withDatabase { path in
             let (index, live) = try await built(at: path)

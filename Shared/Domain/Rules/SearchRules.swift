@@ -23,6 +23,12 @@ public enum SearchRules {
     /// at most two batches, each at most 4 MB of text and one page more.
     public static let catchUpBatch = 5_000
     public static let catchUpBatchBytes = 4 << 20
+    /// A search worker saves its ranking postings, however busy, once this
+    /// many of them are in memory of its own (8 bytes each: 64 MB; added
+    /// since its last save, or built), and from then on reads them in place
+    /// from the file (docs/OPERATIONS.md): what it holds in memory stays
+    /// bounded by about this, plus what comes while a save is written.
+    public static let postingsInMemoryBeforeSave = 8_000_000
 
     /// The limit and offset a search may ask for, or the one that is wrong.
     public static func validated(query: String, limit: Int?, offset: Int?) throws(PostsError) -> (limit: Int, offset: Int) {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Logging
 import Search
+import SystemSupport
 
 /// The ranking's postings: taken up from the file saved beside the index,
 /// loaded from its documents, saved for the next start.
@@ -51,8 +52,10 @@ extension SQLiteSearchIndex {
     /// Saves the ranking's postings beside the index (`StoredPostings`)
     /// and names the file in the index, so that the next start takes them
     /// up (`restoreRanking`). From then on the ranking reads them in place
-    /// from that file, unless it changed meanwhile (`ImpactRanker.adopt`):
-    /// what it built in memory of its own is given back. Answers the bytes
+    /// from that file, the changes applied while it was written applied to
+    /// them too (`ImpactRanker.adopt`): what it built in memory of its own
+    /// is given back. The file is written and read back on a thread of its
+    /// own (a second or two at a million posts), not a cooperative one. Answers the bytes
     /// written; nil when there is nothing to save (no place for them, not
     /// loaded yet, or no change since the file the index names was saved
     /// or taken up).
@@ -65,6 +68,7 @@ extension SQLiteSearchIndex {
     func saveRanking(whileWriting: () async throws -> Void) async throws(PostsError) -> Int? {
         guard let postingsPath else { return nil }
         let id = UUID()
+        defer { ranker.forgetSave() }
         guard let saved = try await writeCopy(id: id, to: postingsPath) else { return nil }
         do { try await whileWriting() } catch { throw .failed("\(error)") }
         try await write { db in
@@ -72,8 +76,11 @@ extension SQLiteSearchIndex {
             self.savedAt.store(saved.writes, ordering: .relaxed)
         }
         // The file as the next start would take it up: a file that cannot be read back leaves the ranking as it is.
-        do throws(StoredPostingsError) {
-            ranker.adopt(try StoredPostings.read(from: postingsPath, id: id).index, ofVersion: saved.version)
+        do {
+            let read = try await onThread(named: "ranking-read") { try StoredPostings.read(from: postingsPath, id: id).index }
+            if !ranker.adopt(read, ofVersion: saved.version) {
+                Self.logger.info("saved ranking postings not taken up: the ranking changed too much meanwhile; kept in memory until the next save")
+            }
         } catch {
             Self.logger.warning("saved ranking postings not read back; kept in memory", metadata: ["file": "\(postingsPath)", "error": "\(error)"])
         }
@@ -87,13 +94,16 @@ extension SQLiteSearchIndex {
     private func writeCopy(id: UUID, to path: String) async throws(PostsError) -> (size: Int, version: Int, writes: Int)? {
         let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, version: Int, writes: Int)? in
             let writes = self.writes.load(ordering: .relaxed)
-            guard let saved = self.ranker.saved(), try writes != self.savedAt.load(ordering: .relaxed) || SearchSchema.savedPostings(db) == nil
+            guard try writes != self.savedAt.load(ordering: .relaxed) || SearchSchema.savedPostings(db) == nil, let saved = self.ranker.saved()
             else { return nil }
             return (saved.index, saved.loadedThrough, saved.version, writes)
         }
         guard let taken else { return nil }
         do {
-            return (try StoredPostings.write(taken.index, loadedThrough: taken.loadedThrough, id: id, to: path), taken.version, taken.writes)
+            let size = try await onThread(named: "ranking-save") {
+                try StoredPostings.write(taken.index, loadedThrough: taken.loadedThrough, id: id, to: path)
+            }
+            return (size, taken.version, taken.writes)
         } catch {
             throw .failed("cannot save the ranking postings: \(error)")
         }

@@ -178,6 +178,10 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// Changes written since the index was opened.
     public var changesWritten: Int { writes.load(ordering: .relaxed) }
 
+    /// Ranking postings held in memory of its own: added since the ranking
+    /// last took up its saved postings (`ImpactRanker.postingsAddedSinceSaved`).
+    public var postingsInMemory: Int { ranker.postingsAddedSinceSaved }
+
     /// Whether the ranking's postings hold every document (they rank every
     /// query; a search before then loads them first).
     public var rankingLoaded: Bool { ranker.isComplete }

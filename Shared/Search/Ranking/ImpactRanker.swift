@@ -27,10 +27,39 @@ public final class ImpactRanker: Sendable {
         var complete = false
         /// Postings added since free memory was last given back.
         var addedSinceRelease = 0
+        /// Postings added since it last took up a saved copy (`restore`,
+        /// `adopt`), or since it was emptied: those in memory of its own.
+        var addedSinceSaved = 0
         /// Counts every change to what it holds, across restores and
         /// resets: a saved copy is what it holds while this is unchanged.
         var version = 0
+        /// The changes applied since a copy was taken to be saved
+        /// (`saved`), to apply to that copy once it is read back (`adopt`);
+        /// nil when no save is under way, or when it outgrew its bound.
+        var sinceSaved: SinceSaved?
     }
+
+    /// A table's change as `apply` takes it.
+    typealias Change = (removed: [Document], added: [Document], words: [Int64: Words])
+
+    /// The changes since a copy of `version` was taken, holding documents
+    /// through `loadedThrough`.
+    private struct SinceSaved {
+        let version: Int
+        let loadedThrough: Int64
+        var changes: [Change] = []
+        var documents = 0
+    }
+
+    /// Most documents kept to apply again to a saved copy (`SinceSaved`):
+    /// past it the save's copy is not taken up, and what it holds stays in
+    /// memory until the next save. A save at a million posts takes about a
+    /// second; this is about 20 times the documents a worker applies in it.
+    public static let sinceSavedBound = 200_000
+
+    /// Times `adopt` applies the changes that came while it applied the
+    /// ones before, before it leaves the copy.
+    static let adoptRounds = 8
 
     /// Free memory is given back (`FreeMemory`) once postings have grown by
     /// this fraction of what they hold since it last was (or by a million).
@@ -66,9 +95,12 @@ public final class ImpactRanker: Sendable {
         try tokenizing { tokenizer in
             try self.state.write { state in
                 state.version += 1
+                state.sinceSaved = nil  // not one `apply`'s change: a copy saved before it is not taken up
+                let before = state.index.postingsAdded
                 for document in documents where document.rowid > state.loadedThrough {
                     try Self.add(document, to: &state.index, tokenizer)
                 }
+                state.addedSinceSaved += state.index.postingsAdded - before
                 state.loadedThrough = max(state.loadedThrough, through)
                 if complete && !state.complete {
                     state.index.trim()
@@ -96,23 +128,41 @@ public final class ImpactRanker: Sendable {
         let release = try tokenizing { tokenizer in
             try self.state.write { state -> Bool in
                 state.version += 1
-                for document in removed where document.rowid <= state.loadedThrough {
-                    let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: state.index)
-                    state.index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
+                let change = (removed, added, words)
+                let postings = try Self.apply(change, to: &state.index, loadedThrough: &state.loadedThrough, complete: state.complete, tokenizer)
+                if var since = state.sinceSaved {
+                    state.sinceSaved = nil  // no copy of its changes while it is appended to
+                    since.changes.append(change)
+                    since.documents += removed.count + added.count
+                    if since.documents <= Self.sinceSavedBound { state.sinceSaved = since }
                 }
-                guard state.complete else { return false }  // the loading reaches them
-                let before = state.index.postingsAdded
-                for document in added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > state.loadedThrough {
-                    try Self.add(document, words: words[document.rowid], to: &state.index, tokenizer)
-                    state.loadedThrough = document.rowid
-                }
-                state.addedSinceRelease += state.index.postingsAdded - before
+                state.addedSinceRelease += postings
+                state.addedSinceSaved += postings
                 guard state.addedSinceRelease > max(1_000_000, state.index.postingsAdded / Self.releaseAfterGrowth) else { return false }
                 state.addedSinceRelease = 0
                 return true
             }
         }
         if release { FreeMemory.giveBack() }
+    }
+
+    /// Applies `change` to `index`, which holds the documents through
+    /// `loadedThrough` (added ones only when `complete`: else the loading
+    /// reaches them); answers the postings it added.
+    private static func apply(
+        _ change: Change, to index: inout ImpactIndex, loadedThrough: inout Int64, complete: Bool, _ tokenizer: ImpactTokenizer
+    ) throws -> Int {
+        for document in change.removed where document.rowid <= loadedThrough {
+            let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: index)
+            index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
+        }
+        guard complete else { return 0 }
+        let before = index.postingsAdded
+        for document in change.added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > loadedThrough {
+            try add(document, words: change.words[document.rowid], to: &index, tokenizer)
+            loadedThrough = document.rowid
+        }
+        return index.postingsAdded - before
     }
 
     /// Gives back the memory its postings grew into but do not use (once
@@ -127,22 +177,62 @@ public final class ImpactRanker: Sendable {
 
     /// What it holds, to save (`StoredPostings`): a copy, which changes
     /// made after do not touch, and its version (for `adopt`); nil until it
-    /// holds every document.
+    /// holds every document. From then until `adopt` or `forgetSave`, the
+    /// changes it applies are also kept (up to `sinceSavedBound`
+    /// documents), for `adopt` to apply to the copy as read back.
     public func saved() -> (index: ImpactIndex, loadedThrough: Int64, version: Int)? {
-        state.read { $0.complete ? ($0.index, $0.loadedThrough, $0.version) : nil }
+        state.write { state in
+            guard state.complete else { return nil }
+            state.sinceSaved = SinceSaved(version: state.version, loadedThrough: state.loadedThrough)
+            return (state.index, state.loadedThrough, state.version)
+        }
+    }
+
+    /// Keeps no more changes for a save's copy (`saved`): the save is over.
+    public func forgetSave() {
+        state.write { $0.sinceSaved = nil }
     }
 
     /// Takes `index`, the copy of version `version` (`saved`) as read back
-    /// from its file, in place of what it holds, if nothing changed since:
-    /// the same postings, read in place from the mapped file instead of
-    /// held in memory of its own. Answers whether it did.
+    /// from its file, in place of what it holds: the same postings, read
+    /// in place from the mapped file instead of held in memory of its own,
+    /// with the changes applied since the copy was taken applied to it too
+    /// (outside the lock, so queries go on meanwhile; then those that came
+    /// while it did, up to `adoptRounds` times). Answers whether it did: not
+    /// when something other than `apply` changed it since, or the changes
+    /// outgrew `sinceSavedBound`.
     @discardableResult
     public func adopt(_ index: ImpactIndex, ofVersion version: Int) -> Bool {
-        let adopted = state.write { state -> Bool in
-            guard state.complete, state.version == version, index.rows == state.index.rows else { return false }
-            state.index = index
-            state.addedSinceRelease = 0
-            return true
+        var (copy, applied, through, added) = (index, 0, Int64(0), 0)
+        var adopted = false
+        for _ in 0..<Self.adoptRounds {
+            // The changes not yet applied to the copy; nil: it cannot be taken up.
+            let pending = state.read { state -> ArraySlice<Change>? in
+                guard state.complete else { return nil }
+                if state.version == version && applied == 0 { return [] }
+                guard let since = state.sinceSaved, since.version == version, state.version == version + since.changes.count else { return nil }
+                if applied == 0 { through = since.loadedThrough }
+                return since.changes[applied...]
+            }
+            guard let pending else { break }
+            do throws(PostsError) {
+                try tokenizing { tokenizer in
+                    for change in pending { added += try Self.apply(change, to: &copy, loadedThrough: &through, complete: true, tokenizer) }
+                }
+            } catch {
+                break
+            }
+            applied += pending.count
+            adopted = state.write { state -> Bool in
+                // Only when no change came meanwhile.
+                guard state.complete, state.version == version + applied, copy.rows == state.index.rows else { return false }
+                guard applied == 0 || state.loadedThrough == through else { return false }
+                state.index = copy
+                state.sinceSaved = nil
+                (state.addedSinceRelease, state.addedSinceSaved) = (0, added)
+                return true
+            }
+            if adopted { break }
         }
         if adopted { FreeMemory.giveBack() }
         return adopted
@@ -167,6 +257,7 @@ public final class ImpactRanker: Sendable {
     public func keepOnly(_ live: [Int64]) {
         state.write { state in
             state.version += 1
+            state.sinceSaved = nil
             _ = state.index.keepOnly(live)
         }
     }
@@ -312,6 +403,11 @@ public final class ImpactRanker: Sendable {
     /// Its postings read in place from a saved file, and those in memory of
     /// its own (built, or changed since the file was taken up).
     public var postingsHeld: (mapped: Int, inMemory: Int) { state.read { $0.index.postingsHeld } }
+
+    /// Postings added since it last took up a saved copy, or was emptied:
+    /// those `postingsHeld` counts in memory, counted as they come (without
+    /// a pass over every term).
+    public var postingsAddedSinceSaved: Int { state.read { $0.addedSinceSaved } }
 
     /// Runs `body` with a tokenizer of its own: one not in use, or a new
     /// one should every one be.
