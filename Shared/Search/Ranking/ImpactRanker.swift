@@ -20,7 +20,7 @@ public final class ImpactRanker: Sendable {
     /// count its length.
     public typealias Words = (title: [String], content: [String])
 
-    private struct State {
+    struct State {
         var index = ImpactIndex()
         /// Documents up to this rowid are in `index`.
         var loadedThrough: Int64 = 0
@@ -42,25 +42,6 @@ public final class ImpactRanker: Sendable {
     /// A table's change as `apply` takes it.
     typealias Change = (removed: [Document], added: [Document], words: [Int64: Words])
 
-    /// The changes since a copy of `version` was taken, holding documents
-    /// through `loadedThrough`.
-    private struct SinceSaved {
-        let version: Int
-        let loadedThrough: Int64
-        var changes: [Change] = []
-        var documents = 0
-    }
-
-    /// Most documents kept to apply again to a saved copy (`SinceSaved`):
-    /// past it the save's copy is not taken up, and what it holds stays in
-    /// memory until the next save. A save at a million posts takes about a
-    /// second; this is about 20 times the documents a worker applies in it.
-    public static let sinceSavedBound = 200_000
-
-    /// Times `adopt` applies the changes that came while it applied the
-    /// ones before, before it leaves the copy.
-    static let adoptRounds = 8
-
     /// Free memory is given back (`FreeMemory`) once postings have grown by
     /// this fraction of what they hold since it last was (or by a million).
     static let releaseAfterGrowth = 8
@@ -74,7 +55,7 @@ public final class ImpactRanker: Sendable {
     /// Tokenizers not in use (`IdlePool`: as many as ever tokenized at
     /// once, a process's sessions and the thread finding a page's words).
     private let tokenizers: IdlePool<any WordTokenizer>
-    private let state = ReadWriteLocked(State())
+    let state = ReadWriteLocked(State())
 
     public init(makeTokenizer: @escaping @Sendable () throws -> any WordTokenizer) throws(PostsError) {
         FreeMemory.keepLargeBlocksMapped()
@@ -149,7 +130,7 @@ public final class ImpactRanker: Sendable {
     /// Applies `change` to `index`, which holds the documents through
     /// `loadedThrough` (added ones only when `complete`: else the loading
     /// reaches them); answers the postings it added.
-    private static func apply(
+    static func apply(
         _ change: Change, to index: inout ImpactIndex, loadedThrough: inout Int64, complete: Bool, _ tokenizer: ImpactTokenizer
     ) throws -> Int {
         for document in change.removed where document.rowid <= loadedThrough {
@@ -174,69 +155,6 @@ public final class ImpactRanker: Sendable {
 
     /// The rowid the documents it holds reach.
     public var loadedThrough: Int64 { state.read { $0.loadedThrough } }
-
-    /// What it holds, to save (`StoredPostings`): a copy, which changes
-    /// made after do not touch, and its version (for `adopt`); nil until it
-    /// holds every document. From then until `adopt` or `forgetSave`, the
-    /// changes it applies are also kept (up to `sinceSavedBound`
-    /// documents), for `adopt` to apply to the copy as read back.
-    public func saved() -> (index: ImpactIndex, loadedThrough: Int64, version: Int)? {
-        state.write { state in
-            guard state.complete else { return nil }
-            state.sinceSaved = SinceSaved(version: state.version, loadedThrough: state.loadedThrough)
-            return (state.index, state.loadedThrough, state.version)
-        }
-    }
-
-    /// Keeps no more changes for a save's copy (`saved`): the save is over.
-    public func forgetSave() {
-        state.write { $0.sinceSaved = nil }
-    }
-
-    /// Takes `index`, the copy of version `version` (`saved`) as read back
-    /// from its file, in place of what it holds: the same postings, read
-    /// in place from the mapped file instead of held in memory of its own,
-    /// with the changes applied since the copy was taken applied to it too
-    /// (outside the lock, so queries go on meanwhile; then those that came
-    /// while it did, up to `adoptRounds` times). Answers whether it did: not
-    /// when something other than `apply` changed it since, or the changes
-    /// outgrew `sinceSavedBound`.
-    @discardableResult
-    public func adopt(_ index: ImpactIndex, ofVersion version: Int) -> Bool {
-        var (copy, applied, through, added) = (index, 0, Int64(0), 0)
-        var adopted = false
-        for _ in 0..<Self.adoptRounds {
-            // The changes not yet applied to the copy; nil: it cannot be taken up.
-            let pending = state.read { state -> ArraySlice<Change>? in
-                guard state.complete else { return nil }
-                if state.version == version && applied == 0 { return [] }
-                guard let since = state.sinceSaved, since.version == version, state.version == version + since.changes.count else { return nil }
-                if applied == 0 { through = since.loadedThrough }
-                return since.changes[applied...]
-            }
-            guard let pending else { break }
-            do throws(PostsError) {
-                try tokenizing { tokenizer in
-                    for change in pending { added += try Self.apply(change, to: &copy, loadedThrough: &through, complete: true, tokenizer) }
-                }
-            } catch {
-                break
-            }
-            applied += pending.count
-            adopted = state.write { state -> Bool in
-                // Only when no change came meanwhile.
-                guard state.complete, state.version == version + applied, copy.rows == state.index.rows else { return false }
-                guard applied == 0 || state.loadedThrough == through else { return false }
-                state.index = copy
-                state.sinceSaved = nil
-                (state.addedSinceRelease, state.addedSinceSaved) = (0, added)
-                return true
-            }
-            if adopted { break }
-        }
-        if adopted { FreeMemory.giveBack() }
-        return adopted
-    }
 
     /// Takes a saved index (`saved`) as what it holds: complete at once
     /// when the table holds no document past `loadedThrough` (`complete`);
@@ -404,14 +322,9 @@ public final class ImpactRanker: Sendable {
     /// its own (built, or changed since the file was taken up).
     public var postingsHeld: (mapped: Int, inMemory: Int) { state.read { $0.index.postingsHeld } }
 
-    /// Postings added since it last took up a saved copy, or was emptied:
-    /// those `postingsHeld` counts in memory, counted as they come (without
-    /// a pass over every term).
-    public var postingsAddedSinceSaved: Int { state.read { $0.addedSinceSaved } }
-
     /// Runs `body` with a tokenizer of its own: one not in use, or a new
     /// one should every one be.
-    private func tokenizing<T>(_ body: (ImpactTokenizer) throws -> T) throws(PostsError) -> T {
+    func tokenizing<T>(_ body: (ImpactTokenizer) throws -> T) throws(PostsError) -> T {
         do {
             return try tokenizers.use(making: makeTokenizer) { tokenizer in try body(ImpactTokenizer(tokenizer)) }
         } catch {
