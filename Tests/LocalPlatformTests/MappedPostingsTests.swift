@@ -69,6 +69,25 @@ extension SavedRankingTests {
         }
     }
 
+    @Test func test_whileASaveHasKeptAllTheChangesItMay_writesWaitForItToEnd_thenApply() async throws {
+        try await withDatabase { path in
+            let (index, _) = try await built(at: path)
+            // A save under way, kept past its bound by posts of a megabyte (their words counted too).
+            _ = try #require(index.ranker.saved())
+            let big = (0..<8).map { Post(title: "Big \($0)", content: String(repeating: "lorem ipsum dolor ", count: 60_000)) }
+            try await apply(SearchRankingTests.changes(big, from: 6_000), to: index)
+            #expect(!index.ranker.hasRoomForChanges, "the save's changes are at their bound")
+
+            let waiting = Task { try await apply(SearchRankingTests.changes([Post(title: "Zyzzyva", content: "")], from: 6_100), to: index) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await index.search("zyzzyva", limit: 10, offset: 0).total == 0, "the write waits for the save")
+            index.ranker.forgetSave()
+            try await waiting.value
+            #expect(try await index.search("zyzzyva", limit: 10, offset: 0).hits.map(\.title) == ["Zyzzyva"], "then applies")
+            #expect(index.ranker.hasRoomForChanges)
+        }
+    }
+
     @Test func test_aColumnThatDoesNotAscend_isRefused_andTheDocumentsAreReadInstead() async throws {
         try await withDatabase { path in
             let (index, live) = try await built(at: path)

@@ -77,8 +77,10 @@ extension SQLiteSearchIndex {
         }
         // The file as the next start would take it up: a file that cannot be read back leaves the ranking as it is.
         do {
-            let read = try await onThread(named: "ranking-read") { try StoredPostings.read(from: postingsPath, id: id).index }
-            if !ranker.adopt(read, ofVersion: saved.version) {
+            let adopted = try await onThread(named: "ranking-read") { [ranker] in
+                ranker.adopt(try StoredPostings.read(from: postingsPath, id: id).index, ofVersion: saved.version)
+            }
+            if !adopted {
                 Self.logger.info("saved ranking postings not taken up: the ranking changed too much meanwhile; kept in memory until the next save")
             }
         } catch {

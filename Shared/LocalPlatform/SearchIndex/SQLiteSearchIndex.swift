@@ -142,8 +142,11 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// A changed post is removed and added again: its new rowid is past
     /// every other, as the ranking's postings need (`ImpactIndex`).
     /// The ranking's words of the page's posts are found on another thread
-    /// while SQLite writes them (`InBackground`).
+    /// while SQLite writes them (`InBackground`). While a save of the
+    /// ranking has kept all the changes it may (`ImpactRanker.hasRoomForChanges`),
+    /// it waits for the save to end.
     public func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
+        await roomForChanges()
         let texts = changes.map { change -> (title: String, content: String)? in
             guard case .upsert(let post) = change.kind else { return nil }
             return (post.title, post.content)
@@ -174,6 +177,23 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
             return changed
         }
     }
+
+    /// Waits (without holding a thread) until the ranking may take more
+    /// changes; says so in the log past `roomWaitReported`.
+    private func roomForChanges() async {
+        let started = ContinuousClock.now
+        var reported = false
+        while !ranker.hasRoomForChanges && !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+            if !reported && started.duration(to: .now) > Self.roomWaitReported {
+                reported = true
+                Self.logger.notice("changes wait for the ranking postings' save to end", metadata: ["waited": "\(started.duration(to: .now))"])
+            }
+        }
+    }
+
+    /// How long changes may wait for a save before the log says so.
+    static let roomWaitReported = Duration.seconds(10)
 
     /// Changes written since the index was opened.
     public var changesWritten: Int { writes.load(ordering: .relaxed) }

@@ -26,12 +26,21 @@ enum FreeMemory {
     /// Looked up once; nil where the C library has none (not glibc).
     private static let trim: Trim? = symbol("malloc_trim")
 
-    /// Set once for the process, on first use.
+    /// Set once for the process, on first use. Also caps malloc's arenas
+    /// at one a core (`arenas`): glibc keeps up to eight a core, one taken by
+    /// each new thread that allocates, and the threads a save writes and
+    /// reads its file on (`onThread`) left theirs holding free room: after
+    /// an import of 1,000,000 posts with its saves, a worker's RssAnon was
+    /// 225 MB, 175 MB with the cap (docs/BENCHMARKS.md).
     private static let mapped: Bool = {
         // glibc's M_MMAP_THRESHOLD; setting it also stops the raising.
         guard let option: Option = symbol("mallopt") else { return false }
+        _ = option(-8, arenas)  // M_ARENA_MAX
         return option(-3, mappedFrom) == 1
     }()
+
+    /// Arenas malloc may keep: one a core, at least two.
+    static var arenas: Int32 { Int32(clamping: Swift.max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     private static func symbol<T>(_ name: String) -> T? {
         #if canImport(Glibc)

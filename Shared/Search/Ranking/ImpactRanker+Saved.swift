@@ -10,14 +10,35 @@ extension ImpactRanker {
         let version: Int
         let loadedThrough: Int64
         var changes: [Change] = []
-        var documents = 0
+        /// About the memory `changes` take (`bytes(of:)`).
+        var bytes = 0
     }
 
-    /// Most documents kept to apply again to a saved copy (`SinceSaved`):
-    /// past it the save's copy is not taken up, and what it holds stays in
-    /// memory until the next save. A save at a million posts takes about a
-    /// second; this is about 20 times the documents a worker applies in it.
-    public static let sinceSavedBound = 200_000
+    /// Bytes of changes kept for a save's copy (`SinceSaved`), about, past
+    /// which `hasRoomForChanges` says no: a writer waits for the save to end
+    /// before it applies more (`SQLiteSearchIndex.apply`), so that what a
+    /// save costs stays bounded however busy the worker is. A save at a
+    /// million posts takes a few seconds; this holds a second or two of a
+    /// fast catch-up's changes, and the others wait.
+    public static let sinceSavedBytes = 32 << 20
+
+    /// Past this many times `sinceSavedBytes` (a writer that did not wait),
+    /// the changes are let go, and the save's copy is not taken up: what it
+    /// holds stays in memory of its own until the next save.
+    static let sinceSavedGiveUp = 4
+
+    /// Whether a writer may apply more changes now: no save is under way,
+    /// or the changes kept for it are under `sinceSavedBytes`.
+    public var hasRoomForChanges: Bool { state.read { ($0.sinceSaved?.bytes ?? 0) < Self.sinceSavedBytes } }
+
+    /// About the memory a change kept for a save takes: its texts, and the
+    /// words found in them.
+    static func bytes(of change: Change) -> Int {
+        let documents = change.removed + change.added
+        let texts = documents.reduce(0) { $0 + $1.title.utf8.count + $1.content.utf8.count + 64 }
+        let words = change.words.values.reduce(0) { $0 + ($1.title.count + $1.content.count) * 24 + 64 }
+        return texts + words
+    }
 
     /// Times `adopt` applies the changes that came while it applied the
     /// ones before, before it leaves the copy.
@@ -26,8 +47,8 @@ extension ImpactRanker {
     /// What it holds, to save (`StoredPostings`): a copy, which changes
     /// made after do not touch, and its version (for `adopt`); nil until it
     /// holds every document. From then until `adopt` or `forgetSave`, the
-    /// changes it applies are also kept (up to `sinceSavedBound`
-    /// documents), for `adopt` to apply to the copy as read back.
+    /// changes it applies are also kept (about `sinceSavedBytes`, see
+    /// `hasRoomForChanges`), for `adopt` to apply to the copy as read back.
     public func saved() -> (index: ImpactIndex, loadedThrough: Int64, version: Int)? {
         state.write { state in
             guard state.complete else { return nil }
@@ -48,7 +69,9 @@ extension ImpactRanker {
     /// (outside the lock, so queries go on meanwhile; then those that came
     /// while it did, up to `adoptRounds` times). Answers whether it did: not
     /// when something other than `apply` changed it since, or the changes
-    /// outgrew `sinceSavedBound`.
+    /// outgrew `sinceSavedGiveUp` times `sinceSavedBytes`. The copy is
+    /// changed on the calling thread: call it on one that may work for
+    /// seconds.
     @discardableResult
     public func adopt(_ index: ImpactIndex, ofVersion version: Int) -> Bool {
         var (copy, applied, through, added) = (index, 0, Int64(0), 0)

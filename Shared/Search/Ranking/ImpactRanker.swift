@@ -114,8 +114,8 @@ public final class ImpactRanker: Sendable {
                 if var since = state.sinceSaved {
                     state.sinceSaved = nil  // no copy of its changes while it is appended to
                     since.changes.append(change)
-                    since.documents += removed.count + added.count
-                    if since.documents <= Self.sinceSavedBound { state.sinceSaved = since }
+                    since.bytes += Self.bytes(of: change)
+                    if since.bytes <= Self.sinceSavedBytes * Self.sinceSavedGiveUp { state.sinceSaved = since }
                 }
                 state.addedSinceRelease += postings
                 state.addedSinceSaved += postings
