@@ -31,7 +31,7 @@ enum FreeMemory {
     /// each new thread that allocates, and the threads a save writes and
     /// reads its file on (`onThread`) left theirs holding free room: after
     /// an import of 1,000,000 posts with its saves, a worker's RssAnon was
-    /// 225 MB, 175 MB with the cap (docs/BENCHMARKS.md).
+    /// 225 MB, 174 MB with the cap (docs/BENCHMARKS.md).
     private static let mapped: Bool = {
         // glibc's M_MMAP_THRESHOLD; setting it also stops the raising.
         guard let option: Option = symbol("mallopt") else { return false }
