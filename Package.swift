@@ -303,7 +303,8 @@ let package = Package(
         // What the tests share (stubs, doubles, temporary directories,
         // waits that never block a cooperative thread); the benchmark too.
         .target(
-            name: "TestSupport", dependencies: ["Domain", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["Domain", "SystemSupport", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"
+        ),
         // Swift Testing traits (each test of a suite on a thread of its own).
         .target(name: "TestTraits", path: "Tests/TestTraits"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "CSodium", "TestSupport", "TestTraits"], path: "Tests/ZeroMQTests"),

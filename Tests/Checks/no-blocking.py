@@ -14,8 +14,9 @@ that the compiler gets to look:
    or group wait, poll(2), epoll_wait, zmq_poll, a wait for a process, or
    any function of ours marked noasync) must itself be marked noasync,
    unless the call sits in a closure that runs on a thread of its own
-   (`Thread { }`, `startThread(named:) { }`, `onOwnThread { }`, a
-   test harness's `atShutdown { }`, `DispatchQueue....async { }`) or the
+   (`Thread { }`, `startThread(named:) { }`, `onThread(named:) { }`,
+   `onOwnThread { }`, a test harness's `atShutdown { }`,
+   `DispatchQueue....async { }`) or the
    function is in the allow-list below (with the reason it may block).
 2. A blocking call in a closure given to `Task { }` is refused outright.
 3. Every `@Test` function is `async`: Swift Testing runs a synchronous test
@@ -62,7 +63,7 @@ RAW = [
     r"\bwaitpid\s*\([^)]*,\s*0\s*\)", r"\bwaitUntilExit\s*\(", r"\breadDataToEndOfFile\s*\(",
     r"\.wait\s*\(\s*(timeout:\s*[^)]*|wallTimeout:\s*[^)]*)?\)",
 ]
-THREAD_OPENERS = re.compile(r"(\bstart(Socket)?Thread\(named:[^()]*\)\s*|\bThread\s*(\(block:\s*)?|\bonOwnThread\s*|\batShutdown\s*|DispatchQueue[\w.()\s:\"-]*\.async(After\([^)]*\))?\s*(\(execute:\s*)?)$")
+THREAD_OPENERS = re.compile(r"(\bstart(Socket)?Thread\(named:[^()]*\)\s*|\bonThread\(named:[^()]*\)\s*|\bThread\s*(\(block:\s*)?|\bonOwnThread\s*|\batShutdown\s*|DispatchQueue[\w.()\s:\"-]*\.async(After\([^)]*\))?\s*(\(execute:\s*)?)$")
 TASK_OPENERS = re.compile(r"\bTask(\.detached)?\s*(\([^()]*\))?\s*$")
 NOASYNC = re.compile(r"@available\(\s*\*\s*,\s*noasync")
 DECLARATION = re.compile(r"\b(func\s+(\w+)|init\??(?=\s*[(<])|deinit|var\s+(\w+)|subscript)")

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 // Swift's cooperative pool has one thread per core (two on CI): a test that
 // blocks one of them (a sleep, a semaphore, a blocking poll, a wait for a
@@ -10,14 +11,10 @@ import Foundation
 
 /// Runs blocking `work` (a poll on sockets that belong to it, a wait for a
 /// process) on a new thread of its own, and resumes with its result: the
-/// cooperative threads stay free meanwhile. Sockets `work` makes live and
-/// die on that one thread.
+/// cooperative threads stay free meanwhile (`SystemSupport.onThread`, as
+/// the services do). Sockets `work` makes live and die on that one thread.
 public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try work() }) }
-        thread.stackSize = 1 << 22
-        thread.start()
-    }
+    try await onThread(named: "test-work", work)
 }
 
 /// Checks `condition` until it holds or `limit` passes, sleeping `interval`
