@@ -19,13 +19,20 @@ public final class MetricsEndpoint: Service {
     public let address: MetricsAddress
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
+    private let counter: ConnectionCounter
 
-    private init(address: MetricsAddress, channel: any Channel, group: MultiThreadedEventLoopGroup) {
-        (self.address, self.channel, self.group) = (address, channel, group)
+    /// The connections it holds open now.
+    public var openConnections: Int { counter.count }
+
+    private init(address: MetricsAddress, channel: any Channel, group: MultiThreadedEventLoopGroup, counter: ConnectionCounter) {
+        (self.address, self.channel, self.group, self.counter) = (address, channel, group, counter)
     }
 
-    /// Listens on `address`, or throws saying why it cannot.
-    public static func bind(_ address: MetricsAddress, registry: PrometheusCollectorRegistry, logger: Logger) async throws -> MetricsEndpoint {
+    /// Listens on `address`, or throws saying why it cannot. A connection
+    /// silent for `idleTimeout` is closed.
+    public static func bind(
+        _ address: MetricsAddress, registry: PrometheusCollectorRegistry, logger: Logger, idleTimeout: TimeAmount = MetricsEndpoint.idleTimeout
+    ) async throws -> MetricsEndpoint {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let counter = ConnectionCounter()
         do {
@@ -47,7 +54,7 @@ public final class MetricsEndpoint: Service {
                 .bind(host: address.host, port: address.port).get()
             let bound = MetricsAddress(host: address.host, port: channel.localAddress?.port ?? address.port)
             logger.info("metrics at http://\(bound)/metrics")
-            return MetricsEndpoint(address: bound, channel: channel, group: group)
+            return MetricsEndpoint(address: bound, channel: channel, group: group, counter: counter)
         } catch {
             try? await group.shutdownGracefully()
             throw MetricsEndpointError(address: address, reason: "\(error)")

@@ -61,19 +61,54 @@ struct MetricsEndpointTests {
         await endpoint.close()
     }
 
-    @Test func test_pastItsConnectionLimit_aNewConnectionIsClosedAtOnce() async throws {
+    /// What the server did with `socket`: the bytes it sent before it
+    /// closed, or why reading failed (a time-out of `seconds`, a reset).
+    private func readToClose(_ socket: Int32, seconds: Int) -> Result<[UInt8], POSIXError> {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { return .success(answer) }
+            if count < 0 { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+            answer += buffer[0..<count]
+        }
+    }
+
+    @Test func test_pastItsConnectionLimit_aNewConnectionIsClosedAtOnce_andTheOthersAreStillServed() async throws {
+        // An idle time-out far past the test, so the bound on connections is
+        // all that closes one: on a loaded machine the idle ones must not be
+        // closed for silence before the one past the limit arrives.
         let endpoint = try await MetricsEndpoint.bind(
             try MetricsAddress.parse("127.0.0.1:0").get(), registry: PrometheusCollectorRegistry(),
-            logger: Logger(label: "test"))
+            logger: Logger(label: "test"), idleTimeout: .minutes(10))
         let port = endpoint.address.port
         let idle = (0..<MetricsEndpoint.maxConnections).compactMap { _ in connect(port) }
         defer { idle.forEach { close($0) } }
         #expect(idle.count == MetricsEndpoint.maxConnections)
-        try await Task.sleep(for: .milliseconds(200))  // every one of them accepted
+        let accepted = await eventually(within: .seconds(60)) { endpoint.openConnections == MetricsEndpoint.maxConnections }
+        #expect(accepted, "every connection up to the limit is accepted and held (\(endpoint.openConnections) held)")
         let extra = try #require(connect(port))
         defer { close(extra) }
-        var byte: UInt8 = 0
-        #expect(recv(extra, &byte, 1, 0) == 0, "the one past the limit is closed without an answer")
+        let refused = readToClose(extra, seconds: 60)
+        #expect(refused == .success([]), "the one past the limit is closed without an answer")
+        #expect(endpoint.openConnections == MetricsEndpoint.maxConnections)
+        let first = try #require(idle.first)
+        _ = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".utf8CString.withUnsafeBufferPointer { send(first, $0.baseAddress, $0.count - 1, 0) }
+        let answer = try readToClose(first, seconds: 60).get()
+        #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"), "a connection within the limit is still served")
+        await endpoint.close()
+    }
+
+    @Test func test_aConnectionSilentForItsIdleTimeout_isClosed() async throws {
+        let endpoint = try await MetricsEndpoint.bind(
+            try MetricsAddress.parse("127.0.0.1:0").get(), registry: PrometheusCollectorRegistry(),
+            logger: Logger(label: "test"), idleTimeout: .milliseconds(300))
+        let silent = try #require(connect(endpoint.address.port))
+        defer { close(silent) }
+        #expect(readToClose(silent, seconds: 60) == .success([]), "a silent connection is closed without an answer")
+        #expect(await eventually(within: .seconds(60)) { endpoint.openConnections == 0 }, "and no longer counted")
         await endpoint.close()
     }
 }
