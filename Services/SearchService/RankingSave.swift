@@ -53,7 +53,8 @@ struct RankingSave: Service {
             let now = index.changesWritten
             if now != seen { (seen, quietSince) = (now, .now) }
             let quietAfterMany = quietSince.duration(to: .now) >= quiet && now - savedAt >= SearchRules.compactAfter
-            let heldTooMuch = index.postingsInMemory >= inMemoryBound
+            // A document's stems are 4-byte values, half a posting's 8 bytes.
+            let heldTooMuch = index.postingsInMemory + index.stemsInMemory / 2 >= inMemoryBound
             guard quietAfterMany || heldTooMuch, lastSave.duration(to: .now) >= quiet else { continue }
             lastSave = .now
             if await save(atStop: false) { savedAt = now }

@@ -14,25 +14,34 @@ extension SavedRankingTests {
             let before = try await pages(index)
             let total = index.ranker.size.postings
             #expect(index.ranker.postingsHeld == (mapped: 0, inMemory: total), "built in memory of its own")
+            let stems = index.ranker.stemsHeld.inMemory
+            #expect(index.ranker.stemsHeld == (mapped: 0, inMemory: stems) && stems > total / 4, "each document's stems too")
             _ = try #require(try await index.saveRanking())
             #expect(index.ranker.postingsHeld == (mapped: total, inMemory: 0), "read in place once saved")
+            #expect(index.ranker.stemsHeld == (mapped: stems, inMemory: 0), "and the stems")
             #expect(try await pages(index) == before)
 
             let reopened = try opened(path)
             #expect(try await reopened.restoreRanking() == .restored(removed: 0))
             #expect(reopened.ranker.postingsHeld == (mapped: total, inMemory: 0), "a start maps them, copying none")
+            #expect(reopened.ranker.stemsHeld == (mapped: stems, inMemory: 0))
             #expect(try await pages(reopened) == before)
 
             // A new post of three words adds three postings in memory, one a word; the file is left as it was.
             let file = try Data(contentsOf: URL(fileURLWithPath: path + ".postings"))
             try await apply(SearchRankingTests.changes([Post(title: "Lorem", content: "file dolor")], from: 4_000), to: reopened)
             #expect(reopened.ranker.postingsHeld == (mapped: total, inMemory: 3))
+            let added = reopened.ranker.stemsHeld
+            #expect(added.mapped == stems && added.inMemory > 0 && added.inMemory == reopened.stemsInMemory, "its stems in memory: \(added)")
+            let phrase = try await reopened.search("\"file dolor\"", limit: 10, offset: 0).hits.map(\.title)
+            #expect(phrase.contains("Lorem"), "a phrase is found in the stems added since: \(phrase)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".postings")) == file)
             #expect(try await pages(reopened) == pages(loadedFromDocuments(path)))
 
             // Saved again, what was added is in the file too, and read in place.
             _ = try #require(try await reopened.saveRanking())
             #expect(reopened.ranker.postingsHeld == (mapped: total + 3, inMemory: 0))
+            #expect(reopened.ranker.stemsHeld == (mapped: stems + added.inMemory, inMemory: 0))
             let again = try opened(path)
             #expect(try await again.restoreRanking() == .restored(removed: 0))
             #expect(try await pages(again) == pages(loadedFromDocuments(path)))
@@ -106,6 +115,26 @@ extension SavedRankingTests {
             #expect(throws: StoredPostingsError.self) { _ = try StoredPostings.read(from: file, id: id) }
 
             _ = try await refusedAndReadInstead(path, "a damaged column", live: live.count, expected: expected)
+        }
+    }
+
+    @Test func test_documentsStemsThatDoNotAscend_areRefused_andTheDocumentsAreReadInstead() async throws {
+        try await withDatabase { path in
+            let (index, live) = try await built(at: path)
+            let expected = try await pages(index)
+            _ = try #require(try await index.saveRanking())
+            let id = try #require(try await index.savedPostingsID())
+            let (documents, words) = index.ranker.state.read { ($0.index.documentStems.documents, $0.index.documentStems.words.count) }
+            let file = path + ".postings"
+            var whole = try Data(contentsOf: URL(fileURLWithPath: file))
+            // The last columns are where each document's stems start, then the stems; then the columns' byte count and magic.
+            let starts = whole.count - 8 - StoredPostings.magic.count - 4 * words - 4 * (documents + 1)
+            let second = starts + 4 * 2
+            whole.replaceSubrange(second..<(second + 4), with: [0xFF, 0xFF, 0xFF, 0x00])
+            try whole.write(to: URL(fileURLWithPath: file))
+            #expect(throws: StoredPostingsError.self) { _ = try StoredPostings.read(from: file, id: id) }
+
+            _ = try await refusedAndReadInstead(path, "damaged stems", live: live.count, expected: expected)
         }
     }
 }

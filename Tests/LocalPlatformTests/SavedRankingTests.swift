@@ -13,7 +13,10 @@ import Testing
 @Suite("Ranking postings saved beside the index", .ownThread, .timeLimit(.minutes(5)))
 struct SavedRankingTests {
     /// Words, unfinished words of one and of several completions, a letter.
-    static let queries = ["file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem"]
+    static let queries = [
+        "file", "fil", "kernel module", "network", "zone fi", "out", "signal memory thread", "f", "lorem", "\"network zone\"",
+        "\"network zone\" file", "\"file dolor\"",
+    ]
 
     func opened(_ path: String) throws -> SQLiteSearchIndex {
         try SQLiteSearchIndex(path: path, exclusive: true, postingsPath: path + ".postings")

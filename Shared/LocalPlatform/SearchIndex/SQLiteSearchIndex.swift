@@ -202,6 +202,11 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// last took up its saved postings (`ImpactRanker.postingsAddedSinceSaved`).
     public var postingsInMemory: Int { ranker.postingsAddedSinceSaved }
 
+    /// The documents' stems held in memory of its own (4-byte values,
+    /// where a posting is 8 bytes): added since the ranking last took up
+    /// its saved postings.
+    public var stemsInMemory: Int { ranker.stemsHeld.inMemory }
+
     /// Whether the ranking's postings hold every document (they rank every
     /// query; a search before then loads them first).
     public var rankingLoaded: Bool { ranker.isComplete }
@@ -248,10 +253,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
         let (results, save) = try await read { db in
             let save = self.readsInTransaction ? try self.followOtherWrites(db) : false
             let stored = try self.readText(db)
-            // A phrase's posts are read as a page's hits are (uid, text).
-            let texts = try db.cachedStatement(sql: RankedPage.hitSQL)
-            let text = { (rowid: Int64) in try Row.fetchOne(texts, arguments: [rowid]).map { try stored.decode($0[1]) } }
-            guard let ranked = try self.ranker.rank(terms: terms, keep: limit + offset, texts: text) else {
+            guard let ranked = try self.ranker.rank(terms: terms, keep: limit + offset) else {
                 throw PostsError.failed("the search ranking is not loaded")  // a reset or a load completes it, and it stays so
             }
             let page = zip(ranked.rowids, ranked.scores).dropFirst(offset).prefix(limit).map { ($0, $1) }

@@ -2,10 +2,10 @@
 /// bm25 would, reading only the postings where they can be: each term's
 /// postings are in tiers by weight (`TermTiers`) with block-max bounds
 /// (`TermPostings`), and `ImpactSearch` skips every tier and block that
-/// cannot reach the page. The matches' text stays in SQLite (a phrase is
-/// found by reading it, as a snippet is); this holds what ranking reads:
-/// each document's length, and each term's documents with its weighted
-/// count.
+/// cannot reach the page. The matches' text stays in SQLite (a snippet
+/// reads it); this holds what ranking reads: each document's length, each
+/// term's documents with its weighted count, and each document's stems in
+/// order (`DocumentStems`), where a phrase is found.
 ///
 /// Rowids only grow: a document changed is removed and added again under
 /// a new rowid. A removed document's postings stay (skipped, and no longer
@@ -19,6 +19,8 @@ public struct ImpactIndex: Sendable {
     private(set) var postings: [TermTiers] = []
     /// Each document's length in tokens (title and content), by rowid; -1: none.
     private(set) var lengths: ContiguousArray<Int32> = []
+    /// Each document's stems in order, by rowid.
+    private(set) var documentStems = DocumentStems()
     private(set) var rows: Int64 = 0
     /// Postings ever added (what its memory grew by, `ImpactRanker`).
     private(set) var postingsAdded = 0
@@ -41,12 +43,14 @@ public struct ImpactIndex: Sendable {
         for length in lengths { writer.varint(Int(length + 1)) }
         for value in [Int(rows), postingsAdded, Int(tokens)] { writer.varint(value) }
         writer.double(rebasedAverage)
+        writer.varint(documentStems.words.count)
     }
 
     /// The postings' columns, after everything `store` wrote: every
     /// term's in order, each tier's rowids then counts.
     func storeColumns(into writer: inout StoredWriter) {
         for term in postings { term.storeColumns(into: &writer) }
+        documentStems.storeColumns(into: &writer)
     }
 
     /// The postings' columns are read in place from `columns`.
@@ -62,6 +66,12 @@ public struct ImpactIndex: Sendable {
         postingsAdded = try reader.count(atMost: Int.max)
         tokens = Int64(try reader.count(atMost: Int.max))
         rebasedAverage = try reader.double()
+        let stemValues = try reader.count(atMost: columns.left)
+        let starts = try columns.next(documents + 1)
+        guard let stems = DocumentStems(starts: starts, words: try columns.next(stemValues), documents: documents) else {
+            throw .damaged("the documents' stems do not ascend, or do not end where they say, at byte \(reader.offset)")
+        }
+        documentStems = stems
         // Every posting's document has a length (rowids ascend: the last of each tier is the largest).
         guard postings.allSatisfy({ $0.tiers.allSatisfy { ($0.rowids.last).map { Int($0) < lengths.count } ?? true } }) else {
             throw .damaged("a posting past the last document at byte \(reader.offset)")
@@ -78,6 +88,12 @@ public struct ImpactIndex: Sendable {
             }
         }
         return held
+    }
+
+    /// Its documents' stems (4-byte values) read in place from a saved
+    /// file, and those in memory of its own.
+    var stemsHeld: (mapped: Int, inMemory: Int) {
+        (documentStems.starts.mapped + documentStems.words.mapped, documentStems.inMemory)
     }
 
     /// The average document length, as FTS5 takes it.
@@ -102,6 +118,7 @@ public struct ImpactIndex: Sendable {
             postings[Int(stem)].append(rowid: UInt32(rowid), frequency: frequency, length: length, average: average)
         }
         postingsAdded += counts.count
+        documentStems.add(rowid: Int(rowid), title: title, content: content)
         rebaseIfMoved()
     }
 
@@ -137,6 +154,13 @@ public struct ImpactIndex: Sendable {
         rebaseIfMoved()
     }
 
+    /// Removes the document at `rowid`, with the stems it was added with.
+    mutating func remove(rowid: Int64) {
+        guard length(of: rowid) != nil else { return }
+        let (title, content) = documentStems.stems(of: Int(rowid))
+        remove(rowid: rowid, stems: title + content)
+    }
+
     /// Removes every document but those of `live` (by rowid), in one pass
     /// over every posting: what a saved index held that the table no longer
     /// does (removed or changed since it was saved). Answers how many.
@@ -167,6 +191,7 @@ public struct ImpactIndex: Sendable {
     /// Gives back what appending left spare (`TermPostings.trim`).
     mutating func trim() {
         for stem in postings.indices { postings[stem].trim() }
+        documentStems.trim()
     }
 
     /// Each stem's weighted count: a title's match counts `titleWeight`.

@@ -133,10 +133,8 @@ public final class ImpactRanker: Sendable {
     static func apply(
         _ change: Change, to index: inout ImpactIndex, loadedThrough: inout Int64, complete: Bool, _ tokenizer: ImpactTokenizer
     ) throws -> Int {
-        for document in change.removed where document.rowid <= loadedThrough {
-            let stems = try tokenizer.knownStems(of: document.title + " " + document.content, in: index)
-            index.remove(rowid: document.rowid, stems: stems.compactMap { $0 })
-        }
+        // What a removed document held is in its stems: its text is not tokenized again.
+        for document in change.removed where document.rowid <= loadedThrough { index.remove(rowid: document.rowid) }
         guard complete else { return 0 }
         let before = index.postingsAdded
         for document in change.added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > loadedThrough {
@@ -196,84 +194,55 @@ public final class ImpactRanker: Sendable {
     }
 
     /// The best `keep` documents for `query` (the last word unfinished when
-    /// `lastIsUnfinished`), or nil before every document is loaded. A query
-    /// with a phrase of several words reads documents by rowid through
-    /// `texts` (their title and content; nil: gone), where the phrase is
-    /// found: one phrase alone as `ImpactPhrase` does, beside other terms
-    /// as `ImpactPhrases` does; without `texts` it finds nothing.
-    public func rank(
-        _ query: String, keep: Int, lastIsUnfinished: Bool = true, texts: ((Int64) throws -> (title: String, content: String)?)? = nil
-    ) throws(PostsError) -> RankedRows? {
-        try rank(terms: SearchQuery.terms(in: query), keep: keep, lastIsUnfinished: lastIsUnfinished, texts: texts)
+    /// `lastIsUnfinished`), or nil before every document is loaded. A
+    /// phrase of several words is found in the documents' stems
+    /// (`DocumentStems`): one phrase alone as `ImpactPhrase` does, beside
+    /// other terms as `ImpactPhrases` does.
+    public func rank(_ query: String, keep: Int, lastIsUnfinished: Bool = true) throws(PostsError) -> RankedRows? {
+        try rank(terms: SearchQuery.terms(in: query), keep: keep, lastIsUnfinished: lastIsUnfinished)
     }
 
-    /// `rank(_:keep:lastIsUnfinished:texts:)` for a query already read
-    /// into its terms (`SearchQuery.terms`): a search reads its query once.
-    public func rank(
-        terms: [SearchQuery.Term], keep: Int, lastIsUnfinished: Bool = true,
-        texts: ((Int64) throws -> (title: String, content: String)?)? = nil
-    ) throws(PostsError) -> RankedRows? {
+    /// `rank(_:keep:lastIsUnfinished:)` for a query already read into its
+    /// terms (`SearchQuery.terms`): a search reads its query once.
+    public func rank(terms: [SearchQuery.Term], keep: Int, lastIsUnfinished: Bool = true) throws(PostsError) -> RankedRows? {
         guard !terms.isEmpty else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
         return try tokenizing { tokenizer in
             try self.state.read { state in
                 guard state.complete else { return nil }
                 let index = state.index
                 if let phrase = try ImpactQuery.phrase(for: terms, in: index, tokenizer: tokenizer) {
-                    return try Self.rank(phrase: phrase, keep: keep, in: index, tokenizer: tokenizer, texts: texts ?? { _ in nil })
+                    return Self.rank(phrase: phrase, keep: keep, in: index)
                 }
                 if let groups = try ImpactQuery.groups(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer) {
                     let found = ImpactSearch.best(keep, of: groups, in: index, exactCount: Self.exactCount)
                     return RankedRows(found, terms: groups.map(QueryTerm.anyOf))
                 }
                 let mixed = try ImpactQuery.terms(for: terms, lastIsUnfinished: lastIsUnfinished, in: index, tokenizer: tokenizer)
-                return try Self.rank(mixed, keep: keep, in: index, tokenizer: tokenizer, texts: texts ?? { _ in nil })
+                return Self.rank(mixed, keep: keep, in: index)
             }
         }
     }
 
-    /// A query of one phrase (`ImpactQuery.phrase`): each document that
-    /// may reach the page read by `texts` to count the phrase there.
-    static func rank(
-        phrase: [Int32?], keep: Int, in index: ImpactIndex, tokenizer: ImpactTokenizer, exactChecks: Int = exactCount,
-        texts: (Int64) throws -> (title: String, content: String)?
-    ) throws -> RankedRows {
+    /// A query of one phrase (`ImpactQuery.phrase`): the phrase counted
+    /// in the stems of each document that may reach the page.
+    static func rank(phrase: [Int32?], keep: Int, in index: ImpactIndex, exactChecks: Int = exactCount) -> RankedRows {
         // A word no document holds: nor does any the phrase.
         let stems = phrase.compactMap { $0 }
         guard stems.count == phrase.count else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
-        let found = try ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
-            try counts(of: [stems], in: rowid, index, tokenizer, texts).first ?? 0
+        let found = ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
+            index.documentStems.counts(of: [stems], in: Int(rowid))[0]
         }
         return RankedRows(found, terms: [.phrase(stems)])
     }
 
     /// A query with a phrase beside other terms (`ImpactQuery.terms`; nil
-    /// for a phrase with a word no document holds): every document that
-    /// holds a phrase's words read by `texts` to count its phrases.
-    static func rank(
-        _ terms: [QueryTerm]?, keep: Int, in index: ImpactIndex, tokenizer: ImpactTokenizer,
-        texts: (Int64) throws -> (title: String, content: String)?
-    ) throws -> RankedRows {
+    /// for a phrase with a word no document holds): its phrases counted in
+    /// the stems of every document that holds a phrase's words.
+    static func rank(_ terms: [QueryTerm]?, keep: Int, in index: ImpactIndex) -> RankedRows {
         guard let terms else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
         let phrases = terms.phrases
-        let found = try ImpactPhrases.best(keep, terms: terms, in: index) { rowid in try counts(of: phrases, in: rowid, index, tokenizer, texts) }
+        let found = ImpactPhrases.best(keep, terms: terms, in: index) { rowid in index.documentStems.counts(of: phrases, in: Int(rowid)) }
         return RankedRows(found, terms: terms)
-    }
-
-    /// The weighted count of each of `phrases` in the document at `rowid`
-    /// (its title's times `ImpactIndex.titleWeight`, plus its content's);
-    /// zeros for a document gone.
-    private static func counts(
-        of phrases: [[Int32]], in rowid: Int64, _ index: ImpactIndex, _ tokenizer: ImpactTokenizer,
-        _ texts: (Int64) throws -> (title: String, content: String)?
-    ) throws -> [UInt32] {
-        guard let text = try texts(rowid) else { return phrases.map { _ in 0 } }
-        let among = Array(Set(phrases.joined()))
-        let title = try tokenizer.knownStems(of: text.title, in: index, onlyAmong: among)
-        let content = try tokenizer.knownStems(of: text.content, in: index, onlyAmong: among)
-        return phrases.map { phrase in
-            UInt32(ImpactPhrase.starts(of: phrase, in: title).count) * ImpactIndex.titleWeight
-                + UInt32(ImpactPhrase.starts(of: phrase, in: content).count)
-        }
     }
 
     /// Where each hit's columns hold its query's terms: each token of a
@@ -321,6 +290,10 @@ public final class ImpactRanker: Sendable {
     /// Its postings read in place from a saved file, and those in memory of
     /// its own (built, or changed since the file was taken up).
     public var postingsHeld: (mapped: Int, inMemory: Int) { state.read { $0.index.postingsHeld } }
+
+    /// Its documents' stems (`DocumentStems`, 4-byte values) read in place
+    /// from a saved file, and those in memory of its own.
+    public var stemsHeld: (mapped: Int, inMemory: Int) { state.read { $0.index.stemsHeld } }
 
     /// Runs `body` with a tokenizer of its own: one not in use, or a new
     /// one should every one be.

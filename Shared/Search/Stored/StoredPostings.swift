@@ -24,17 +24,19 @@ import Foundation
 /// the vocabulary, each tier's count and bounds, the documents' lengths),
 /// then the byte count up to there and `magic` again. Then zeros up to a
 /// multiple of `pageSize`, the columns (`ImpactIndex.storeColumns`: each
-/// tier's rowids, then its counts, as 4-byte little-endian values), their
+/// tier's rowids, then its counts, then the documents' stems, where each
+/// starts and the stems themselves (`DocumentStems`), as 4-byte
+/// little-endian values), their
 /// byte count (8 bytes) and `magic`, so a cut file is told apart.
 /// It is written under another name, made durable, then renamed over the
 /// last one: a crash leaves the old file or the new, never half of one,
 /// and a file a process has mapped is never changed under it.
 public enum StoredPostings {
     static let magic = Array("posts ranking postings\n".utf8)
-    /// 3: the columns read in place (2 compressed them; 1 did not
-    /// compress). A file of another version is refused, and the postings
-    /// are read from the index instead.
-    static let version: UInt64 = 3
+    /// 4: the documents' stems too (3 read the columns in place; 2
+    /// compressed them; 1 did not compress). A file of another version is
+    /// refused, and the postings are read from the index instead.
+    static let version: UInt64 = 4
     /// The columns start on a page of their own.
     static let pageSize = 4096
 

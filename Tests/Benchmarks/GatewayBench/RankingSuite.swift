@@ -17,7 +17,6 @@ struct RankingSuite {
 
     func run() throws -> String {
         let documents = try Self.posts(in: corpus)
-        let posts = Dictionary(uniqueKeysWithValues: documents.map { ($0.rowid, $0.post) })
         let clock = ContinuousClock()
         let before = ProcStatus.megabytes("self", field: "RssAnon:")
         var start = clock.now
@@ -54,10 +53,8 @@ struct RankingSuite {
                 _ = try fts5.search(query)
             }
             var (exact, scored, totals) = (0, 0, 0)
-            // A phrase's posts are read to count it: here from the corpus in memory, not from SQLite.
-            let texts = { (rowid: Int64) in posts[rowid].map { (title: $0.title, content: $0.content) } }
             let impact = try Self.latency(samples, queries) { query in
-                guard let found = try ranker.rank(query, keep: 10, texts: texts) else { return }
+                guard let found = try ranker.rank(query, keep: 10) else { return }
                 if found.totalIsExact { exact += 1 }
                 scored += found.scored
                 totals += found.total
@@ -93,8 +90,7 @@ struct RankingSuite {
             "|---|---|---|",
         ]
         for (position, mine) in ours.enumerated() {
-            let texts = { (rowid: Int64) in posts[rowid].map { (title: $0.title, content: $0.content) } }
-            let inPlace = try Self.latency(samples, mine.queries) { query in _ = try ranker.rank(query, keep: 10, texts: texts) }
+            let inPlace = try Self.latency(samples, mine.queries) { query in _ = try ranker.rank(query, keep: 10) }
             rows.append("| \(mine.name) | \(Self.format(mine.latency)) | \(Self.format(inPlace)) |")
             ours[position].latency = inPlace
         }

@@ -1,0 +1,177 @@
+/// Each document's stems in order, by rowid: where a phrase is found and
+/// counted (`ImpactPhrase`, `ImpactPhrases`) without reading the document,
+/// and what a removed document held (without tokenizing its text again).
+/// A forward index, as Lucene's positions are an inverted one: a phrase's
+/// candidates are few (those holding its rarest words, best bound first),
+/// and each is checked by decoding one document's stems, a few dozen
+/// bytes, where reading a post meant a read, a decompression and a
+/// tokenizer's pass.
+///
+/// Each document is `varint(title's stem count)`, `varint(content's)`,
+/// then each stem as a varint (stem numbers are given in the order words
+/// are first met, so a common word's is small: one or two bytes), padded
+/// to whole 4-byte values in `words`; `starts[rowid]` is where it begins,
+/// `starts[rowid + 1]` where it ends (a rowid with no document: empty). Both
+/// are `PostingColumn`s, so a saved file's are read in place and only what
+/// was added since is in memory of the process's own. A removed document's
+/// stems stay, as its postings do until its terms are rebuilt; its length
+/// (-1) says it is gone.
+///
+/// Bound: `words` is indexed by 32-bit values, at most 16 GiB of stems
+/// (about 8 billion tokens); `add` refuses past it (a precondition, as a
+/// rowid past 32 bits is).
+struct DocumentStems: Sendable {
+    private(set) var starts = PostingColumn()
+    private(set) var words = PostingColumn()
+
+    init() {
+        starts.append(0)
+    }
+
+    /// Columns read in place from a saved file; nil when they do not
+    /// describe `documents` documents (a start past the stems' end, or one
+    /// before the last).
+    init?(starts: PostingColumn, words: PostingColumn, documents: Int) {
+        guard starts.count == documents + 1, starts.first == 0 else { return nil }
+        var (ascending, previous) = (true, UInt32(0))
+        starts.forEachRun { run in
+            for start in run {
+                ascending = ascending && start >= previous
+                previous = start
+            }
+        }
+        guard ascending, Int(previous) == words.count else { return nil }
+        (self.starts, self.words) = (starts, words)
+    }
+
+    /// Documents it has room for (every rowid below it).
+    var documents: Int { starts.count - 1 }
+
+    /// Values held in memory of its own (4 bytes each).
+    var inMemory: Int { starts.inMemory + words.inMemory }
+
+    /// Adds the document at `rowid`, past every one it holds.
+    mutating func add(rowid: Int, title: [Int32], content: [Int32]) {
+        precondition(rowid >= documents, "rowids only grow")
+        let end = UInt32(words.count)
+        while documents < rowid { starts.append(end) }
+        var packer = Packer()
+        packer.varint(UInt32(title.count))
+        packer.varint(UInt32(content.count))
+        for stem in title { packer.varint(UInt32(bitPattern: stem)) }
+        for stem in content { packer.varint(UInt32(bitPattern: stem)) }
+        packer.finish { words.append($0) }
+        precondition(words.count <= Int(UInt32.max), "more stems than DocumentStems holds")
+        starts.append(UInt32(words.count))
+    }
+
+    /// The stems of the document at `rowid` (its title's, its content's);
+    /// empty ones for a rowid it holds nothing for. A damaged count or
+    /// stem never reads past the document's own values.
+    func stems(of rowid: Int) -> (title: [Int32], content: [Int32]) {
+        guard rowid >= 0, rowid < documents else { return ([], []) }
+        var reader = Unpacker(words, from: Int(starts[rowid]), to: Int(starts[rowid + 1]))
+        let titleCount = reader.varint().map(Int.init) ?? 0
+        let contentCount = reader.varint().map(Int.init) ?? 0
+        var title: [Int32] = []
+        title.reserveCapacity(min(titleCount, reader.left))
+        while title.count < titleCount, let stem = reader.varint() { title.append(Int32(bitPattern: stem)) }
+        var content: [Int32] = []
+        content.reserveCapacity(min(contentCount, reader.left))
+        while content.count < contentCount, let stem = reader.varint() { content.append(Int32(bitPattern: stem)) }
+        return (title, content)
+    }
+
+    /// The weighted count of each of `phrases` in the document at `rowid`
+    /// (its title's times `ImpactIndex.titleWeight`, plus its content's;
+    /// overlapping ones each count, as in FTS5).
+    func counts(of phrases: [[Int32]], in rowid: Int) -> [UInt32] {
+        let (title, content) = stems(of: rowid)
+        return phrases.map { phrase in
+            UInt32(Self.occurrences(of: phrase, in: title)) * ImpactIndex.titleWeight + UInt32(Self.occurrences(of: phrase, in: content))
+        }
+    }
+
+    static func occurrences(of phrase: [Int32], in stems: [Int32]) -> Int {
+        guard let first = phrase.first, stems.count >= phrase.count else { return 0 }
+        var found = 0
+        for start in 0...(stems.count - phrase.count) where stems[start] == first {
+            var index = 1
+            while index < phrase.count, stems[start + index] == phrase[index] { index += 1 }
+            if index == phrase.count { found += 1 }
+        }
+        return found
+    }
+
+    /// Its columns, as `init?(starts:words:documents:)` takes them back.
+    func storeColumns(into writer: inout StoredWriter) {
+        starts.forEachRun { writer.column($0) }
+        words.forEachRun { writer.column($0) }
+    }
+
+    /// Gives back what appending left spare.
+    mutating func trim() {
+        starts.trim()
+        words.trim()
+    }
+}
+
+/// Bytes packed four to a value, little-endian, the last value padded with zeros.
+private struct Packer {
+    private var value: UInt32 = 0
+    private var filled = 0
+    private var values: [UInt32] = []
+
+    mutating func varint(_ number: UInt32) {
+        var number = number
+        while number >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: number) | 0x80)
+            number >>= 7
+        }
+        byte(UInt8(number))
+    }
+
+    private mutating func byte(_ byte: UInt8) {
+        value |= UInt32(byte) << (8 * filled)
+        filled += 1
+        if filled == 4 {
+            values.append(value)
+            (value, filled) = (0, 0)
+        }
+    }
+
+    /// Hands out every value, the last one padded.
+    mutating func finish(_ body: (UInt32) -> Void) {
+        if filled > 0 { values.append(value) }
+        values.forEach(body)
+    }
+}
+
+/// Reads varints from the bytes of `words[from..<to]`, never past them.
+private struct Unpacker {
+    private let words: PostingColumn
+    private var byte: Int
+    private let end: Int
+
+    init(_ words: PostingColumn, from: Int, to: Int) {
+        self.words = words
+        (byte, end) = (from * 4, min(to, words.count) * 4)
+    }
+
+    /// Bytes not read yet: a bound on the varints left.
+    var left: Int { max(0, end - byte) }
+
+    /// The next varint, or nil at the end (or one longer than 32 bits).
+    mutating func varint() -> UInt32? {
+        var number: UInt32 = 0
+        var shift: UInt32 = 0
+        while byte < end, shift < 35 {
+            let next = UInt8(truncatingIfNeeded: words[byte >> 2] >> (8 * UInt32(byte & 3)))
+            byte += 1
+            number |= UInt32(next & 0x7F) << shift
+            if next < 0x80 { return number }
+            shift += 7
+        }
+        return nil
+    }
+}
