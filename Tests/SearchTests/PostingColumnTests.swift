@@ -16,4 +16,12 @@ struct PostingColumnTests {
         column.trim()
         #expect(column.capacity == column.count && Array(column).last == 7)
     }
+
+    @Test func test_aRangeOfValues_isHandedOutAsItLies_emptyOnesToo() async {
+        var column = PostingColumn()
+        #expect(column.withValues(in: 0..<0) { $0.count } == 0, "an empty column's empty range")
+        for value in 0..<10 { column.append(UInt32(value)) }
+        #expect(column.withValues(in: 2..<5) { Array($0) } == [2, 3, 4])
+        #expect(column.withValues(in: 10..<10) { $0.count } == 0)
+    }
 }

@@ -66,33 +66,58 @@ struct DocumentStems: Sendable {
     }
 
     /// The stems of the document at `rowid` (its title's, its content's);
-    /// empty ones for a rowid it holds nothing for. A damaged count or
-    /// stem never reads past the document's own values.
+    /// empty ones for a rowid it holds nothing for.
     func stems(of rowid: Int) -> (title: [Int32], content: [Int32]) {
-        guard rowid >= 0, rowid < documents else { return ([], []) }
-        var reader = Unpacker(words, from: Int(starts[rowid]), to: Int(starts[rowid + 1]))
-        let titleCount = reader.varint().map(Int.init) ?? 0
-        let contentCount = reader.varint().map(Int.init) ?? 0
-        var title: [Int32] = []
-        title.reserveCapacity(min(titleCount, reader.left))
-        while title.count < titleCount, let stem = reader.varint() { title.append(Int32(bitPattern: stem)) }
-        var content: [Int32] = []
-        content.reserveCapacity(min(contentCount, reader.left))
-        while content.count < contentCount, let stem = reader.varint() { content.append(Int32(bitPattern: stem)) }
-        return (title, content)
+        withStems(of: rowid) { (Array($0), Array($1)) }
+    }
+
+    /// `body` with the stems of the document at `rowid` (its title's, its
+    /// content's), decoded where they lie into room of its own (a stem is
+    /// at least a byte); empty for a rowid it holds nothing for. A damaged
+    /// count or stem never reads past the document's own values.
+    func withStems<T>(of rowid: Int, _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) -> T) -> T {
+        guard rowid >= 0, rowid < documents else { return body(UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0)) }
+        return words.withValues(in: Int(starts[rowid])..<Int(starts[rowid + 1])) { values in
+            let bytes = UnsafeRawBufferPointer(values)
+            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, bytes.count)) { room in
+                var reader = Unpacker(bytes)
+                let titleCount = min(reader.varint().map(Int.init) ?? 0, bytes.count)
+                let contentCount = min(reader.varint().map(Int.init) ?? 0, bytes.count)
+                var title = 0
+                while title < titleCount, let stem = reader.varint() {
+                    room[title] = Int32(bitPattern: stem)
+                    title += 1
+                }
+                var content = title
+                while content - title < contentCount, let stem = reader.varint() {
+                    room[content] = Int32(bitPattern: stem)
+                    content += 1
+                }
+                let decoded = UnsafeBufferPointer(room)
+                return body(UnsafeBufferPointer(rebasing: decoded[..<title]), UnsafeBufferPointer(rebasing: decoded[title..<content]))
+            }
+        }
     }
 
     /// The weighted count of each of `phrases` in the document at `rowid`
     /// (its title's times `ImpactIndex.titleWeight`, plus its content's;
     /// overlapping ones each count, as in FTS5).
     func counts(of phrases: [[Int32]], in rowid: Int) -> [UInt32] {
-        let (title, content) = stems(of: rowid)
-        return phrases.map { phrase in
+        withStems(of: rowid) { title, content in
+            phrases.map { phrase in
+                UInt32(Self.occurrences(of: phrase, in: title)) * ImpactIndex.titleWeight + UInt32(Self.occurrences(of: phrase, in: content))
+            }
+        }
+    }
+
+    /// `counts(of:in:)` for one phrase.
+    func count(of phrase: [Int32], in rowid: Int) -> UInt32 {
+        withStems(of: rowid) { title, content in
             UInt32(Self.occurrences(of: phrase, in: title)) * ImpactIndex.titleWeight + UInt32(Self.occurrences(of: phrase, in: content))
         }
     }
 
-    static func occurrences(of phrase: [Int32], in stems: [Int32]) -> Int {
+    static func occurrences(of phrase: [Int32], in stems: UnsafeBufferPointer<Int32>) -> Int {
         guard let first = phrase.first, stems.count >= phrase.count else { return 0 }
         var found = 0
         for start in 0...(stems.count - phrase.count) where stems[start] == first {
@@ -147,27 +172,23 @@ private struct Packer {
     }
 }
 
-/// Reads varints from the bytes of `words[from..<to]`, never past them.
+/// Reads varints from `bytes`, never past them.
 private struct Unpacker {
-    private let words: PostingColumn
-    private var byte: Int
-    private let end: Int
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
 
-    init(_ words: PostingColumn, from: Int, to: Int) {
-        self.words = words
-        (byte, end) = (from * 4, min(to, words.count) * 4)
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
     }
 
-    /// Bytes not read yet: a bound on the varints left.
-    var left: Int { max(0, end - byte) }
-
     /// The next varint, or nil at the end (or one longer than 32 bits).
+    @inline(__always)
     mutating func varint() -> UInt32? {
         var number: UInt32 = 0
         var shift: UInt32 = 0
-        while byte < end, shift < 35 {
-            let next = UInt8(truncatingIfNeeded: words[byte >> 2] >> (8 * UInt32(byte & 3)))
-            byte += 1
+        while position < bytes.count, shift < 35 {
+            let next = bytes[position]
+            position += 1
             number |= UInt32(next & 0x7F) << shift
             if next < 0x80 { return number }
             shift += 7

@@ -3,19 +3,19 @@ import HeapModule
 /// A query of one phrase of several words, ranked as FTS5's bm25 ranks it,
 /// without reading every match. Its one inverse frequency is the same for
 /// every match, so the page is the documents whose weighted count of the
-/// phrase scores the best bm25 part; the postings hold no positions, so a
-/// document's count is found by reading it (`frequency`: a check).
+/// phrase scores the best bm25 part; a document's count is found in its
+/// stems (`DocumentStems`; `frequency`: a check).
 ///
 /// A phrase is never in a document more often than its least frequent
 /// word is, in any column: so the bm25 part of that least count bounds
 /// the document's score. The documents its rarest words hold (at most
-/// `boundingWords` of them: a bitset of each but the one of fewest
-/// documents, the driver, whose postings are read) are checked best bound
+/// `boundingWords` of them: each but the one of fewest documents, the
+/// driver, whose postings are read, asked about as `RarestWords` says) are checked best bound
 /// first, tier by tier of the driver (a tier's bound bounds every document
 /// after it), and once the page's worst is above every bound left, the
 /// rest is skipped. A phrase's other words only make it rarer: a check
 /// finds them. So however long the phrase, a query builds at most
-/// `boundingWords - 1` bitsets of a bit per rowid (375 KB at a million
+/// `boundingWords - 1` bitsets of a bit per rowid (125 KB each at a million
 /// documents) and reads as many words' postings.
 ///
 /// The count: every match is counted when every document holding the
@@ -48,10 +48,10 @@ enum ImpactPhrase {
         }
         let terms = distinct.map { index.postings[Int($0)] }.sorted { $0.documents < $1.documents }
         guard let driver = terms.first, driver.documents > 0 else { return ImpactSearch.Result(ranked: [], total: 0, isExact: true, scored: 0) }
-        let others = Array(terms.dropFirst().prefix(Self.boundingWords - 1))
         let average = index.averageLength
         let lengths = index.lengths
-        let held = others.map { Self.bitset(of: $0, size: lengths.count) }
+        let others = Array(terms.dropFirst().prefix(Self.boundingWords - 1))
+        let held = RarestWords.of(driver: driver, others: others, lengths: lengths)
         var search = Search(keep: keep, average: average)
         let tiers = driver.tiers.filter { !$0.rowids.isEmpty }.map { ($0, $0.bound(average: average)) }.sorted { $0.1 > $1.1 }
         var skipped = false
@@ -68,10 +68,13 @@ enum ImpactPhrase {
                 let end = min((block + 1) * TermPostings.blockSize, tier.rowids.count)
                 for posting in (block * TermPostings.blockSize)..<end {
                     let rowid = tier.rowids[posting]
-                    guard Self.holdsAll(rowid, held, lengths) else { continue }
+                    guard held.holdsAll(rowid, lengths) else { continue }
                     let length = lengths[Int(rowid)]
-                    let bound = BM25.part(frequency: Double(tier.frequencies[posting]), length: Double(length), averageLength: average)
-                    let candidate = Candidate(ranked: Ranked(score: bound, rowid: Int64(rowid)), refined: others.isEmpty)
+                    // Bounded by the least count of the phrase's words where it was looked up already.
+                    let least = held.leastCount(rowid).map { min($0, tier.frequencies[posting]) } ?? tier.frequencies[posting]
+                    let bound = BM25.part(frequency: Double(least), length: Double(length), averageLength: average)
+                    let candidate = Candidate(
+                        ranked: Ranked(score: bound, rowid: Int64(rowid)), refined: others.isEmpty || held.leastCount(rowid) != nil)
                     if let worst = search.worst, !(worst < candidate.ranked) {
                         skipped = true
                         continue
@@ -155,30 +158,12 @@ enum ImpactPhrase {
         }
     }
 
-    /// The documents of `term`, one bit each by rowid (removed ones too).
-    static func bitset(of term: TermTiers, size: Int) -> [UInt64] {
-        var bits = [UInt64](repeating: 0, count: (size + 63) / 64)
-        bits.withUnsafeMutableBufferPointer { bits in
-            for tier in term.tiers {
-                for rowid in tier.rowids { bits[Int(rowid >> 6)] |= 1 << (rowid & 63) }
-            }
-        }
-        return bits
-    }
-
-    /// Whether `rowid`'s document is there (not removed), and every bitset
-    /// of `held` holds it: a document that holds the phrase's rarest words.
-    @inline(__always)
-    static func holdsAll(_ rowid: UInt32, _ held: [[UInt64]], _ lengths: ContiguousArray<Int32>) -> Bool {
-        lengths[Int(rowid)] >= 0 && held.allSatisfy { Int(rowid >> 6) < $0.count && $0[Int(rowid >> 6)] & (1 << (rowid & 63)) != 0 }
-    }
-
-    /// Every live document of `driver` that each bitset of `held` holds,
-    /// or nil once there are more than `limit` of them.
-    private static func candidates(of driver: TermTiers, held: [[UInt64]], lengths: ContiguousArray<Int32>, atMost limit: Int) -> [UInt32]? {
+    /// Every live document of `driver` that holds the other words `held`
+    /// tells of, or nil once there are more than `limit` of them.
+    private static func candidates(of driver: TermTiers, held: RarestWords, lengths: ContiguousArray<Int32>, atMost limit: Int) -> [UInt32]? {
         var found: [UInt32] = []
         for tier in driver.tiers {
-            for rowid in tier.rowids where holdsAll(rowid, held, lengths) {
+            for rowid in tier.rowids where held.holdsAll(rowid, lengths) {
                 found.append(rowid)
                 if found.count > limit { return nil }
             }

@@ -2,10 +2,10 @@ import HeapModule
 
 /// A query with a phrase of several words beside other terms (or several
 /// phrases), ranked as FTS5's bm25 ranks it. A phrase's inverse frequency
-/// counts every document that holds it, and the postings hold no positions:
-/// so every document that holds all the words of one of its phrases is read
-/// (`counts`: its weighted count of each phrase), and every match is scored.
-/// Its cost is those reads: the documents that hold a phrase's words, which
+/// counts every document that holds it: so every document that holds all
+/// the words of one of its phrases is checked (`counts`: its weighted count
+/// of each phrase, found in its stems, `DocumentStems`), and every match is
+/// scored. Its cost is those checks: the documents that hold a phrase's words, which
 /// a phrase of rare words keeps few, and a phrase of common words does not
 /// (`"of the" file`; a phrase alone is bounded by its page, `ImpactPhrase`).
 /// The count of matches is always exact.
@@ -76,13 +76,13 @@ enum ImpactPhrases {
     }
 
     /// The live documents that hold every word of `phrase`: those of its
-    /// rarest word that the others' bitsets (of the next
+    /// rarest word that the others (`RarestWords`, of the next
     /// `ImpactPhrase.boundingWords - 1` rarest) hold; a read finds the rest.
     private static func documents(holdingAll phrase: [Int32], in index: ImpactIndex) -> [UInt32] {
         let terms = Set(phrase).map { index.postings[Int($0)] }.sorted { $0.documents < $1.documents }
         guard let driver = terms.first else { return [] }
         let lengths = index.lengths
-        let held = terms.dropFirst().prefix(ImpactPhrase.boundingWords - 1).map { ImpactPhrase.bitset(of: $0, size: lengths.count) }
-        return driver.tiers.flatMap { tier in tier.rowids.filter { ImpactPhrase.holdsAll($0, held, lengths) } }
+        let held = RarestWords.of(driver: driver, others: Array(terms.dropFirst().prefix(ImpactPhrase.boundingWords - 1)), lengths: lengths)
+        return driver.tiers.flatMap { tier in tier.rowids.filter { held.holdsAll($0, lengths) } }
     }
 }

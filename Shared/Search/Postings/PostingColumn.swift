@@ -53,6 +53,23 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
         }
     }
 
+    /// `body` with the values of `range` where they lie, when they lie in
+    /// one run (the mapped part, or what was appended since); else with a
+    /// copy of them.
+    func withValues<T>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt32>) throws -> T) rethrows -> T {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "posting range out of range")
+        guard !range.isEmpty else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try withExtendedLifetime(self) {
+            if range.upperBound <= baseCount {
+                return try body(UnsafeBufferPointer(start: base.unsafelyUnwrapped + range.lowerBound, count: range.count))
+            }
+            if range.lowerBound >= baseCount, let own {
+                return try body(UnsafeBufferPointer(start: own.values + (range.lowerBound - baseCount), count: range.count))
+            }
+            return try ContiguousArray(range.map { self[$0] }).withUnsafeBufferPointer(body)
+        }
+    }
+
     /// Adds a value at the end. Room in memory grows by `growth(for:)`;
     /// shared room is copied first.
     mutating func append(_ value: UInt32) {

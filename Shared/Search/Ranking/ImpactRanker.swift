@@ -230,7 +230,7 @@ public final class ImpactRanker: Sendable {
         let stems = phrase.compactMap { $0 }
         guard stems.count == phrase.count else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
         let found = ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
-            index.documentStems.counts(of: [stems], in: Int(rowid))[0]
+            index.documentStems.count(of: stems, in: Int(rowid))
         }
         return RankedRows(found, terms: [.phrase(stems)])
     }

@@ -26,6 +26,8 @@ struct GatewayBench: ParsableCommand {
     var suite = "all"
     @Option(help: "With suite 'ranking': a corpus (JSON Lines of posts) to read instead of generating --search-posts of --search-corpus.")
     var corpusFile: String?
+    @Option(help: "With suite 'ranking': only the query classes whose name holds this (for example 'phrase').")
+    var classes: String?
     @Option(help: "Posts in the search corpus.") var searchPosts = 100_000
     @Flag(help: "With suite 'ranking': the same classes on Tantivy after ours (Tests/Benchmarks/beside-tantivy.py; pip install tantivy).")
     var besideTantivy = false
@@ -191,6 +193,6 @@ struct GatewayBench: ParsableCommand {
         print("Machine: \(Report.machine)\n")
         let tantivy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("beside-tantivy.py").path
-        print(try RankingSuite(corpus: corpus, samples: max(50, samples / 40), tantivyScript: besideTantivy ? tantivy : nil).run())
+        print(try RankingSuite(corpus: corpus, samples: max(50, samples / 40), tantivyScript: besideTantivy ? tantivy : nil, classes: classes).run())
     }
 }

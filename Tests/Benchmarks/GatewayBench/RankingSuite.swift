@@ -14,6 +14,8 @@ struct RankingSuite {
     /// Tests/Benchmarks/beside-tantivy.py, to run the same classes on
     /// Tantivy after ours (`--beside-tantivy`); nil: ours and FTS5 only.
     var tantivyScript: String? = nil
+    /// Only the classes whose name holds this; nil: every class.
+    var classes: String? = nil
 
     func run() throws -> String {
         let documents = try Self.posts(in: corpus)
@@ -48,7 +50,7 @@ struct RankingSuite {
             "|---|---|---|---|---|",
         ]
         var ours: [(name: String, queries: [String], latency: Probe.Latency, meanTotal: Double)] = []
-        for (name, queries) in try QueryClasses(corpus: corpus).classes {
+        for (name, queries) in try QueryClasses(corpus: corpus).classes where classes.map({ name.contains($0) }) ?? true {
             let reference = try Self.latency(samples, queries) { query in
                 _ = try fts5.search(query)
             }
@@ -62,6 +64,16 @@ struct RankingSuite {
             ours.append((name, queries, impact, Double(totals) / Double(samples + 20)))
             rows.append(
                 "| \(name) | \(Self.format(reference)) | \(Self.format(impact)) | \(exact * 100 / (samples + 20))% | \(scored / (samples + 20)) |")
+            // Classes chosen by name: each query of them too.
+            guard classes != nil else { continue }
+            for query in queries {
+                var (total, scored) = (0, 0)
+                let alone = try Self.latency(samples, [query]) { query in
+                    let found = try ranker.rank(query, keep: 10)
+                    (total, scored) = (found?.total ?? 0, found?.scored ?? 0)
+                }
+                rows.append("| \(query) | | \(Self.format(alone)) | total \(total) | \(scored) |")
+            }
         }
         // The same postings saved, then read in place from the mapped file, as a search worker ranks once it saved them.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ranking-postings-\(getpid())").path
