@@ -29,9 +29,11 @@ struct RankingSaveTests {
             try await index.apply(Self.posts(1...50), position: IndexPosition(applied: 50, database: nil))
             try await index.loadRanking()
             let bound = 400
-            // Never quiet for long enough: only the bound can make it save.
+            // Never quiet for a second, and far fewer changes than `SearchRules.compactAfter`:
+            // only the bound can make it save. A save not taken up (writes came while it was
+            // read back, on a loaded machine) is tried again a second later, as a worker's is after its `quiet`.
             let saving = Task {
-                try await RankingSave(index: index, logger: Self.noLog, quiet: .seconds(3600), inMemoryBound: bound, every: .milliseconds(10)).run()
+                try await RankingSave(index: index, logger: Self.noLog, quiet: .seconds(1), inMemoryBound: bound, every: .milliseconds(10)).run()
             }
             var applied = 50
             let saved = try await firstValue(within: .seconds(30), every: .milliseconds(20)) { () async throws -> Bool? in
