@@ -45,11 +45,11 @@ struct RarestWordsTests {
     @Test func test_aWalkFindsTheFirstNotBelow_fromWhereItStands() async {
         let run: [UInt32] = [2, 4, 4, 9, 20, 21, 40]
         run.withUnsafeBufferPointer { run in
-            #expect(RarestWords.lowerBound(of: 4, in: run, from: 0) == 1)
-            #expect(RarestWords.lowerBound(of: 5, in: run, from: 1) == 3)
-            #expect(RarestWords.lowerBound(of: 21, in: run, from: 3) == 5)
-            #expect(RarestWords.lowerBound(of: 41, in: run, from: 0) == 7)
-            #expect(RarestWords.lowerBound(of: 1, in: run, from: 0) == 0)
+            #expect(run.firstNotBelow(4, from: 0) == 1)
+            #expect(run.firstNotBelow(5, from: 1) == 3)
+            #expect(run.firstNotBelow(21, from: 3) == 5)
+            #expect(run.firstNotBelow(41, from: 0) == 7)
+            #expect(run.firstNotBelow(1, from: 0) == 0)
         }
     }
 }

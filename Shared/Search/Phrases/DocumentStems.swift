@@ -56,11 +56,11 @@ struct DocumentStems: Sendable {
         let end = UInt32(words.count)
         while documents < rowid { starts.append(end) }
         var packer = Packer()
-        packer.varint(UInt32(title.count))
-        packer.varint(UInt32(content.count))
-        for stem in title { packer.varint(UInt32(bitPattern: stem)) }
-        for stem in content { packer.varint(UInt32(bitPattern: stem)) }
-        packer.finish { words.append($0) }
+        packer.varint(UInt32(title.count), into: &words)
+        packer.varint(UInt32(content.count), into: &words)
+        for stem in title { packer.varint(UInt32(bitPattern: stem), into: &words) }
+        for stem in content { packer.varint(UInt32(bitPattern: stem), into: &words) }
+        packer.finish(into: &words)
         precondition(words.count <= Int(UInt32.max), "more stems than DocumentStems holds")
         starts.append(UInt32(words.count))
     }
@@ -103,18 +103,16 @@ struct DocumentStems: Sendable {
     /// (its title's times `ImpactIndex.titleWeight`, plus its content's;
     /// overlapping ones each count, as in FTS5).
     func counts(of phrases: [[Int32]], in rowid: Int) -> [UInt32] {
-        withStems(of: rowid) { title, content in
-            phrases.map { phrase in
-                UInt32(Self.occurrences(of: phrase, in: title)) * ImpactIndex.titleWeight + UInt32(Self.occurrences(of: phrase, in: content))
-            }
-        }
+        withStems(of: rowid) { title, content in phrases.map { Self.count(of: $0, title: title, content: content) } }
     }
 
     /// `counts(of:in:)` for one phrase.
     func count(of phrase: [Int32], in rowid: Int) -> UInt32 {
-        withStems(of: rowid) { title, content in
-            UInt32(Self.occurrences(of: phrase, in: title)) * ImpactIndex.titleWeight + UInt32(Self.occurrences(of: phrase, in: content))
-        }
+        withStems(of: rowid) { title, content in Self.count(of: phrase, title: title, content: content) }
+    }
+
+    private static func count(of phrase: [Int32], title: UnsafeBufferPointer<Int32>, content: UnsafeBufferPointer<Int32>) -> UInt32 {
+        UInt32(occurrences(of: phrase, in: title)) * ImpactIndex.titleWeight + UInt32(occurrences(of: phrase, in: content))
     }
 
     static func occurrences(of phrase: [Int32], in stems: UnsafeBufferPointer<Int32>) -> Int {
@@ -141,34 +139,34 @@ struct DocumentStems: Sendable {
     }
 }
 
-/// Bytes packed four to a value, little-endian, the last value padded with zeros.
+/// Bytes packed four to a value, little-endian, appended to a column as
+/// each value fills; the last one padded with zeros (`finish`).
 private struct Packer {
     private var value: UInt32 = 0
     private var filled = 0
-    private var values: [UInt32] = []
 
-    mutating func varint(_ number: UInt32) {
+    mutating func varint(_ number: UInt32, into column: inout PostingColumn) {
         var number = number
         while number >= 0x80 {
-            byte(UInt8(truncatingIfNeeded: number) | 0x80)
+            byte(UInt8(truncatingIfNeeded: number) | 0x80, into: &column)
             number >>= 7
         }
-        byte(UInt8(number))
+        byte(UInt8(number), into: &column)
     }
 
-    private mutating func byte(_ byte: UInt8) {
+    private mutating func byte(_ byte: UInt8, into column: inout PostingColumn) {
         value |= UInt32(byte) << (8 * filled)
         filled += 1
         if filled == 4 {
-            values.append(value)
+            column.append(value)
             (value, filled) = (0, 0)
         }
     }
 
-    /// Hands out every value, the last one padded.
-    mutating func finish(_ body: (UInt32) -> Void) {
-        if filled > 0 { values.append(value) }
-        values.forEach(body)
+    /// Appends the value it has begun, if any.
+    mutating func finish(into column: inout PostingColumn) {
+        if filled > 0 { column.append(value) }
+        (value, filled) = (0, 0)
     }
 }
 

@@ -71,10 +71,10 @@ enum ImpactPhrase {
                     guard held.holdsAll(rowid, lengths) else { continue }
                     let length = lengths[Int(rowid)]
                     // Bounded by the least count of the phrase's words where it was looked up already.
-                    let least = held.leastCount(rowid).map { min($0, tier.frequencies[posting]) } ?? tier.frequencies[posting]
+                    let walked = held.leastCount(rowid)
+                    let least = min(walked ?? .max, tier.frequencies[posting])
                     let bound = BM25.part(frequency: Double(least), length: Double(length), averageLength: average)
-                    let candidate = Candidate(
-                        ranked: Ranked(score: bound, rowid: Int64(rowid)), refined: others.isEmpty || held.leastCount(rowid) != nil)
+                    let candidate = Candidate(ranked: Ranked(score: bound, rowid: Int64(rowid)), refined: walked != nil || others.isEmpty)
                     if let worst = search.worst, !(worst < candidate.ranked) {
                         skipped = true
                         continue

@@ -37,7 +37,7 @@ enum RarestWords {
                 tier.rowids.forEachRun { run in
                     var position = 0
                     for (index, rowid) in rowids.enumerated() {
-                        position = lowerBound(of: rowid, in: run, from: position)
+                        position = run.firstNotBelow(rowid, from: position)
                         guard position < run.count else { break }
                         guard run[position] == rowid else { continue }
                         least[index] = min(least[index], tier.frequencies[offset + position])
@@ -68,24 +68,6 @@ enum RarestWords {
     @inline(__always)
     func leastCount(_ rowid: UInt32) -> UInt32? {
         if case .walked(let walked) = self { walked[rowid] } else { nil }
-    }
-
-    /// The first position from `start` whose rowid is not below `rowid`
-    /// (`run` ascends): steps of 1, 2, 4, … past it, then halves back.
-    static func lowerBound(of rowid: UInt32, in run: UnsafeBufferPointer<UInt32>, from start: Int) -> Int {
-        var (low, step) = (start, 1)
-        var high = start
-        while high < run.count, run[high] < rowid {
-            low = high + 1
-            high += step
-            step *= 2
-        }
-        high = min(high, run.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if run[middle] < rowid { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// The documents of `term`, one bit each by rowid (removed ones too).

@@ -39,19 +39,7 @@ struct PostingCursor {
     mutating func advance(to target: UInt32) {
         guard rowid < target else { return }
         let rowids = postings.rowids
-        // Every posting before `low` is before the target; the one at
-        // `high`, if any, is not.
-        var (low, high, step) = (index + 1, index + 1, 1)
-        while high < rowids.count, rowids[high] < target {
-            low = high + 1
-            high += step
-            step *= 2
-        }
-        high = min(high, rowids.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if rowids[middle] < target { low = middle + 1 } else { high = middle }
-        }
+        let low = rowids.firstNotBelow(target, from: index + 1)
         let found = (low, low < rowids.count ? rowids[low] : Self.end)
         (index, rowid, block) = (found.0, found.1, found.0 / TermPostings.blockSize)
     }
