@@ -106,7 +106,9 @@ struct ClientTests {
         try fakeBroker.bind(endpoint)
         defer { fakeBroker.close() }
         var configuration = MajordomoClient.Configuration()
-        configuration.timeout = .milliseconds(200)
+        // Room to answer the second attempt before the client gives it up, on a loaded machine too
+        // (at 200 ms a fresh clone's loaded run missed it once: the third attempt then went unanswered).
+        configuration.timeout = .seconds(1)
         let client = try MajordomoClient(
             endpoint: endpoint, configuration: configuration, context: context, logger: quiet, correlationID: echoCorrelator)
         let reply = Task { try await client.request(service: "echo", body: ["x"], correlationID: "x") }
