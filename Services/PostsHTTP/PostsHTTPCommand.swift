@@ -139,6 +139,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
             timeout: settings.budget, document: document, logger: logger)
         let router = Router()
         if settings.metrics != nil { router.add(middleware: RequestMetrics(routes: routes)) }
+        router.add(middleware: WholeResponses())
         router.add(middleware: RouterProblems(routes: routes))
         if let tokens { router.add(middleware: TokenCheck(tokens: tokens)) }
         router.add(middleware: BodyLimit())
@@ -155,7 +156,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
                 maxHeaderFieldCount: ConnectionGuard.headerFields))
         let scheme = tls == nil ? "http" : "https"
         let app = Application(
-            router: router, server: try tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) } ?? .http1(configuration: http),
+            router: router, server: .pinnedHTTP1(configuration: http, tls: tls),
             configuration: .init(
                 address: .hostname(settings.address.host, port: settings.address.port), serverName: "posts-http",
                 availableConnectionsDelegate: .maximum(connections.ceiling, logger: logger)),

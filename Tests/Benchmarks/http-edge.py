@@ -10,12 +10,14 @@ again), so every path meets the same noise:
 
   - posts.get over MDP: a DEALER on the gateway (pyzmq), as any ZeroMQ
     client would ask (the raw frames, no client library);
-  - GET /posts/{uid} through the edge, on one kept-alive connection
-    (http.client);
-  - POST /posts through the edge, likewise (each a new post).
+  - GET /posts/{uid} and POST /posts (each a new post) through the edge,
+    as raw HTTP/1.1 bytes on one kept-alive socket, as the MDP path sends
+    raw frames: the edge's own cost, the ratio the target is about;
+  - the same two through http.client, Python's HTTP client, for what a
+    script meets (its header parsing costs about as much as the edge).
 
-Both clients are Python, so each path pays the same client cost. It prints
-p50 and p99 of each, and the edge's p50 over the MDP one; then POST /posts
+Every client is Python. It prints p50 and p99 of each, and its p50 over
+the MDP one; then POST /posts
 throughput with 16 connections, each a thread sending one at a time; then
 posts-http's resident memory (VmRSS, and RssAnon) at rest and with N
 change streams open (default 1,000), each a connection that has read its
@@ -138,14 +140,54 @@ try:
         ask("GET", "/posts/" + uids[index % len(uids)])
         return time.perf_counter() - started
 
+    # The same requests as raw bytes on a socket, as the MDP path sends raw
+    # frames: what the edge costs without http.client's own (its header
+    # parsing alone costs about as much as the edge's).
+    raw = socket.create_connection(("127.0.0.1", port))
+    raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    pending = bytearray()
+
+    def raw_exchange(request):
+        raw.sendall(request)
+        while (end := pending.find(b"\r\n\r\n")) < 0:
+            pending.extend(raw.recv(65536))
+        head = bytes(pending[:end]).lower()
+        status = int(head[9:12])
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name == b"content-length":
+                length = int(value)
+        while len(pending) < end + 4 + length:
+            pending.extend(raw.recv(65536))
+        body = bytes(pending[end + 4:end + 4 + length])
+        del pending[:end + 4 + length]
+        if status >= 300:
+            raise SystemExit(f"http-edge.py: a raw request answered {status}: {body[:200]!r}")
+        return body
+
+    def raw_get(index):
+        request = f"GET /posts/{uids[index % len(uids)]} HTTP/1.1\r\nHost: edge\r\n\r\n".encode()
+        started = time.perf_counter()
+        raw_exchange(request)
+        return time.perf_counter() - started
+
+    def raw_post(index):
+        body = json.dumps({"title": f"Raw {index}", "content": "Lorem ipsum dolor sit amet. " * 8}).encode()
+        request = f"POST /posts HTTP/1.1\r\nHost: edge\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+        started = time.perf_counter()
+        raw_exchange(request)
+        return time.perf_counter() - started
+
     def http_post(index):
         body = json.dumps({"title": f"Timed {index}", "content": "Lorem ipsum dolor sit amet. " * 8})
         started = time.perf_counter()
         ask("POST", "/posts", body)
         return time.perf_counter() - started
 
-    paths = [("posts.get over MDP (DEALER, raw frames)", mdp_get), ("GET /posts/{uid} through posts-http", http_get),
-             ("POST /posts through posts-http", http_post)]
+    paths = [("posts.get over MDP (DEALER, raw frames)", mdp_get), ("GET /posts/{uid} through posts-http (raw bytes)", raw_get),
+             ("POST /posts through posts-http (raw bytes)", raw_post), ("GET /posts/{uid} through posts-http (http.client)", http_get),
+             ("POST /posts through posts-http (http.client)", http_post)]
     times = {name: [] for name, _ in paths}
     index, turn, warm = 0, 250, 500
     while len(times[paths[0][0]]) < args.samples:
