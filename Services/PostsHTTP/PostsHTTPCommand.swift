@@ -156,7 +156,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
                 maxHeaderFieldCount: ConnectionGuard.headerFields))
         let scheme = tls == nil ? "http" : "https"
         let app = Application(
-            router: router, server: .pinnedHTTP1(configuration: http, tls: tls),
+            router: router, server: try tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) } ?? .http1(configuration: http),
             configuration: .init(
                 address: .hostname(settings.address.host, port: settings.address.port), serverName: "posts-http",
                 availableConnectionsDelegate: .maximum(connections.ceiling, logger: logger)),

@@ -4,6 +4,9 @@
 #
 #   Tests/Benchmarks/callgrind.sh posts  [REQUESTS]   (default 2,000)
 #       posts-service, posts.get of one post.
+#   Tests/Benchmarks/callgrind.sh edge   [REQUESTS]   (default 2,000)
+#       posts-http, GET /posts/{uid} of one post, as raw HTTP/1.1 bytes on
+#       one kept-alive connection (posts-service runs as it is).
 #   Tests/Benchmarks/callgrind.sh search [REQUESTS]   (default 600)
 #       search-service over 3,000 man-page paragraphs (corpus/manpages.py),
 #       search.query with six queries in turn: a common word, two words, a
@@ -24,8 +27,9 @@ set -euo pipefail
 kind=${1:-}
 case $kind in
     posts) requests=${2:-2000} warm=200 executable=posts-service method=posts.get ;;
+    edge) requests=${2:-2000} warm=200 executable=posts-http method="GET /posts/{uid}" ;;
     search) requests=${2:-600} warm=60 executable=search-service method=search.query ;;
-    *) echo "usage: $0 posts|search [REQUESTS]" >&2; exit 2 ;;
+    *) echo "usage: $0 posts|edge|search [REQUESTS]" >&2; exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 BIN=${BIN:-$(cd "$here/../.." && pwd)/.build/release}
@@ -38,6 +42,8 @@ cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm 
 trap cleanup EXIT
 export POSTS_RUNTIME_DIR=$dir POSTS_LOG_LEVEL=error
 objcopy --strip-debug "$BIN/$executable" "$dir/$executable"
+# posts-http reads its OpenAPI document from the bundle beside it.
+[ "$kind" != edge ] || ln -s "$BIN/posts_PostsHTTP.resources" "$dir/"
 "$BIN/gateway" >/dev/null 2>&1 & pids+=($!)
 sleep 0.5
 under_valgrind() {
@@ -77,7 +83,51 @@ else:
         check(call("search", "search.query", {"q": queries[index % len(queries)], "limit": 10}))
 PY
 }
-if [ "$kind" = posts ]; then
+# edge PORT NAME [ARGS...]: GETs of one post through posts-http, as raw
+# bytes; with NAME "ready", whether it answers /readyz.
+edge() {
+    python3 - "$@" <<'PY'
+import socket, sys
+port, loop = int(sys.argv[1]), sys.argv[2]
+try:
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+except OSError:
+    sys.exit(1)
+connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+def get(path):
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: edge\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += connection.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.lower().split(b"\r\n") if line.startswith(b"content-length:"))
+    while len(body) < length:
+        body += connection.recv(65536)
+    return int(head[9:12])
+if loop == "ready":
+    sys.exit(0 if get("/readyz") == 200 else 1)
+for _ in range(int(sys.argv[3])):
+    if get("/posts/" + sys.argv[4]) != 200:
+        sys.exit("GET /posts/%s failed" % sys.argv[4])
+PY
+}
+if [ "$kind" = edge ]; then
+    "$BIN/posts-service" --database "$dir/posts.sqlite" --sessions 4 >/dev/null 2>&1 & pids+=($!)
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    under_valgrind --listen "127.0.0.1:$port"
+    uid=
+    for _ in $(seq 60); do
+        uid=$("$BIN/posts" create --title "callgrind" --content "one post, read again and again" --json 2>/dev/null \
+            | python3 -c 'import json, sys; print(json.load(sys.stdin)["uid"])' 2>/dev/null) && break
+        sleep 1
+    done
+    ready=
+    for _ in $(seq 120); do edge "$port" ready && { ready=1; break; }; sleep 1; done
+    [ -n "$uid" ] && [ -n "$ready" ] || { echo "callgrind.sh: posts-http did not answer under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
+    edge "$port" get "$warm" "$uid"
+    callgrind_control --zero "$service" >/dev/null 2>&1
+    edge "$port" get "$requests" "$uid"
+elif [ "$kind" = posts ]; then
     under_valgrind --database "$dir/posts.sqlite" --sessions 4
     uid=
     for _ in $(seq 60); do
@@ -97,9 +147,11 @@ else
     [ -n "$ready" ] || { echo "callgrind.sh: search-service did not catch up under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
     args=()
 fi
-ask "$method" "$warm" "${args[@]}"
-callgrind_control --zero "$service" >/dev/null 2>&1
-ask "$method" "$requests" "${args[@]}"
+if [ "$kind" != edge ]; then
+    ask "$method" "$warm" "${args[@]}"
+    callgrind_control --zero "$service" >/dev/null 2>&1
+    ask "$method" "$requests" "${args[@]}"
+fi
 callgrind_control --dump "$service" >/dev/null 2>&1
 sleep 2
 total=0

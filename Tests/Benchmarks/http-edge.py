@@ -16,8 +16,8 @@ again), so every path meets the same noise:
   - the same two through http.client, Python's HTTP client, for what a
     script meets (its header parsing costs about as much as the edge).
 
-Every client is Python. It prints p50 and p99 of each, and its p50 over
-the MDP one; then POST /posts
+Every client is Python. It prints p50 and p99 of each, its p50 over the
+MDP one, and posts-http's CPU for each request (from /proc); then POST /posts
 throughput with 16 connections, each a thread sending one at a time; then
 posts-http's resident memory (VmRSS, and RssAnon) at rest and with N
 change streams open (default 1,000), each a connection that has read its
@@ -80,6 +80,13 @@ def memory(pid):
             name, _, value = line.partition(":")
             fields[name] = value.strip()
     return fields["VmRSS"], fields.get("RssAnon", "?")
+
+
+def cpu_ticks(pid):
+    """User and system time of a process so far, in clock ticks."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def percentile(times, fraction):
@@ -189,21 +196,27 @@ try:
              ("POST /posts through posts-http (raw bytes)", raw_post), ("GET /posts/{uid} through posts-http (http.client)", http_get),
              ("POST /posts through posts-http (http.client)", http_post)]
     times = {name: [] for name, _ in paths}
+    # posts-http's CPU (user and system) over each path's timed turns.
+    edge_cpu = {name: 0 for name, _ in paths}
     index, turn, warm = 0, 250, 500
     while len(times[paths[0][0]]) < args.samples:
         for name, path in paths:
+            before = cpu_ticks(edge.pid)
             for offset in range(turn):
                 elapsed = path(index + offset)
                 if index >= warm:
                     times[name].append(elapsed)
+            if index >= warm:
+                edge_cpu[name] += cpu_ticks(edge.pid) - before
         index += turn
 
     mdp_p50 = percentile(times[paths[0][0]], 0.5)
     print(f"Command: `{' '.join(sys.argv)}`\n")
-    print("| one at a time, turns of 250 | p50 | p99 | p50 vs posts.get over MDP |\n|---|---|---|---|")
+    print("| one at a time, turns of 250 | p50 | p99 | p50 vs posts.get over MDP | posts-http CPU a request |\n|---|---|---|---|---|")
     for name, _ in paths:
         p50, p99 = percentile(times[name], 0.5), percentile(times[name], 0.99)
-        print(f"| {name} | {p50:.1f} µs | {p99:.1f} µs | {p50 / mdp_p50:.2f}× |")
+        cpu = edge_cpu[name] / os.sysconf("SC_CLK_TCK") / len(times[name]) * 1e6
+        print(f"| {name} | {p50:.1f} µs | {p99:.1f} µs | {p50 / mdp_p50:.2f}× | {cpu:.0f} µs |")
 
     # POST throughput: 16 connections, one request at a time each.
     clients, each = 16, 500
