@@ -101,7 +101,7 @@ struct ChangeEvents: AsyncSequence, Sendable {
         let data: Data?
         switch change.kind {
         case .upsert(let post): data = try? encoder.encode(Components.Schemas.Post(post))
-        case .delete: data = try? encoder.encode(["uid": change.uid.uuidString])
+        case .delete: data = try? encoder.encode(["uid": change.uid.text])
         }
         let name = if case .delete = change.kind { "delete" } else { "upsert" }
         return "id: \(change.sequence)\nevent: \(name)\ndata: \(String(decoding: data ?? Data("{}".utf8), as: UTF8.self))\n\n"

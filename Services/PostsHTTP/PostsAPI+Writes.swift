@@ -123,11 +123,11 @@ extension PostsAPI {
     /// not there matches no tag, not even `*`).
     static func matching(_ tags: String, _ current: Post?, _ uid: UUID) throws(Problem) -> Post {
         guard let current else {
-            throw Problem.changed("there is no post \(uid.uuidString) (If-Match: \(tags)); nothing was changed")
+            throw Problem.changed("there is no post \(uid.text) (If-Match: \(tags)); nothing was changed")
         }
         guard ETag.matches(tags, current) else {
             throw Problem.changed(
-                "post \(uid.uuidString) is now \(ETag.of(current)), not \(tags); nothing was changed: read it again and send the change with the new If-Match"
+                "post \(uid.text) is now \(ETag.of(current)), not \(tags); nothing was changed: read it again and send the change with the new If-Match"
             )
         }
         return current
@@ -138,5 +138,5 @@ extension PostsAPI {
         try header.map { text throws(PostsError) in try RequestKey(text, field: "Idempotency-Key") }
     }
 
-    static func address(_ post: Post) -> String { "/posts/\(post.uid.uuidString)" }
+    static func address(_ post: Post) -> String { "/posts/\(post.uid.text)" }
 }

@@ -137,7 +137,9 @@ enum ProblemBody {
 
 /// A request's body is read whole before any handler sees it, and at most
 /// `bytes` of it (the generated code would read any length into memory):
-/// past that, 413 and the connection's next request.
+/// past that, 413 and the connection's next request. A request that says
+/// it has no body (HTTP/1.1: neither Content-Length nor Transfer-Encoding,
+/// as a GET) has nothing to read, and is passed on as it is.
 struct BodyLimit<Context: RequestContext>: RouterMiddleware {
     /// A post's most (2,000 bytes of title, 100,000 of content) written
     /// with every character escaped (`\u00XX`, six bytes), and room for the
@@ -145,6 +147,9 @@ struct BodyLimit<Context: RequestContext>: RouterMiddleware {
     static var bytes: Int { 1 << 20 }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.headers[.contentLength] == nil, request.headers[.transferEncoding] == nil {
+            return try await next(request, context)
+        }
         var request = request
         let tooLarge = HTTPError(.contentTooLarge, message: "the body is over the limit of \(Self.bytes) bytes")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.bytes { throw tooLarge }

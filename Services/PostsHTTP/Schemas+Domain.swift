@@ -5,7 +5,7 @@ import Domain
 extension Components.Schemas.Post {
     init(_ post: Post) {
         self.init(
-            uid: post.uid.uuidString, title: post.title, content: post.content, createDate: PostDate.format(post.createDate),
+            uid: post.uid.text, title: post.title, content: post.content, createDate: PostDate.format(post.createDate),
             updateDate: PostDate.format(post.updateDate))
     }
 }
@@ -21,7 +21,7 @@ extension Components.Schemas.SearchResults {
         self.init(
             hits: results.hits.map { hit in
                 .init(
-                    uid: hit.uid.uuidString, title: hit.title, snippet: hit.snippet,
+                    uid: hit.uid.text, title: hit.title, snippet: hit.snippet,
                     highlights: hit.highlights.map { .init(start: Int64($0.lowerBound), length: Int64($0.count)) }, score: hit.score)
             }, total: Int64(results.total), exact: results.totalIsExact)
     }

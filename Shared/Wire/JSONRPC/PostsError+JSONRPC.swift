@@ -22,9 +22,9 @@ extension JSONRPCError {
             data["field"] = .string(field)
             self.init(.invalidParams, InvalidField(field, invalid.reason).description, data: .object(data))
         case .notFound(let uid):
-            self.init(.notFound, error.description, data: ["uid": .string(uid.uuidString)])
+            self.init(.notFound, error.description, data: ["uid": .string(uid.text)])
         case .conflict(let uid):
-            self.init(.conflict, error.description, data: ["uid": .string(uid.uuidString)])
+            self.init(.conflict, error.description, data: ["uid": .string(uid.text)])
         case .unavailable(let outage):
             self.init(.serviceUnavailable, error.description, data: OutageData.encode(outage))
         case .busy(let busy):

@@ -35,7 +35,7 @@ extension PostsServiceClient {
 
     public func post(uid: UUID) async throws(PostsError) -> Post? {
         do {
-            return try await call(PostsMethod.get, UIDParams(uid: uid.uuidString)).toDomain()
+            return try await call(PostsMethod.get, UIDParams(uid: uid.text)).toDomain()
         } catch .notFound {
             return nil
         }
@@ -51,7 +51,7 @@ extension PostsServiceClient {
     }
 
     public func delete(uid: UUID, ifUnchangedSince: Date?, key: RequestKey?) async throws(PostsError) -> Bool {
-        let params = DeleteParams(uid: uid.uuidString, ifUnchangedSince: ifUnchangedSince.map(WireDate.format))
+        let params = DeleteParams(uid: uid.text, ifUnchangedSince: ifUnchangedSince.map(WireDate.format))
         return try await call(PostsMethod.delete, params, key: key).deleted
     }
 
