@@ -14,12 +14,15 @@
 /// `starts[rowid + 1]` where it ends (a rowid with no document: empty). Both
 /// are `PostingColumn`s, so a saved file's are read in place and only what
 /// was added since is in memory of the process's own. A removed document's
-/// stems stay, as its postings do until its terms are rebuilt; its length
-/// (-1) says it is gone.
+/// stems stay while the process runs (its length, -1, says it is gone), and
+/// are left out when the columns are saved (`storeColumns(into:leavingOut:)`):
+/// a saved file holds the stems of the documents live when it was written,
+/// however often posts were edited or deleted before.
 ///
 /// Bound: `words` is indexed by 32-bit values, at most 16 GiB of stems
 /// (about 8 billion tokens); `add` refuses past it (a precondition, as a
-/// rowid past 32 bits is).
+/// rowid past 32 bits is). `starts` holds a value for every rowid ever
+/// given, 4 bytes each.
 struct DocumentStems: Sendable {
     private(set) var starts = PostingColumn()
     private(set) var words = PostingColumn()
@@ -126,11 +129,51 @@ struct DocumentStems: Sendable {
         return found
     }
 
-    /// Its columns, as `init?(starts:words:documents:)` takes them back.
-    func storeColumns(into writer: inout StoredWriter) {
-        starts.forEachRun { writer.column($0) }
-        words.forEachRun { writer.column($0) }
+    /// How many values `storeColumns(into:leavingOut:)` writes to the
+    /// stems' column: every document's but those `removed` says are gone.
+    func storedWords(leavingOut removed: (Int) -> Bool) -> Int {
+        var kept = words.count
+        for rowid in 0..<documents where removed(rowid) { kept -= Int(starts[rowid + 1] - starts[rowid]) }
+        return kept
     }
+
+    /// Its columns, as `init?(starts:words:documents:)` takes them back,
+    /// with no stems for the documents `removed` says are gone (their
+    /// starts then equal the next: a rowid with nothing).
+    func storeColumns(into writer: inout StoredWriter, leavingOut removed: (Int) -> Bool) {
+        guard storedWords(leavingOut: removed) < words.count else {
+            starts.forEachRun { writer.column($0) }
+            words.forEachRun { writer.column($0) }
+            return
+        }
+        var chunk: [UInt32] = [0]
+        chunk.reserveCapacity(Self.chunk)
+        var end: UInt32 = 0
+        for rowid in 0..<documents {
+            if !removed(rowid) { end += starts[rowid + 1] - starts[rowid] }
+            chunk.append(end)
+            if chunk.count == Self.chunk {
+                chunk.withUnsafeBufferPointer { writer.column($0) }
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        chunk.withUnsafeBufferPointer { writer.column($0) }
+        // The kept documents' values, a run of neighbours at a time.
+        var run = 0..<0
+        for rowid in 0..<documents where !removed(rowid) {
+            let range = Int(starts[rowid])..<Int(starts[rowid + 1])
+            if run.upperBound == range.lowerBound {
+                run = run.lowerBound..<range.upperBound
+            } else {
+                words.withValues(in: run) { writer.column($0) }
+                run = range
+            }
+        }
+        words.withValues(in: run) { writer.column($0) }
+    }
+
+    /// Starts written to a file at a time.
+    private static let chunk = 1 << 14
 
     /// Gives back what appending left spare.
     mutating func trim() {

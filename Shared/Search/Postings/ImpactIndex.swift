@@ -43,14 +43,18 @@ public struct ImpactIndex: Sendable {
         for length in lengths { writer.varint(Int(length + 1)) }
         for value in [Int(rows), postingsAdded, Int(tokens)] { writer.varint(value) }
         writer.double(rebasedAverage)
-        writer.varint(documentStems.words.count)
+        writer.varint(documentStems.storedWords(leavingOut: isRemoved))
     }
+
+    /// Whether the document at `rowid` was removed (or never was): its
+    /// stems are not saved.
+    private func isRemoved(_ rowid: Int) -> Bool { lengths[rowid] < 0 }
 
     /// The postings' columns, after everything `store` wrote: every
     /// term's in order, each tier's rowids then counts.
     func storeColumns(into writer: inout StoredWriter) {
         for term in postings { term.storeColumns(into: &writer) }
-        documentStems.storeColumns(into: &writer)
+        documentStems.storeColumns(into: &writer, leavingOut: isRemoved)
     }
 
     /// The postings' columns are read in place from `columns`.
