@@ -40,7 +40,7 @@ final class RawPeer {
 /// Connects to a Unix socket as a plain byte stream and writes `bytes`:
 /// what a confused program, not a ZeroMQ peer, would send.
 func writeGarbage(_ bytes: [UInt8], toUnixSocket path: String) async throws {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
     defer { close(fd) }
     var address = sockaddr_un()

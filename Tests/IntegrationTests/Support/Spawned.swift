@@ -13,7 +13,8 @@ final class Spawned: Sendable {
     /// Starts `path` with `arguments`; standard input, output and error are
     /// the files named (output appended), the working directory `directory`.
     /// The child starts with no signal blocked and default handlers, whatever
-    /// the spawning thread had.
+    /// the spawning thread had, and with no descriptor of this process but
+    /// those three.
     init(
         _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
         input: String = "/dev/null", output: String, errors: String
@@ -24,6 +25,14 @@ final class Spawned: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        // Nothing else of this process: tests running beside this one hold
+        // sockets by the hundred (some without close-on-exec), and a child
+        // that inherited them had that many fewer descriptors for its own
+        // limits (a gateway started under a descriptor limit ran out before
+        // its connection limit).
+        guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else {
+            throw HarnessError("cannot start \(path): glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later) is missing")
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -44,6 +53,14 @@ final class Spawned: Sendable {
         guard spawned == 0 else { throw HarnessError("cannot start \(path): error \(spawned)") }
         processIdentifier = pid
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which its
+    /// module map does not show to Swift.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }
+    }()
 
     /// The exit code (128 + the signal when a signal ended it), once it has exited.
     var terminationStatus: Int32? {

@@ -11,7 +11,7 @@ final class StreamPeer: @unchecked Sendable {
     let descriptor: Int32
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -37,7 +37,7 @@ final class StreamPeer: @unchecked Sendable {
             return
         }
         guard let address = StreamAddress(endpoint, forBinding: false) else { throw HarnessError("\(endpoint) is no numeric tcp:// address") }
-        let descriptor = socket(address.domain, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(address.domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
         guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 else {
             let code = errno
@@ -63,7 +63,7 @@ final class StreamPeer: @unchecked Sendable {
             return peer
         }
         guard let address = StreamAddress(endpoint, forBinding: false) else { return nil }
-        let descriptor = socket(address.domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let descriptor = socket(address.domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 || errno == EINPROGRESS else {
             Glibc.close(descriptor)
