@@ -111,16 +111,20 @@ for _ in range(int(sys.argv[3])):
         sys.exit("GET /posts/%s failed" % sys.argv[4])
 PY
 }
+# create_post: saves the post every request reads, trying for up to a minute
+# while the service comes up under valgrind; prints its uid (empty if none).
+create_post() {
+    for _ in $(seq 60); do
+        "$BIN/posts" create --title "callgrind" --content "one post, read again and again" --json 2>/dev/null \
+            | python3 -c 'import json, sys; print(json.load(sys.stdin)["uid"])' 2>/dev/null && return
+        sleep 1
+    done
+}
 if [ "$kind" = edge ]; then
     "$BIN/posts-service" --database "$dir/posts.sqlite" --sessions 4 >/dev/null 2>&1 & pids+=($!)
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     under_valgrind --listen "127.0.0.1:$port"
-    uid=
-    for _ in $(seq 60); do
-        uid=$("$BIN/posts" create --title "callgrind" --content "one post, read again and again" --json 2>/dev/null \
-            | python3 -c 'import json, sys; print(json.load(sys.stdin)["uid"])' 2>/dev/null) && break
-        sleep 1
-    done
+    uid=$(create_post)
     ready=
     for _ in $(seq 120); do edge "$port" ready && { ready=1; break; }; sleep 1; done
     [ -n "$uid" ] && [ -n "$ready" ] || { echo "callgrind.sh: posts-http did not answer under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
@@ -129,12 +133,7 @@ if [ "$kind" = edge ]; then
     edge "$port" get "$requests" "$uid"
 elif [ "$kind" = posts ]; then
     under_valgrind --database "$dir/posts.sqlite" --sessions 4
-    uid=
-    for _ in $(seq 60); do
-        uid=$("$BIN/posts" create --title "callgrind" --content "one post, read again and again" --json 2>/dev/null \
-            | python3 -c 'import json, sys; print(json.load(sys.stdin)["uid"])' 2>/dev/null) && break
-        sleep 1
-    done
+    uid=$(create_post)
     [ -n "$uid" ] || { echo "callgrind.sh: posts-service did not answer under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
     args=("$uid")
 else

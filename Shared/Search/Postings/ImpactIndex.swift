@@ -48,7 +48,7 @@ public struct ImpactIndex: Sendable {
 
     /// Whether the document at `rowid` was removed (or never was): its
     /// stems are not saved.
-    private func isRemoved(_ rowid: Int) -> Bool { lengths[rowid] < 0 }
+    private func isRemoved(_ rowid: Int) -> Bool { length(of: Int64(rowid)) == nil }
 
     /// The postings' columns, after everything `store` wrote: every
     /// term's in order, each tier's rowids then counts.

@@ -56,11 +56,10 @@ final class Spawned: Sendable {
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which its
     /// module map does not show to Swift.
-    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
-            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        }
+    private static let closeFrom: CloseFrom? = {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: CloseFrom.self) }
     }()
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     /// The exit code (128 + the signal when a signal ended it), once it has exited.
     var terminationStatus: Int32? {
