@@ -69,7 +69,19 @@ struct HeadWatch: Service {
     let watch: any PostsWatchUseCase
     let heads: HeadBroadcast
 
+    /// The loop is a child task cancelled at shutdown, not the stream
+    /// wrapped in `cancelOnGracefulShutdown()`: that merged every change
+    /// with the shutdown signal, about 30,000 instructions a change (most
+    /// of them generic metadata looked up at run time), paid on every
+    /// write whether or not a stream was open.
     func run() async throws {
-        for await head in watch.changes().cancelOnGracefulShutdown() { heads.publish(head) }
+        let (watch, heads) = (self.watch, self.heads)
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await head in watch.changes() { heads.publish(head) }
+            }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
     }
 }

@@ -14,19 +14,20 @@ extension ClientEngine {
         // "unreachable"; one whose handshake failed is.
         var everLive = false
         var unconnectedSince: Instant?
+        var poller = Poller()
         while true {
             if !everLive, configuration.firstConnectionWait != nil, unconnectedSince == nil, state.withLock({ !$0.pending.isEmpty }) {
                 unconnectedSince = clock.now
             }
             let unreachableBy = unconnectedSince.flatMap { since in configuration.firstConnectionWait.map { since + $0 } }
-            var poller = Poller()
+            poller.removeAll()
             let linkWake = link.transport.register(in: &poller)
             let wakerIndex = poller.addReadable(fileDescriptor: waker.fileDescriptor)
             // With several brokers, a connection not up by then makes way for
             // the next, when requests are waiting on it.
             let connectBy =
                 failsOver && !link.live && state.withLock({ !$0.pending.isEmpty }) ? link.opened + configuration.connectWait : nil
-            let wake = [nextDeadline, connectBy, unreachableBy, linkWake].compactMap { $0 }.min()
+            let wake = Self.earliest(Self.earliest(nextDeadline, connectBy), Self.earliest(unreachableBy, linkWake))
             do {
                 try poller.poll(timeout: wake.map { clock.now.duration(to: $0) })
                 if poller.isReadable(wakerIndex) { waker.drain() }
@@ -83,6 +84,14 @@ extension ClientEngine {
         }
         link.close()
         failEverything()
+    }
+
+    /// The earlier of two instants, either of which may be none (without
+    /// an array: this is asked at every wait).
+    private static func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// One connection to one broker, and what is known of it.

@@ -70,14 +70,27 @@ public enum PostDate {
     /// fraction digits round to the millisecond. `field` names the value in
     /// the error.
     public static func parse(_ text: String, field: String) throws(PostsError) -> Date {
-        guard let ms = milliseconds(parsing: Array(text.utf8)) else { throw .invalid(field, .notDate(text)) }
+        var text = text
+        guard
+            let ms = text.withUTF8({ bytes in
+                var scanner = DateScanner(bytes)
+                return scanner.milliseconds()
+            })
+        else { throw .invalid(field, .notDate(text)) }
         guard (earliest...latest).contains(ms) else { throw .invalid(field, .dateOutOfRange(text)) }
         return date(milliseconds: ms)
     }
 
-    private static func milliseconds(parsing s: [UInt8]) -> Int64? {
+    /// Reads one date's text from the start: a struct whose position moves
+    /// as it reads (no array, no closure over a captured position, which
+    /// cost a run-time exclusivity check at every digit).
+    private struct DateScanner {
+        let s: UnsafeBufferPointer<UInt8>
         var i = 0
-        func number(_ digits: Int) -> Int64? {
+
+        init(_ s: UnsafeBufferPointer<UInt8>) { self.s = s }
+
+        mutating func number(_ digits: Int) -> Int64? {
             guard i + digits <= s.count else { return nil }
             var value: Int64 = 0
             for byte in s[i..<(i + digits)] {
@@ -87,46 +100,50 @@ public enum PostDate {
             i += digits
             return value
         }
-        func expect(_ character: Character) -> Bool {
-            guard i < s.count, s[i] == character.asciiValue! else { return false }
+
+        mutating func expect(_ byte: UInt8) -> Bool {
+            guard i < s.count, s[i] == byte else { return false }
             i += 1
             return true
         }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            i < s.count, s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ")
-        else { return nil }
-        i += 1
-        guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-            hour < 24, minute < 60, second < 60
-        else { return nil }
-        var fraction: Int64 = 0
-        if expect(".") {
-            var digits = 0
-            var scale: Int64 = 100
-            var roundUp = false
-            while i < s.count, (48...57).contains(s[i]) {
-                let digit = Int64(s[i] - 48)
-                if digits < 3 { fraction += digit * scale; scale /= 10 } else if digits == 3 { roundUp = digit >= 5 }
-                digits += 1
-                i += 1
-            }
-            guard digits > 0 else { return nil }
-            if roundUp { fraction += 1 }
-        }
-        var offset: Int64 = 0
-        if expect("Z") || expect("z") {
-        } else if i < s.count, s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
-            let sign: Int64 = s[i] == UInt8(ascii: "-") ? -1 : 1
+
+        mutating func milliseconds() -> Int64? {
+            guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")), let day = number(2),
+                i < s.count, s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ")
+            else { return nil }
             i += 1
-            guard let hours = number(2), expect(":"), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
-            offset = sign * (hours * 60 + minutes) * 60_000
-        } else {
-            return nil
+            guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")), let second = number(2),
+                (1...12).contains(month), (1...PostDate.daysIn(month: month, year: year)).contains(day),
+                hour < 24, minute < 60, second < 60
+            else { return nil }
+            var fraction: Int64 = 0
+            if expect(UInt8(ascii: ".")) {
+                var digits = 0
+                var scale: Int64 = 100
+                var roundUp = false
+                while i < s.count, (48...57).contains(s[i]) {
+                    let digit = Int64(s[i] - 48)
+                    if digits < 3 { fraction += digit * scale; scale /= 10 } else if digits == 3 { roundUp = digit >= 5 }
+                    digits += 1
+                    i += 1
+                }
+                guard digits > 0 else { return nil }
+                if roundUp { fraction += 1 }
+            }
+            var offset: Int64 = 0
+            if expect(UInt8(ascii: "Z")) || expect(UInt8(ascii: "z")) {
+            } else if i < s.count, s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
+                let sign: Int64 = s[i] == UInt8(ascii: "-") ? -1 : 1
+                i += 1
+                guard let hours = number(2), expect(UInt8(ascii: ":")), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+                offset = sign * (hours * 60 + minutes) * 60_000
+            } else {
+                return nil
+            }
+            guard i == s.count else { return nil }
+            let days = PostDate.days(fromCivil: year, month, day)
+            return days * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + fraction - offset
         }
-        guard i == s.count else { return nil }
-        let days = days(fromCivil: year, month, day)
-        return days * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + fraction - offset
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String { String(value).leftPadded(to: width) }

@@ -12,6 +12,14 @@ public struct Poller {
 
     public init() {}
 
+    /// Forgets every item, keeping the room they took: a loop that polls
+    /// again and again adds its items anew to one poller, not a new one
+    /// (two arrays allocated and grown) at every wait.
+    public mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+        sockets.removeAll(keepingCapacity: true)
+    }
+
     /// Watches a socket for incoming messages; returns its index.
     @discardableResult
     public mutating func addReadable(_ socket: Socket) -> Int {
