@@ -11,6 +11,12 @@
 #       search-service over 3,000 man-page paragraphs (corpus/manpages.py),
 #       search.query with six queries in turn: a common word, two words, a
 #       phrase, an unfinished word, a rare word, a word found nowhere.
+#   Tests/Benchmarks/callgrind.sh import-posts  [POSTS]   (default 6,000)
+#   Tests/Benchmarks/callgrind.sh import-search [POSTS]   (default 6,000)
+#       per post of a `posts import` of unigram posts (corpus/unigram.py)
+#       after 2,000 imported first: posts-service saving them, or
+#       search-service (one session) following the import until it holds
+#       them all.
 #
 # A gateway and the service (under callgrind) on a fresh database in a
 # 0700 directory; requests one at a time from pyzmq. The count covers the
@@ -25,11 +31,14 @@
 # with a static Swift runtime, so it runs a copy without it (symbols kept).
 set -euo pipefail
 kind=${1:-}
+unit=request
 case $kind in
     posts) requests=${2:-2000} warm=200 executable=posts-service method=posts.get ;;
     edge) requests=${2:-2000} warm=200 executable=posts-http method="GET /posts/{uid}" ;;
     search) requests=${2:-600} warm=60 executable=search-service method=search.query ;;
-    *) echo "usage: $0 posts|edge|search [REQUESTS]" >&2; exit 2 ;;
+    import-posts) requests=${2:-6000} warm=2000 executable=posts-service method="imported posts" unit=post ;;
+    import-search) requests=${2:-6000} warm=2000 executable=search-service method="imported posts" unit=post ;;
+    *) echo "usage: $0 posts|edge|search|import-posts|import-search [REQUESTS]" >&2; exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 BIN=${BIN:-$(cd "$here/../.." && pwd)/.build/release}
@@ -71,8 +80,10 @@ def check(reply):
     if "result" not in reply:
         sys.exit("%s failed: %r" % (loop, reply))
 if loop == "caught-up":
+    # With a count: caught up once it holds at least that many posts.
     index = call("search", "search.stats", None, timeout=2000).get("result", {}).get("index", {})
-    sys.exit(0 if index.get("documents", 0) > 0 and index.get("lag") == 0 else 1)
+    least = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    sys.exit(0 if index.get("documents", 0) >= least and index.get("lag") == 0 else 1)
 count = int(sys.argv[3])
 if loop == "posts.get":
     for _ in range(count):
@@ -136,6 +147,28 @@ elif [ "$kind" = posts ]; then
     uid=$(create_post)
     [ -n "$uid" ] || { echo "callgrind.sh: posts-service did not answer under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
     args=("$uid")
+elif [ "$kind" = import-posts ] || [ "$kind" = import-search ]; then
+    python3 "$here/corpus/unigram.py" "$dir/corpus.jsonl" $((warm + requests)) >/dev/null
+    head -n "$warm" "$dir/corpus.jsonl" >"$dir/warm.jsonl"
+    tail -n +$((warm + 1)) "$dir/corpus.jsonl" >"$dir/timed.jsonl"
+    if [ "$kind" = import-posts ]; then
+        under_valgrind --database "$dir/posts.sqlite"
+    else
+        "$BIN/posts-service" --database "$dir/posts.sqlite" >/dev/null 2>&1 & pids+=($!)
+        under_valgrind --sessions 1
+    fi
+    # caught_up N: the search service holds N posts (at once for import-posts).
+    caught_up() {
+        [ "$kind" = import-posts ] && return 0
+        for _ in $(seq 900); do ask caught-up "$1" && return 0; sleep 1; done
+        echo "callgrind.sh: search-service did not catch up under valgrind ($dir/valgrind.log)" >&2; exit 1
+    }
+    for _ in $(seq 120); do "$BIN/posts" count >/dev/null 2>&1 && break; sleep 1; done
+    "$BIN/posts" import --timeout 900 "$dir/warm.jsonl" >/dev/null
+    caught_up "$warm"
+    callgrind_control --zero "$service" >/dev/null 2>&1
+    "$BIN/posts" import --timeout 900 "$dir/timed.jsonl" >/dev/null
+    caught_up $((warm + requests))
 else
     "$BIN/posts-service" --database "$dir/posts.sqlite" >/dev/null 2>&1 & pids+=($!)
     python3 "$here/corpus/manpages.py" "$dir/corpus.jsonl" 3000 >/dev/null
@@ -146,7 +179,7 @@ else
     [ -n "$ready" ] || { echo "callgrind.sh: search-service did not catch up under valgrind ($dir/valgrind.log)" >&2; cat "$dir/valgrind.log" >&2; exit 1; }
     args=()
 fi
-if [ "$kind" != edge ]; then
+if [ "$kind" = posts ] || [ "$kind" = search ]; then
     ask "$method" "$warm" "${args[@]}"
     callgrind_control --zero "$service" >/dev/null 2>&1
     ask "$method" "$requests" "${args[@]}"
@@ -168,4 +201,4 @@ if [ -n "${ANNOTATE:-}" ]; then
         | awk -v n="$requests" '/^ *[0-9,]+ +\(/ { count = $1; gsub(",", "", count); $1 = ""; sub(/^ *\([^)]*\) */, ""); if (count / n >= 50) printf "%8d  %s\n", count / n, $0 }' \
         | grep -v 'PROGRAM TOTALS' | sort -rn | head -n "$ANNOTATE"
 fi
-echo "$executable: $total instructions for $requests $method after the warm-up: $((total / requests)) per request"
+echo "$executable: $total instructions for $requests $method after the warm-up: $((total / requests)) per $unit"

@@ -62,14 +62,20 @@ public enum PostRules {
         // Text stores and search indexes commonly stop at U+0000 (C strings),
         // so a post holding one could be stored or found cut short: refused,
         // never changed.
-        if post.title.utf8.contains(0) { throw .invalid(name("title"), .forbiddenCharacter(0)) }
-        if post.content.utf8.contains(0) { throw .invalid(name("content"), .forbiddenCharacter(0)) }
+        if holdsZero(post.title) { throw .invalid(name("title"), .forbiddenCharacter(0)) }
+        if holdsZero(post.content) { throw .invalid(name("content"), .forbiddenCharacter(0)) }
         for (field, date) in [("createDate", post.createDate), ("updateDate", post.updateDate)] where !PostDate.inRange(date) {
             throw .invalid(name(field), .dateOutOfRange(PostDate.format(date)))
         }
         post.createDate = PostDate.rounded(post.createDate)
         post.updateDate = PostDate.rounded(post.updateDate)
         return post
+    }
+
+    /// Whether `text` holds U+0000: looked for in its bytes where they lie
+    /// (the UTF-8 view's `contains` cost about 20 instructions a byte).
+    private static func holdsZero(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? text.utf8.contains(0)
     }
 
     /// Whether `validated` would take the post (a form's save button, say).

@@ -200,7 +200,10 @@ public struct ImpactIndex: Sendable {
 
     /// Each stem's weighted count: a title's match counts `titleWeight`.
     static func frequencies(title: [Int32], content: [Int32]) -> [(Int32, UInt32)] {
-        var counts: [Int32: UInt32] = [:]
+        // Room for every stem at once: grown from empty, the table was
+        // rehashed two or three times a post (2,100 instructions of an
+        // imported post's 192,500 in search-service).
+        var counts = [Int32: UInt32](minimumCapacity: title.count + content.count)
         for stem in title { counts[stem, default: 0] += titleWeight }
         for stem in content { counts[stem, default: 0] += 1 }
         return counts.map { ($0.key, $0.value) }
