@@ -77,6 +77,36 @@ struct JSONRPCTests {
         #expect(garbage.code == .internalError)
     }
 
+    /// A page of changes, large enough that its reply is read with its
+    /// structure noted (`JSONStructure.worthNoting`).
+    static func page(_ count: Int) -> ChangesResult {
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        let changes = (0..<count).map { index in
+            let digits = String(index)
+            let uid = UUID(text: "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits)!
+            let post = Post(uid: uid, title: "Post \(index) \"quoted\" é", content: "line\nnext \(index)", createDate: date, updateDate: date)
+            return PostChange(sequence: Int64(index + 1), uid: uid, kind: index % 7 == 0 ? .delete : .upsert(post))
+        }
+        return ChangesResult(domain: PostChanges(changes: changes, head: Int64(count), database: "db"))
+    }
+
+    @Test func test_aLargeReply_readsAsTheSameResult_asASmallOneDoes() async throws {
+        let large = try JSONRPC.encodeResult(id: .number(1), Self.page(200))
+        let small = try JSONRPC.encodeResult(id: .number(1), Self.page(3))
+        #expect(large.count >= 4096 && small.count < 4096, "one reply read with its structure noted, one without")
+        #expect(try JSONRPC.decodeResponse(large, as: ChangesResult.self) == Self.page(200))
+        #expect(try JSONRPC.decodeResponse(small, as: ChangesResult.self).changes.count == 3)
+    }
+
+    @Test func test_aLargeReplyWithABrokenEscapeOrCutShort_isAnInternalError() async throws {
+        let text = String(decoding: try JSONRPC.encodeResult(id: .number(1), Self.page(200)), as: UTF8.self)
+        let broken = Data(text.replacingOccurrences(of: "line\\nnext 150", with: "line\\qnext 150").utf8)
+        let error = try #require(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(broken, as: ChangesResult.self) }
+        #expect(error.code == .internalError)
+        let cut = Data(text.utf8.prefix(text.utf8.count - 40))
+        #expect(throws: JSONRPCError.self) { try JSONRPC.decodeResponse(cut, as: ChangesResult.self) }
+    }
+
     @Test func test_theIdIsFoundWithoutReadingTheRestAsValues() async {
         let big = String(repeating: #"{"t":"\u00e9 x","n":[1,2.5,true,null]},"#, count: 1000)
         #expect(JSONRPC.id(in: Data(#"{"result":[\#(big){}],"id":"late"}"#.utf8)) == .string("late"))

@@ -50,9 +50,27 @@ extension JSONParser {
         switch peek {
         case UInt8(ascii: "\"")?: try skipString()
         case UInt8(ascii: "{")?:
-            try members(depth: depth + 1) { parser, _ throws(Failure) in
-                try parser.skipValue(depth: depth + 1)
-                return true
+            // Its names are skipped like any string, never made into one:
+            // a page of posts skipped to find the reply's end had a string
+            // made for every name of every post.
+            guard depth + 1 <= Self.maxDepth else { throw .tooDeep(offset: index) }
+            index += 1
+            skipSpace()
+            if peek == UInt8(ascii: "}") { index += 1; return }
+            while true {
+                skipSpace()
+                guard peek == UInt8(ascii: "\"") else { throw syntax("expected a member name in quotes") }
+                try skipString()
+                skipSpace()
+                guard peek == UInt8(ascii: ":") else { throw syntax("expected ':' after a member name") }
+                index += 1
+                try skipValue(depth: depth + 1)
+                skipSpace()
+                switch peek {
+                case UInt8(ascii: ",")?: index += 1
+                case UInt8(ascii: "}")?: index += 1; return
+                default: throw syntax("expected ',' or '}' in an object")
+                }
             }
         case UInt8(ascii: "[")?:
             guard depth + 1 <= Self.maxDepth else { throw .tooDeep(offset: index) }

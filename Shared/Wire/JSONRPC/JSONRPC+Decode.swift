@@ -134,6 +134,7 @@ extension JSONRPC {
     public static func decodeResponse<Result: Decodable>(bytes: UnsafeRawBufferPointer, as type: Result.Type) throws(JSONRPCError) -> Result {
         var error: JSONValue?
         var result: Int?
+        var notes: JSONStructure.Notes?
         let walked = Swift.Result { () throws(JSONParser.Failure) -> JSONValue? in
             try JSONParser.with(bytes: bytes) { parser throws(JSONParser.Failure) -> JSONValue? in
                 parser.skipSpace()
@@ -148,7 +149,16 @@ extension JSONRPC {
                     case "result":
                         parser.skipSpace()
                         result = parser.index
-                        try parser.skipValue(depth: 1)
+                        // A large result (a page of posts) is checked once with
+                        // its structure noted, so reading it looks its members
+                        // up instead of skipping every value again at each level.
+                        if bytes.count >= JSONStructure.worthNoting {
+                            parser.notes = JSONStructure.Notes()
+                            try parser.checkValue(depth: 1)
+                            (notes, parser.notes) = (parser.notes, nil)
+                        } else {
+                            try parser.skipValue(depth: 1)
+                        }
                     default: try parser.skipValue(depth: 1)
                     }
                     return true
@@ -172,7 +182,8 @@ extension JSONRPC {
             throw JSONRPCError(.internalError, "the reply has neither result nor error")
         }
         do {
-            return try JSONReader.decode(type, from: bytes.bindMemory(to: UInt8.self), at: result, root: "result")
+            return try JSONReader.decode(
+                type, from: bytes.bindMemory(to: UInt8.self), at: result, root: "result", structure: notes.map(JSONStructure.init))
         } catch {
             throw JSONRPCError(.internalError, "the reply is not what was asked for: \(error)")
         }
