@@ -371,7 +371,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "Majordomo", "Wire", "ZeroMQ", "ServiceSupport", "Domain", "EventBus", "LocalPlatform", "NetworkPlatform", "PostgresPlatform",
-                "TestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "TestSupport", "TestTraits", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/IntegrationTests",
             // The property-based tester's settings, read by schemathesis, not built.

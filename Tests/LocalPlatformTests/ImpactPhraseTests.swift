@@ -102,6 +102,19 @@ struct ImpactPhraseTests {
                 return Int((seed >> 33) % UInt64(bound))
             }
             let tokenizer = try ImpactTokenizer.fts5()
+            // The reference: FTS5's own words, which the index's words
+            // (`words(in:)`, cut in ASCII without it) must be.
+            let fts5 = try FTS5Words()
+            func reference(_ text: String) throws -> [String] {
+                var (text, words) = (text, [String]())
+                try text.withUTF8 { bytes in
+                    try fts5.eachWord(in: bytes, what: "a test") { word, _ in
+                        words.append(String(decoding: word, as: UTF8.self))
+                        return true
+                    }
+                }
+                return words
+            }
             let stems = try built.commonWords.prefix(3).map { try #require(built.index.vocabulary.stem(ofWord: $0)) }
             for round in 0..<300 {
                 var text = (0..<next(30)).map { _ in pieces[next(round < 150 ? pieces.count - 3 : pieces.count)] }.joined(
@@ -111,6 +124,7 @@ struct ImpactPhraseTests {
                 let every = phrases(try tokenizer.knownStems(of: text, in: built.index))
                 let among = phrases(try tokenizer.knownStems(of: text, in: built.index, onlyAmong: stems))
                 #expect(among == every, "\(text)")
+                #expect(try tokenizer.words(in: text) == reference(text), "\(text)")
             }
         }
     }

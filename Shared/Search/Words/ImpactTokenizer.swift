@@ -8,15 +8,21 @@ public struct ImpactTokenizer {
         self.tokenizer = tokenizer
     }
 
+    /// The words of `text`, folded. ASCII text is cut here (`eachWord`),
+    /// without a call into the tokenizer per word: about 7,000
+    /// instructions of the 174,000 search-service spent on an imported post.
     func words(in text: String) throws -> [String] {
         guard !text.isEmpty else { return [] }
-        var text = text
         var words: [String] = []
-        try text.withUTF8 { bytes in
-            try tokenizer.eachWord(in: bytes, what: "a text") { word, _ in
+        var folded: [UInt8] = []
+        try eachWord(in: text) { word in
+            guard word.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else {
                 words.append(String(decoding: word, as: UTF8.self))
-                return true
+                return
             }
+            folded.removeAll(keepingCapacity: true)
+            for byte in word { folded.append(Self.folded(byte)) }
+            words.append(String(decoding: folded, as: UTF8.self))
         }
         return words
     }
