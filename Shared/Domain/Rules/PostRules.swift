@@ -49,9 +49,13 @@ public enum PostRules {
         var post = post
         post.title = post.title.trimmingWhiteSpace()
         if post.title.isEmpty { throw .invalid(name("title"), .empty) }
-        let characters = post.title.count
-        guard characters <= titleLength.upperBound else {
-            throw .invalid(name("title"), .tooLong(max: titleLength.upperBound, actual: characters, unit: .characters))
+        // A text has no more characters than UTF-8 bytes: they are counted
+        // (a walk over grapheme clusters) only when the bytes could be too many.
+        if post.title.utf8.count > titleLength.upperBound {
+            let characters = post.title.count
+            guard characters <= titleLength.upperBound else {
+                throw .invalid(name("title"), .tooLong(max: titleLength.upperBound, actual: characters, unit: .characters))
+            }
         }
         guard post.title.utf8.count <= maxTitleBytes else {
             throw .invalid(name("title"), .tooLong(max: maxTitleBytes, actual: post.title.utf8.count, unit: .bytes))
