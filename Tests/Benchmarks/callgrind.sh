@@ -19,11 +19,12 @@
 #       them all.
 #
 # A gateway and the service (under callgrind) on a fresh database in a
-# 0700 directory; requests one at a time from pyzmq. The count covers the
-# requests after a warm-up (callgrind's counters are zeroed, then dumped),
-# divided by their number, libraries included. BIN=DIR measures another
-# build. With ANNOTATE=N it also prints the N functions that executed the
-# most instructions of their own (callgrind_annotate), per request; with
+# 0700 directory; requests one at a time from pyzmq (the import modes:
+# `posts import`). The count covers the requests after a warm-up
+# (callgrind's counters are zeroed, then dumped), divided by their number,
+# libraries included. BIN=DIR measures another build. With ANNOTATE=N it
+# also prints the N functions that executed the most instructions of
+# their own (callgrind_annotate), per request; with
 # KEEP=DIR it leaves the callgrind files there, for
 # `callgrind_annotate --inclusive=yes`.
 #
