@@ -17,6 +17,10 @@
 #       after 2,000 imported first: posts-service saving them, or
 #       search-service (one session) following the import until it holds
 #       them all.
+#   Tests/Benchmarks/callgrind.sh feed [POSTS]   (default 8,000)
+#       posts-service, per post of its change feed read by a new
+#       search-service (an index directory of its own) until it holds them
+#       all, after a `posts import` of that many unigram posts.
 #
 # A gateway and the service (under callgrind) on a fresh database in a
 # 0700 directory; requests one at a time from pyzmq (the import modes:
@@ -39,7 +43,8 @@ case $kind in
     search) requests=${2:-600} warm=60 executable=search-service method=search.query ;;
     import-posts) requests=${2:-6000} warm=2000 executable=posts-service method="imported posts" unit=post ;;
     import-search) requests=${2:-6000} warm=2000 executable=search-service method="imported posts" unit=post ;;
-    *) echo "usage: $0 posts|edge|search|import-posts|import-search [REQUESTS]" >&2; exit 2 ;;
+    feed) requests=${2:-8000} warm=0 executable=posts-service method="posts served from the feed" unit=post ;;
+    *) echo "usage: $0 posts|edge|search|import-posts|import-search|feed [REQUESTS]" >&2; exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 BIN=${BIN:-$(cd "$here/../.." && pwd)/.build/release}
@@ -170,6 +175,17 @@ elif [ "$kind" = import-posts ] || [ "$kind" = import-search ]; then
     callgrind_control --zero "$service" >/dev/null 2>&1
     "$BIN/posts" import --timeout 900 "$dir/timed.jsonl" >/dev/null
     caught_up $((warm + requests))
+elif [ "$kind" = feed ]; then
+    python3 "$here/corpus/unigram.py" "$dir/corpus.jsonl" "$requests" >/dev/null
+    under_valgrind --database "$dir/posts.sqlite"
+    for _ in $(seq 120); do "$BIN/posts" count >/dev/null 2>&1 && break; sleep 1; done
+    "$BIN/posts" import --timeout 900 "$dir/corpus.jsonl" >/dev/null
+    callgrind_control --zero "$service" >/dev/null 2>&1
+    mkdir -m 700 "$dir/index"
+    "$BIN/search-service" --sessions 1 --index-dir "$dir/index" >/dev/null 2>&1 & pids+=($!)
+    caught=
+    for _ in $(seq 900); do ask caught-up "$requests" && { caught=1; break; }; sleep 1; done
+    [ -n "$caught" ] || { echo "callgrind.sh: the new search-service did not catch up from the feed" >&2; exit 1; }
 else
     "$BIN/posts-service" --database "$dir/posts.sqlite" >/dev/null 2>&1 & pids+=($!)
     python3 "$here/corpus/manpages.py" "$dir/corpus.jsonl" 3000 >/dev/null
