@@ -134,26 +134,23 @@ try:
     dealer.setsockopt(zmq.LINGER, 0)
     dealer.connect("ipc://" + os.path.join(directory, "gateway.ipc"))
 
-    def mdp_get(index):
-        body = json.dumps({"jsonrpc": "2.0", "id": index, "method": "posts.get", "params": {"uid": uids[index % len(uids)]}}).encode()
+    def mdp_call(index, method, params):
+        """One JSON-RPC call over MDP, timed from send to reply."""
+        body = json.dumps({"jsonrpc": "2.0", "id": index, "method": method, "params": params}).encode()
         started = time.perf_counter()
         dealer.send_multipart([b"", b"MDPC01", b"posts", body])
         reply = dealer.recv_multipart()
         elapsed = time.perf_counter() - started
         if b'"result"' not in reply[-1]:
-            raise SystemExit(f"http-edge.py: posts.get failed: {reply[-1][:200]!r}")
+            raise SystemExit(f"http-edge.py: {method} failed: {reply[-1][:200]!r}")
         return elapsed
+
+    def mdp_get(index):
+        return mdp_call(index, "posts.get", {"uid": uids[index % len(uids)]})
 
     def mdp_save(index):
         post = {"uid": str(uuid.uuid4()), "title": f"Saved {index}", "content": "Lorem ipsum dolor sit amet. " * 8}
-        body = json.dumps({"jsonrpc": "2.0", "id": index, "method": "posts.save", "params": {"post": post}}).encode()
-        started = time.perf_counter()
-        dealer.send_multipart([b"", b"MDPC01", b"posts", body])
-        reply = dealer.recv_multipart()
-        elapsed = time.perf_counter() - started
-        if b'"result"' not in reply[-1]:
-            raise SystemExit(f"http-edge.py: posts.save failed: {reply[-1][:200]!r}")
-        return elapsed
+        return mdp_call(index, "posts.save", {"post": post})
 
     def http_get(index):
         started = time.perf_counter()

@@ -53,24 +53,9 @@ extension JSONParser {
             // Its names are skipped like any string, never made into one:
             // a page of posts skipped to find the reply's end had a string
             // made for every name of every post.
-            guard depth + 1 <= Self.maxDepth else { throw .tooDeep(offset: index) }
-            index += 1
-            skipSpace()
-            if peek == UInt8(ascii: "}") { index += 1; return }
-            while true {
-                skipSpace()
-                guard peek == UInt8(ascii: "\"") else { throw syntax("expected a member name in quotes") }
-                try skipString()
-                skipSpace()
-                guard peek == UInt8(ascii: ":") else { throw syntax("expected ':' after a member name") }
-                index += 1
-                try skipValue(depth: depth + 1)
-                skipSpace()
-                switch peek {
-                case UInt8(ascii: ",")?: index += 1
-                case UInt8(ascii: "}")?: index += 1; return
-                default: throw syntax("expected ',' or '}' in an object")
-                }
+            try walkMembers(depth: depth + 1, readingNames: false) { parser, _ throws(Failure) in
+                try parser.skipValue(depth: depth + 1)
+                return true
             }
         case UInt8(ascii: "[")?:
             guard depth + 1 <= Self.maxDepth else { throw .tooDeep(offset: index) }
@@ -94,6 +79,14 @@ extension JSONParser {
     /// `member` reads or skips the value after each name, and says whether
     /// to go on.
     mutating func members(depth: Int, _ member: (inout JSONParser, String) throws(Failure) -> Bool) throws(Failure) {
+        try walkMembers(depth: depth, readingNames: true) { parser, name throws(Failure) in try member(&parser, name ?? "") }
+    }
+
+    /// `members(depth:_:)`'s walk; without `readingNames`, each name is
+    /// skipped (`skipString`), not made into a string, and `member` gets nil.
+    private mutating func walkMembers(
+        depth: Int, readingNames: Bool, _ member: (inout JSONParser, String?) throws(Failure) -> Bool
+    ) throws(Failure) {
         guard depth <= Self.maxDepth else { throw .tooDeep(offset: index) }
         index += 1
         skipSpace()
@@ -101,7 +94,8 @@ extension JSONParser {
         while true {
             skipSpace()
             guard peek == UInt8(ascii: "\"") else { throw syntax("expected a member name in quotes") }
-            let key = try string()
+            var key: String?
+            if readingNames { key = try string() } else { try skipString() }
             skipSpace()
             guard peek == UInt8(ascii: ":") else { throw syntax("expected ':' after a member name") }
             index += 1
