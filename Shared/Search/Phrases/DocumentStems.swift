@@ -3,9 +3,9 @@
 /// and what a removed document held (without tokenizing its text again).
 /// A forward index, as Lucene's positions are an inverted one: a phrase's
 /// candidates are few (those holding its rarest words, best bound first),
-/// and each is checked by decoding one document's stems, a few dozen
-/// bytes, where reading a post meant a read, a decompression and a
-/// tokenizer's pass.
+/// and each is checked in one document's packed stems as they lie (the
+/// phrase's own bytes looked for there, `PackedPhrase`), where reading a
+/// post meant a read, a decompression and a tokenizer's pass.
 ///
 /// Each document is `varint(title's stem count)`, `varint(content's)`,
 /// then each stem as a varint (stem numbers are given in the order words
@@ -105,13 +105,34 @@ struct DocumentStems: Sendable {
     /// The weighted count of each of `phrases` in the document at `rowid`
     /// (its title's times `ImpactIndex.titleWeight`, plus its content's;
     /// overlapping ones each count, as in FTS5).
-    func counts(of phrases: [[Int32]], in rowid: Int) -> [UInt32] {
-        withStems(of: rowid) { title, content in phrases.map { Self.count(of: $0, title: title, content: content) } }
+    func counts(of phrases: [PackedPhrase], in rowid: Int) -> [UInt32] {
+        phrases.map { count(of: $0, in: rowid) }
     }
 
-    /// `counts(of:in:)` for one phrase.
-    func count(of phrase: [Int32], in rowid: Int) -> UInt32 {
-        withStems(of: rowid) { title, content in Self.count(of: phrase, title: title, content: content) }
+    /// `counts(of:in:)` for one phrase, found in the document's packed
+    /// bytes where they lie (`PackedPhrase`): only its title's stems are
+    /// read, to know where its content begins. The phrase's candidates
+    /// are the posts that hold all its words, long ones most often, whose
+    /// stems are hundreds or thousands; decoding them all cost more than
+    /// the rest of a rare phrase's query.
+    func count(of phrase: PackedPhrase, in rowid: Int) -> UInt32 {
+        guard rowid >= 0, rowid < documents, !phrase.bytes.isEmpty else { return 0 }
+        let packed = words.withValues(in: Int(starts[rowid])..<Int(starts[rowid + 1])) { values -> UInt32? in
+            let bytes = UnsafeRawBufferPointer(values)
+            var reader = Unpacker(bytes)
+            let titleCount = reader.varint() ?? 0
+            _ = reader.varint()
+            let titleStart = reader.position
+            var title: UInt32 = 0
+            while title < titleCount, reader.varint() != nil { title += 1 }
+            let inTitle = phrase.occurrences(in: UnsafeRawBufferPointer(rebasing: bytes[titleStart..<reader.position]))
+            let contentStart = reader.position
+            let inContent = phrase.occurrences(in: UnsafeRawBufferPointer(rebasing: bytes[contentStart...]))
+            // The content's last value is padded with zero bytes, up to 3.
+            guard !phrase.endsInZero || contentStart + inContent.lastEnd <= bytes.count - 3 else { return nil }
+            return UInt32(inTitle.count) * ImpactIndex.titleWeight + UInt32(inContent.count)
+        }
+        return packed ?? withStems(of: rowid) { title, content in Self.count(of: phrase.stems, title: title, content: content) }
     }
 
     private static func count(of phrase: [Int32], title: UnsafeBufferPointer<Int32>, content: UnsafeBufferPointer<Int32>) -> UInt32 {
@@ -216,7 +237,7 @@ private struct Packer {
 /// Reads varints from `bytes`, never past them.
 private struct Unpacker {
     private let bytes: UnsafeRawBufferPointer
-    private var position = 0
+    private(set) var position = 0
 
     init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes

@@ -4,7 +4,7 @@ import HeapModule
 /// without reading every match. Its one inverse frequency is the same for
 /// every match, so the page is the documents whose weighted count of the
 /// phrase scores the best bm25 part; a document's count is found in its
-/// stems (`DocumentStems`; `frequency`: a check).
+/// stems (`DocumentStems`; a check).
 ///
 /// A phrase is never in a document more often than its least frequent
 /// word is, in any column: so the bm25 part of that least count bounds
@@ -36,13 +36,11 @@ enum ImpactPhrase {
         static func < (lhs: Candidate, rhs: Candidate) -> Bool { lhs.ranked < rhs.ranked }
     }
 
-    /// `stems`: the phrase's, in order, each one the index knows.
-    /// `frequency`: the phrase's weighted count in a document, by rowid
-    /// (0: it does not hold the phrase).
-    static func best<Failure: Error>(
-        _ keep: Int, phrase stems: [Int32], in index: ImpactIndex, exactChecks: Int, frequency: (Int64) throws(Failure) -> UInt32
-    ) throws(Failure) -> ImpactSearch.Result {
-        let distinct = Array(Set(stems))
+    /// `phrase`: its stems, in order, each one the index knows; a
+    /// document's weighted count of it is found in its stems
+    /// (`DocumentStems.count(of:in:)`).
+    static func best(_ keep: Int, phrase: PackedPhrase, in index: ImpactIndex, exactChecks: Int) -> ImpactSearch.Result {
+        let distinct = Array(Set(phrase.stems))
         guard keep > 0, !distinct.isEmpty, distinct.allSatisfy({ Int($0) < index.postings.count }) else {
             return ImpactSearch.Result(ranked: [], total: 0, isExact: true, scored: 0)
         }
@@ -52,27 +50,29 @@ enum ImpactPhrase {
         let lengths = index.lengths
         let others = Array(terms.dropFirst().prefix(Self.boundingWords - 1))
         let held = RarestWords.of(driver: driver, others: others, lengths: lengths)
-        var search = Search(keep: keep, average: average)
-        let tiers = driver.tiers.filter { !$0.rowids.isEmpty }.map { ($0, $0.bound(average: average)) }.sorted { $0.1 > $1.1 }
+        var search = Search(keep: keep, average: average, phrase: phrase, stems: index.documentStems)
+        // The driver's tiers by index, read in place (a copy of a tier retains and releases seven references).
+        let tiers = driver.tiers.indices.filter { !driver.tiers[$0].rowids.isEmpty }.map { ($0, driver.tiers[$0].bound(average: average)) }
+            .sorted { $0.1 > $1.1 }
         var skipped = false
-        tiers: for (position, (tier, tierBound)) in tiers.enumerated() {
+        tiers: for (position, (tierIndex, tierBound)) in tiers.enumerated() {
             if let worst = search.worst, tierBound < worst.score {
                 skipped = true
                 break tiers
             }
-            for block in 0..<tier.blockCount {
-                if let worst = search.worst, tier.bound(of: block, average: average) < worst.score {
+            for block in 0..<driver.tiers[tierIndex].blockCount {
+                if let worst = search.worst, driver.tiers[tierIndex].bound(of: block, average: average) < worst.score {
                     skipped = true
                     continue
                 }
-                let end = min((block + 1) * TermPostings.blockSize, tier.rowids.count)
+                let end = min((block + 1) * TermPostings.blockSize, driver.tiers[tierIndex].rowids.count)
                 for posting in (block * TermPostings.blockSize)..<end {
-                    let rowid = tier.rowids[posting]
+                    let rowid = driver.tiers[tierIndex].rowids[posting]
                     guard held.holdsAll(rowid, lengths) else { continue }
                     let length = lengths[Int(rowid)]
                     // Bounded by the least count of the phrase's words where it was looked up already.
                     let walked = held.leastCount(rowid)
-                    let least = min(walked ?? .max, tier.frequencies[posting])
+                    let least = min(walked ?? .max, driver.tiers[tierIndex].frequencies[posting])
                     let bound = BM25.part(frequency: Double(least), length: Double(length), averageLength: average)
                     let candidate = Candidate(ranked: Ranked(score: bound, rowid: Int64(rowid)), refined: walked != nil || others.isEmpty)
                     if let worst = search.worst, !(worst < candidate.ranked) {
@@ -84,12 +84,12 @@ enum ImpactPhrase {
             }
             // What no document of the tiers after can beat is checked now.
             let next = position + 1 < tiers.count ? tiers[position + 1].1 : -Double.infinity
-            skipped = try search.settle(atLeast: next, others: others, lengths: lengths, frequency) || skipped
+            skipped = search.settle(atLeast: next, others: others, lengths: lengths) || skipped
         }
-        skipped = try search.settle(atLeast: -.infinity, others: others, lengths: lengths, frequency) || skipped
+        skipped = search.settle(atLeast: -.infinity, others: others, lengths: lengths) || skipped
         var isExact = !skipped
         if skipped, let unchecked = Self.candidates(of: driver, held: held, lengths: lengths, atMost: exactChecks) {
-            for rowid in unchecked where !search.checkedRowids.contains(rowid) { try search.check(rowid, length: lengths[Int(rowid)], frequency) }
+            for rowid in unchecked where !search.checkedRowids.contains(rowid) { search.check(rowid, length: lengths[Int(rowid)]) }
             isExact = true
         }
         let inverseFrequency = BM25.inverseFrequency(rows: index.rows, hits: Int64(search.matches))
@@ -101,6 +101,10 @@ enum ImpactPhrase {
     private struct Search {
         let keep: Int
         let average: Double
+        /// The phrase, and where each document's count of it is found
+        /// (held here, so a check reads them in place).
+        let phrase: PackedPhrase
+        let stems: DocumentStems
         /// The best bm25 parts found (the inverse frequency comes last).
         var best = Heap<Ranked>()
         var pending = Heap<Candidate>()
@@ -110,9 +114,9 @@ enum ImpactPhrase {
         /// The page's worst, once it is full.
         var worst: Ranked? { best.count == keep ? best.min : nil }
 
-        mutating func check<Failure: Error>(_ rowid: UInt32, length: Int32, _ frequency: (Int64) throws(Failure) -> UInt32) throws(Failure) {
+        mutating func check(_ rowid: UInt32, length: Int32) {
             guard checkedRowids.insert(rowid).inserted else { return }
-            let found = try frequency(Int64(rowid))
+            let found = stems.count(of: phrase, in: Int(rowid))
             guard found > 0 else { return }
             matches += 1
             best.offer(
@@ -124,9 +128,7 @@ enum ImpactPhrase {
         /// (one bounded by the driver alone is bounded anew by its least
         /// count, and waits its turn again). Answers whether any was left
         /// because it could no longer reach the page.
-        mutating func settle<Failure: Error>(
-            atLeast ceiling: Double, others: [TermTiers], lengths: ContiguousArray<Int32>, _ frequency: (Int64) throws(Failure) -> UInt32
-        ) throws(Failure) -> Bool {
+        mutating func settle(atLeast ceiling: Double, others: [TermTiers], lengths: ContiguousArray<Int32>) -> Bool {
             while let top = pending.max, top.ranked.score >= ceiling {
                 if let worst, !(worst < top.ranked) {
                     pending = Heap()
@@ -136,7 +138,7 @@ enum ImpactPhrase {
                 let rowid = UInt32(top.ranked.rowid)
                 let length = lengths[Int(rowid)]
                 if top.refined {
-                    try check(rowid, length: length, frequency)
+                    check(rowid, length: length)
                     continue
                 }
                 var least = UInt32.max

@@ -32,15 +32,17 @@ enum RarestWords {
         var least = [UInt32](repeating: .max, count: rowids.count)
         var holding = [Int](repeating: 0, count: rowids.count)
         for term in others {
-            for tier in term.tiers {
+            // By index: a tier read in place, not copied.
+            for tier in term.tiers.indices {
                 var offset = 0
-                tier.rowids.forEachRun { run in
+                let frequencies = term.tiers[tier].frequencies
+                term.tiers[tier].rowids.forEachRun { run in
                     var position = 0
                     for (index, rowid) in rowids.enumerated() {
                         position = run.firstNotBelow(rowid, from: position)
                         guard position < run.count else { break }
                         guard run[position] == rowid else { continue }
-                        least[index] = min(least[index], tier.frequencies[offset + position])
+                        least[index] = min(least[index], frequencies[offset + position])
                         holding[index] += 1
                     }
                     offset += run.count

@@ -229,9 +229,7 @@ public final class ImpactRanker: Sendable {
         // A word no document holds: nor does any the phrase.
         let stems = phrase.compactMap { $0 }
         guard stems.count == phrase.count else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
-        let found = ImpactPhrase.best(keep, phrase: stems, in: index, exactChecks: exactChecks) { rowid in
-            index.documentStems.count(of: stems, in: Int(rowid))
-        }
+        let found = ImpactPhrase.best(keep, phrase: PackedPhrase(stems), in: index, exactChecks: exactChecks)
         return RankedRows(found, terms: [.phrase(stems)])
     }
 
@@ -240,8 +238,8 @@ public final class ImpactRanker: Sendable {
     /// the stems of every document that holds a phrase's words.
     static func rank(_ terms: [QueryTerm]?, keep: Int, in index: ImpactIndex) -> RankedRows {
         guard let terms else { return RankedRows(rowids: [], scores: [], total: 0, totalIsExact: true) }
-        let phrases = terms.phrases
-        let found = ImpactPhrases.best(keep, terms: terms, in: index) { rowid in index.documentStems.counts(of: phrases, in: Int(rowid)) }
+        let (phrases, documentStems) = (terms.phrases.map(PackedPhrase.init), index.documentStems)
+        let found = ImpactPhrases.best(keep, terms: terms, in: index) { rowid in documentStems.counts(of: phrases, in: Int(rowid)) }
         return RankedRows(found, terms: terms)
     }
 
