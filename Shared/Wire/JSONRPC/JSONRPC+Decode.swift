@@ -135,6 +135,8 @@ extension JSONRPC {
         var error: JSONValue?
         var result: Int?
         var notes: JSONStructure.Notes?
+        /// The result, when it read itself as the reply was checked (`JSONDirectRead`).
+        var direct: Result?
         let walked = Swift.Result { () throws(JSONParser.Failure) -> JSONValue? in
             try JSONParser.with(bytes: bytes) { parser throws(JSONParser.Failure) -> JSONValue? in
                 parser.skipSpace()
@@ -149,6 +151,16 @@ extension JSONRPC {
                     case "result":
                         parser.skipSpace()
                         result = parser.index
+                        direct = nil
+                        if let reads = Result.self as? any JSONDirectRead.Type {
+                            if let read = (try? reads.read(from: &parser, depth: 1)) as? Result, parser.issue == nil {
+                                direct = read
+                                return true
+                            }
+                            // Not of its shape, or not JSON: checked and read again as
+                            // any result is, and refused in the same words.
+                            (parser.index, parser.issue) = (result ?? parser.index, nil)
+                        }
                         // A large result (a page of posts) is checked once with
                         // its structure noted, so reading it looks its members
                         // up instead of skipping every value again at each level.
@@ -181,6 +193,7 @@ extension JSONRPC {
         guard let result else {
             throw JSONRPCError(.internalError, "the reply has neither result nor error")
         }
+        if let direct { return direct }
         do {
             return try JSONReader.decode(
                 type, from: bytes.bindMemory(to: UInt8.self), at: result, root: "result", structure: notes.map(JSONStructure.init))
