@@ -88,6 +88,33 @@ struct LocalChangesTests {
         }
     }
 
+    @Test func test_aBatch_takesTheNextSequenceForEachPost_inItsOrder_replacingTombstones_andKeepingCreateDates() async throws {
+        try await withDatabase { path in
+            let provider = try openLocal(path)
+            let posts = provider.makePostsUseCase()
+            let kept = try await posts.save(.stub(title: "kept", created: 100), key: nil)
+            let gone = try await posts.save(.stub(title: "gone"), key: nil)
+            _ = try await posts.delete(uid: gone.uid, key: nil)
+            var edited = kept
+            (edited.title, edited.createDate) = ("kept, edited", Date(timeIntervalSince1970: 999))
+            let new = Post.stub(title: "new")
+            #expect(try await posts.save(batch: [new, gone, edited], key: nil) == 3)
+            // Every post's latest change only: the first two saves and the delete are replaced.
+            let page = try await provider.makePostChangesUseCase().changes(after: 0, limit: 10)
+            #expect(page.head == 6)
+            #expect(page.changes.map(\.sequence) == [4, 5, 6], "one each, in the batch's order, after the delete's; no tombstone left")
+            #expect(page.changes.map(\.uid) == [new.uid, gone.uid, kept.uid])
+            let kinds = page.changes.map { change in if case .upsert = change.kind { "upsert" } else { "delete" } }
+            #expect(kinds == ["upsert", "upsert", "upsert"], "the deleted post saved again is no longer a tombstone")
+            let read = try await posts.post(uid: kept.uid)
+            #expect(read.title == "kept, edited")
+            #expect(read.createDate == kept.createDate, "an edit keeps the first create date")
+            // A batch with no tombstone anywhere: the next sequences still.
+            _ = try await posts.save(batch: [.stub(title: "x"), .stub(title: "y")], key: nil)
+            #expect(try await provider.makePostChangesUseCase().changes(after: 6, limit: 10).changes.map(\.sequence) == [7, 8])
+        }
+    }
+
     @Test func test_twoConnectionsWritingAtOnce_loseNothing_andShareOneSequence() async throws {
         try await withDatabase { path in
             let one = try openLocal(path).makePostsUseCase()

@@ -55,9 +55,15 @@ enum Schema {
 
     /// The next change sequence; call inside the write that uses it.
     static func nextSequence(_ db: Database) throws -> Int64 {
-        let statement = try db.cachedStatement(sql: "UPDATE changeSequence SET value = value + 1 WHERE id = 1 RETURNING value")
-        guard let value = try Int64.fetchOne(statement) else { throw DatabaseError(message: "changeSequence row is missing") }
-        return value
+        try nextSequences(1, db)
+    }
+
+    /// Takes `count` sequences at once (a batch's, one for each post, as
+    /// taking them one by one would); returns the first. Inside a write only.
+    static func nextSequences(_ count: Int, _ db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(sql: "UPDATE changeSequence SET value = value + ? WHERE id = 1 RETURNING value")
+        guard let last = try Int64.fetchOne(statement, arguments: [count]) else { throw DatabaseError(message: "changeSequence row is missing") }
+        return last - Int64(count) + 1
     }
 
     static func head(_ db: Database) throws -> Int64 {
