@@ -13,3 +13,21 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension SeededGenerator {
+    /// `text` broken one to three times (a byte set to one of `alphabet`,
+    /// one of them inserted, or a byte removed): the same breaks for the
+    /// same seed, for tests that hold two readers of one text to one answer.
+    public mutating func broken(_ text: [UInt8], from alphabet: [UInt8]) -> [UInt8] {
+        var text = text
+        for _ in 0..<Int.random(in: 1...3, using: &self) {
+            let at = Int.random(in: 0..<text.count, using: &self)
+            switch Int.random(in: 0..<3, using: &self) {
+            case 0: text[at] = alphabet.randomElement(using: &self)!
+            case 1: text.insert(alphabet.randomElement(using: &self)!, at: at)
+            default: text.remove(at: at)
+            }
+        }
+        return text
+    }
+}

@@ -79,15 +79,7 @@ struct DirectReadTests {
         var random = SeededGenerator(seed: 26)
         var (read, refused) = (0, 0)
         for _ in 0..<3_000 {
-            var mutated = text
-            for _ in 0..<Int.random(in: 1...3, using: &random) {
-                let at = Int.random(in: 0..<mutated.count, using: &random)
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: mutated[at] = bytes.randomElement(using: &random)!
-                case 1: mutated.insert(bytes.randomElement(using: &random)!, at: at)
-                default: mutated.remove(at: at)
-                }
-            }
+            let mutated = random.broken(text, from: bytes)
             let (direct, decoder) = Self.outcomes(Data(mutated), as: ChangesResult.self)
             #expect(direct == decoder, "\(String(decoding: mutated, as: UTF8.self))")
             if direct.hasPrefix("value") { read += 1 } else { refused += 1 }

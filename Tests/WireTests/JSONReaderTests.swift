@@ -58,15 +58,7 @@ struct JSONReaderTests {
         var random = SeededGenerator(seed: 45)
         var kept = 0
         for round in 0..<20_000 {
-            var text = valid
-            for _ in 0..<Int.random(in: 1...3, using: &random) {
-                let at = Int.random(in: 0..<text.count, using: &random)
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: text[at] = alphabet.randomElement(using: &random)!
-                case 1: text.insert(alphabet.randomElement(using: &random)!, at: at)
-                default: text.remove(at: at)
-                }
-            }
+            let text = random.broken(valid, from: alphabet)
             if agree(text, "round \(round): \(String(decoding: text, as: UTF8.self))") { kept += 1 }
         }
         // Both answers were met, many times each.

@@ -6,18 +6,15 @@ extension ChangesResult: JSONDirectRead {
         var (changes, head, database): ([ChangeDTO]?, Int64?, String??) = (nil, nil, nil)
         let shaped = try parser.directObject(depth: depth + 1) { parser, name throws(JSONParser.Failure) in
             switch name {
-            case "changes" where changes == nil:
-                changes = try parser.directArray(depth: depth + 2) { parser throws(JSONParser.Failure) in
-                    try ChangeDTO.read(from: &parser, depth: depth + 2)
+            case "changes":
+                try parser.directOnce(into: &changes) { parser throws(JSONParser.Failure) in
+                    try parser.directArray(depth: depth + 2) { parser throws(JSONParser.Failure) in
+                        try ChangeDTO.read(from: &parser, depth: depth + 2)
+                    }
                 }
-                return changes != nil
-            case "head" where head == nil:
-                head = try parser.directInteger()
-                return head != nil
-            case "database" where database == nil:
-                database = try parser.directOptionalString()
-                return database != nil
-            default: return false
+            case "head": try parser.directOnce(into: &head) { parser throws(JSONParser.Failure) in try parser.directInteger() }
+            case "database": try parser.directOnce(into: &database) { parser throws(JSONParser.Failure) in try parser.directOptionalString() }
+            default: false
             }
         }
         guard shaped, let changes, let head else { return nil }
@@ -30,25 +27,14 @@ extension ChangeDTO: JSONDirectRead {
         var (sequence, uid, kind, post): (Int64?, String?, String?, PostDTO??) = (nil, nil, nil, nil)
         let shaped = try parser.directObject(depth: depth + 1) { parser, name throws(JSONParser.Failure) in
             switch name {
-            case "sequence" where sequence == nil:
-                sequence = try parser.directInteger()
-                return sequence != nil
-            case "uid" where uid == nil:
-                uid = try parser.directString()
-                return uid != nil
-            case "kind" where kind == nil:
-                kind = try parser.directString()
-                return kind != nil
-            case "post" where post == nil:
-                parser.skipSpace()
-                if parser.peek == UInt8(ascii: "n") {
-                    try parser.literal("null")
-                    post = .some(nil)
-                } else {
-                    post = try PostDTO.read(from: &parser, depth: depth + 1).map { .some($0) }
+            case "sequence": try parser.directOnce(into: &sequence) { parser throws(JSONParser.Failure) in try parser.directInteger() }
+            case "uid": try parser.directOnce(into: &uid) { parser throws(JSONParser.Failure) in try parser.directString() }
+            case "kind": try parser.directOnce(into: &kind) { parser throws(JSONParser.Failure) in try parser.directString() }
+            case "post":
+                try parser.directOnce(into: &post) { parser throws(JSONParser.Failure) in
+                    try parser.directNullable { parser throws(JSONParser.Failure) in try PostDTO.read(from: &parser, depth: depth + 1) }
                 }
-                return post != nil
-            default: return false
+            default: false
             }
         }
         guard shaped, let sequence, let uid, let kind else { return nil }
@@ -61,22 +47,12 @@ extension PostDTO: JSONDirectRead {
         var (uid, title, content, created, updated): (String?, String?, String?, String??, String??) = (nil, nil, nil, nil, nil)
         let shaped = try parser.directObject(depth: depth + 1) { parser, name throws(JSONParser.Failure) in
             switch name {
-            case "uid" where uid == nil:
-                uid = try parser.directString()
-                return uid != nil
-            case "title" where title == nil:
-                title = try parser.directString()
-                return title != nil
-            case "content" where content == nil:
-                content = try parser.directString()
-                return content != nil
-            case "createDate" where created == nil:
-                created = try parser.directOptionalString()
-                return created != nil
-            case "updateDate" where updated == nil:
-                updated = try parser.directOptionalString()
-                return updated != nil
-            default: return false
+            case "uid": try parser.directOnce(into: &uid) { parser throws(JSONParser.Failure) in try parser.directString() }
+            case "title": try parser.directOnce(into: &title) { parser throws(JSONParser.Failure) in try parser.directString() }
+            case "content": try parser.directOnce(into: &content) { parser throws(JSONParser.Failure) in try parser.directString() }
+            case "createDate": try parser.directOnce(into: &created) { parser throws(JSONParser.Failure) in try parser.directOptionalString() }
+            case "updateDate": try parser.directOnce(into: &updated) { parser throws(JSONParser.Failure) in try parser.directOptionalString() }
+            default: false
             }
         }
         guard shaped, let uid, let title, let content else { return nil }

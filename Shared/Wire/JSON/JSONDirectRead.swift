@@ -28,12 +28,25 @@ extension JSONParser {
         return text
     }
 
-    /// A string or null (`.some(nil)`); nil for a value of another kind.
-    mutating func directOptionalString() throws(Failure) -> String?? {
+    /// Null (`.some(nil)`), or what `read` reads (nil when it does not).
+    mutating func directNullable<Value>(_ read: (inout JSONParser) throws(Failure) -> Value?) throws(Failure) -> Value?? {
         skipSpace()
-        guard peek == UInt8(ascii: "n") else { return try directString().map { .some($0) } }
+        guard peek == UInt8(ascii: "n") else { return try read(&self).map { .some($0) } }
         try literal("null")
         return .some(nil)
+    }
+
+    /// A string or null (`.some(nil)`); nil for a value of another kind.
+    mutating func directOptionalString() throws(Failure) -> String?? {
+        try directNullable { parser throws(Failure) in try parser.directString() }
+    }
+
+    /// A member's value read by `read` into `slot`, which must still be
+    /// empty (a member found twice is not of the shape); whether it was read.
+    mutating func directOnce<Value>(into slot: inout Value?, _ read: (inout JSONParser) throws(Failure) -> Value?) throws(Failure) -> Bool {
+        guard slot == nil else { return false }
+        slot = try read(&self)
+        return slot != nil
     }
 
     /// An integer that fits 64 bits, or nil for any other value.

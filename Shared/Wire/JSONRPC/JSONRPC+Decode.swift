@@ -150,7 +150,8 @@ extension JSONRPC {
                     case "error": error = try parser.value(depth: 1)
                     case "result":
                         parser.skipSpace()
-                        result = parser.index
+                        let start = parser.index
+                        result = start
                         direct = nil
                         if let reads = Result.self as? any JSONDirectRead.Type {
                             if let read = (try? reads.read(from: &parser, depth: 1)) as? Result, parser.issue == nil {
@@ -159,7 +160,7 @@ extension JSONRPC {
                             }
                             // Not of its shape, or not JSON: checked and read again as
                             // any result is, and refused in the same words.
-                            (parser.index, parser.issue) = (result ?? parser.index, nil)
+                            (parser.index, parser.issue) = (start, nil)
                         }
                         // A large result (a page of posts) is checked once with
                         // its structure noted, so reading it looks its members
