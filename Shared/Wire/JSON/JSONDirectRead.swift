@@ -9,7 +9,10 @@
 /// which accepts what the Decoder accepts and names the field it refuses;
 /// so does text that is not JSON (a `Failure` thrown here is not
 /// reported: the Decoder's read meets it and says it its own way). What
-/// it reads is checked as `checkValue` checks it.
+/// it reads is checked as `checkValue` checks it. Bound: what it builds
+/// is bounded by the reply it reads, as the Decoder's is (the client's
+/// frame limit), and its nesting by its own shape (a post in a change in
+/// a page).
 protocol JSONDirectRead {
     /// The value at the parser's index (past any space; `depth` counts the
     /// containers it is in), the index left after it; nil, the index
