@@ -17,6 +17,20 @@ struct PostingColumnTests {
         #expect(column.capacity == column.count && Array(column).last == 7)
     }
 
+    /// A save's copy, then the column goes on (appending in place, past
+    /// the copy's values), then the copy appends too: each holds its own.
+    @Test func test_aCopyTakenWhileTheColumnGrows_keepsWhatItHeld_andAppendsApart() async {
+        var column = PostingColumn()
+        for value in 0..<10 { column.append(UInt32(value)) }
+        var copy = column
+        for value in 10..<5_000 { column.append(UInt32(value)) }
+        #expect(Array(copy) == (0..<10).map(UInt32.init))
+        copy.append(42)
+        column.append(5_000)
+        #expect(Array(copy) == (0..<10).map(UInt32.init) + [42])
+        #expect(Array(column) == (0...5_000).map(UInt32.init))
+    }
+
     @Test func test_aRangeOfValues_isHandedOutAsItLies_emptyOnesToo() async {
         var column = PostingColumn()
         #expect(column.withValues(in: 0..<0) { $0.count } == 0, "an empty column's empty range")

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One column of a tier's postings (its rowids, or its weighted counts):
 /// in memory this process owns, or read in place from the saved postings'
 /// mapped file (`StoredPostings`), whose pages are the kernel's to keep or
@@ -7,9 +9,15 @@
 /// process's (a common word's column gains a posting with nearly every
 /// new post; copying it whole at its first would bring it all back).
 ///
-/// Thread rules: a value, as an array is. Its bytes are written only
-/// through a `HeapColumn` no other value holds: one shared with a copy (a
-/// save being written, a query's cursor) is copied before it changes.
+/// Thread rules: a value, as an array is. A value is never written below
+/// the count of any column that holds its room: an append writes past its
+/// own count, into a place it claims in the room (`HeapColumn.claim`), so
+/// a copy (a save being written, a query's snapshot) that shares the room
+/// goes on reading what it held, and the column it came from keeps
+/// appending in place instead of copying whole each column it touches
+/// while a save holds its copy (a common word's is megabytes). A copy
+/// that appends where another already did claims nothing and moves to
+/// room of its own, as a shared array would copy.
 struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     /// The values that do not move: inside `mapping`, or `own`'s.
     private var base: UnsafePointer<UInt32>?
@@ -71,9 +79,13 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     }
 
     /// Adds a value at the end. Room in memory grows by `growth(for:)`;
-    /// shared room is copied first.
+    /// room where another copy appended first is left to it, and the
+    /// values copied to room of this column's own.
     mutating func append(_ value: UInt32) {
-        if ownCount == capacity || !isKnownUniquelyReferenced(&own) { move(toCapacity: Self.growth(for: ownCount)) }
+        if own?.claim(ownCount) != true {
+            move(toCapacity: Self.growth(for: ownCount))
+            _ = own.unsafelyUnwrapped.claim(ownCount)
+        }
         own.unsafelyUnwrapped.values[ownCount] = value
         ownCount += 1
     }
@@ -99,20 +111,34 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     static let doublingUpTo = 1024
 
     private mutating func move(toCapacity capacity: Int) {
-        let moved = HeapColumn(capacity: Swift.max(capacity, ownCount))
+        let moved = HeapColumn(capacity: Swift.max(capacity, ownCount), claimed: ownCount)
         if let own, ownCount > 0 { moved.values.initialize(from: own.values, count: ownCount) }
         own = moved
     }
 }
 
-/// A column's values in memory of this process's own.
-final class HeapColumn {
-    let values: UnsafeMutablePointer<UInt32>
+/// A column's values in memory of this process's own, shared by the copies
+/// of a column: each value is written once, by the column that claimed its
+/// place, and read only by columns whose count reaches past it.
+final class HeapColumn: Sendable {
+    nonisolated(unsafe) let values: UnsafeMutablePointer<UInt32>
     let capacity: Int
+    /// Places claimed so far: values below it are written, or being
+    /// written by the one column that claimed them.
+    private let claimed: Atomic<Int>
 
-    init(capacity: Int) {
+    init(capacity: Int, claimed: Int) {
         values = .allocate(capacity: capacity)
         self.capacity = capacity
+        self.claimed = Atomic(claimed)
+    }
+
+    /// Claims the place at `position` for a column that holds `position`
+    /// values: only the first to ask, and only while there is room. A
+    /// column whose copy appended first is refused, and moves.
+    @inline(__always)
+    func claim(_ position: Int) -> Bool {
+        position < capacity && claimed.compareExchange(expected: position, desired: position + 1, ordering: .relaxed).exchanged
     }
 
     deinit { values.deallocate() }

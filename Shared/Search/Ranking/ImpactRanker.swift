@@ -78,9 +78,7 @@ public final class ImpactRanker: Sendable {
                 state.version += 1
                 state.sinceSaved = nil  // not one `apply`'s change: a copy saved before it is not taken up
                 let before = state.index.postingsAdded
-                for document in documents where document.rowid > state.loadedThrough {
-                    try Self.add(document, to: &state.index, tokenizer)
-                }
+                try Self.add(documents.filter { $0.rowid > state.loadedThrough }, to: &state.index, tokenizer)
                 state.addedSinceSaved += state.index.postingsAdded - before
                 state.loadedThrough = max(state.loadedThrough, through)
                 if complete && !state.complete {
@@ -137,10 +135,9 @@ public final class ImpactRanker: Sendable {
         for document in change.removed where document.rowid <= loadedThrough { index.remove(rowid: document.rowid) }
         guard complete else { return 0 }
         let before = index.postingsAdded
-        for document in change.added.sorted(by: { $0.rowid < $1.rowid }) where document.rowid > loadedThrough {
-            try add(document, words: change.words[document.rowid], to: &index, tokenizer)
-            loadedThrough = document.rowid
-        }
+        let added = change.added.sorted(by: { $0.rowid < $1.rowid }).filter { $0.rowid > loadedThrough }
+        try add(added, words: change.words, to: &index, tokenizer)
+        loadedThrough = added.last?.rowid ?? loadedThrough
         return index.postingsAdded - before
     }
 
@@ -186,11 +183,15 @@ public final class ImpactRanker: Sendable {
         }
     }
 
-    private static func add(_ document: Document, words: Words? = nil, to index: inout ImpactIndex, _ tokenizer: ImpactTokenizer) throws {
-        let words = try words ?? (tokenizer.words(in: document.title), tokenizer.words(in: document.content))
-        let title = try tokenizer.stems(ofWords: words.title, adding: &index)
-        let content = try tokenizer.stems(ofWords: words.content, adding: &index)
-        index.add(rowid: document.rowid, title: title, content: content)
+    /// Adds `documents` (in rowid order, past every one it holds), with
+    /// the words of those already found (`words`, by rowid).
+    private static func add(_ documents: [Document], words: [Int64: Words] = [:], to index: inout ImpactIndex, _ tokenizer: ImpactTokenizer) throws {
+        let stemmed = try documents.map { document in
+            let words = try words[document.rowid] ?? (tokenizer.words(in: document.title), tokenizer.words(in: document.content))
+            let title = try tokenizer.stems(ofWords: words.title, adding: &index)
+            return StemmedDocument(rowid: document.rowid, title: title, content: try tokenizer.stems(ofWords: words.content, adding: &index))
+        }
+        index.add(stemmed)
     }
 
     /// The best `keep` documents for `query` (the last word unfinished when
