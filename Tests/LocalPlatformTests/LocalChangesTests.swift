@@ -27,6 +27,38 @@ struct LocalChangesTests {
         }
     }
 
+    /// A page of changes is a bounded message: as many changes as fit in
+    /// `PostRules.maxPageBytes` of text (the first always), the next page
+    /// starting where it stopped, deletes among them taking no room.
+    @Test func test_changesOfLargePosts_comeInPagesOfBoundedText_eachOnce_inOrder() async throws {
+        try await withDatabase { path in
+            let provider = try openLocal(path)
+            let posts = provider.makePostsUseCase()
+            let big = String(repeating: "y", count: PostRules.maxContentBytes)
+            let saved = (0..<30).map { Post.stub(title: "big \($0)", content: big, created: Double($0)) }
+            _ = try await posts.save(batch: saved, key: nil)
+            _ = try await posts.delete(uid: saved[3].uid, key: nil)
+            var (after, pages, sequences) = (Int64(0), [[PostChange]](), [Int64]())
+            while true {
+                let page = try await provider.makePostChangesUseCase().changes(after: after, limit: 500).changes
+                guard let last = page.last else { break }
+                (after, pages, sequences) = (last.sequence, pages + [page], sequences + page.map(\.sequence))
+            }
+            let text = { (page: [PostChange]) in
+                page.reduce(0) { total, change in
+                    guard case .upsert(let post) = change.kind else { return total }
+                    return total + PostRules.textBytes(title: post.title, content: post.content)
+                }
+            }
+            #expect(pages.count > 1)
+            #expect(pages.allSatisfy { text($0) <= PostRules.maxPageBytes })
+            // Each page as full as the bound lets it be: the next one's first change would not have fit.
+            #expect(zip(pages, pages.dropFirst()).allSatisfy { page, next in text(page) + text([next[0]]) > PostRules.maxPageBytes })
+            #expect(sequences == Array(sequences.sorted()) && Set(sequences).count == 30)
+            #expect(pages.flatMap { $0 }.filter { $0.kind == .delete }.map(\.uid) == [saved[3].uid])
+        }
+    }
+
     @Test func test_theHeadAfterAWrite_isThatWritesSequence_knownWithoutARead_andAnotherProcessesWritesAreNotClaimed() async throws {
         try await withDatabase { path in
             let provider = try openLocal(path)
