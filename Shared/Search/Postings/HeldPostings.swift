@@ -10,9 +10,11 @@ struct StemmedDocument {
 /// length and the average length when it was added, and each posting's
 /// stem and weighted count, in the order they came (rowid order).
 ///
-/// Bound: what one call adds, 12 bytes a posting and 16 a document (a
-/// catch-up's batch, `SearchRules.catchUpBatch` changes, about 3.6 MB at
-/// 30 postings a post), plus 4 bytes a term while they are put in order.
+/// Bound: what one call adds (a catch-up's batch, `SearchRules.catchUpBatch`
+/// changes, or a load's page, `SQLiteSearchIndex.loadPage` documents), 12
+/// bytes a posting and 16 a document: about 3.6 MB for 10,000 posts of 30
+/// postings each; and while they are put in order, 4 bytes more a posting
+/// (8 when sorted) and 4 a term.
 struct HeldPostings {
     struct Posting {
         let rowid: UInt32
