@@ -333,7 +333,7 @@ let package = Package(
         .testTarget(
             name: "LocalPlatformTests",
             dependencies: [
-                "LocalPlatform", "Search", "Domain", "TestSupport", "TestTraits", .product(name: "GRDB", package: "GRDB.swift"),
+                "LocalPlatform", "Search", "Domain", "SystemSupport", "TestSupport", "TestTraits", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/LocalPlatformTests"
         ),

@@ -47,12 +47,15 @@ struct GatewayIntegrationTests {
         let context = try Context()
         let heartbeat = ["--heartbeat-interval", "200ms"]
         try await harness.startGateway(["--heartbeat-interval", "200ms"], context: context)
-        try await harness.startEcho("doomed", ["--delay", "30s"] + heartbeat, context: context)
+        try await harness.startEcho("doomed", ["--delay", "300s"] + heartbeat, context: context)
         // No retry, and time enough: only the gateway's handing the request on
         // can bring the survivor's answer. With a 2 s timeout and retries, a
         // loaded machine could start the survivor after the client had
         // already sent the request again, and the retry answered instead.
-        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
+        // The one attempt's time covers the request reaching the doomed
+        // worker, the survivor's start and the death found: 10 s was once
+        // too little in a loaded full run.
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(60), retries: 0)
 
         let answer = Task { try await client.echo() }
         let busy = await eventually { (try? await client.status().processes.first?.busy) == 1 }

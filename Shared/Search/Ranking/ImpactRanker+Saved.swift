@@ -41,7 +41,7 @@ extension ImpactRanker {
     }
 
     /// Times `adopt` applies the changes that came while it applied the
-    /// ones before, before it leaves the copy.
+    /// ones before (outside the lock), before it leaves the copy.
     static let adoptRounds = 8
 
     /// What it holds, to save (`StoredPostings`): a copy, which changes
@@ -65,48 +65,88 @@ extension ImpactRanker {
     /// Takes `index`, the copy of version `version` (`saved`) as read back
     /// from its file, in place of what it holds: the same postings, read
     /// in place from the mapped file instead of held in memory of its own,
-    /// with the changes applied since the copy was taken applied to it too
-    /// (outside the lock, so queries go on meanwhile; then those that came
-    /// while it did, up to `adoptRounds` times). Answers whether it did: not
-    /// when something other than `apply` changed it since, or the changes
-    /// outgrew `sinceSavedGiveUp` times `sinceSavedBytes`. The copy is
-    /// changed on the calling thread: call it on one that may work for
-    /// seconds.
+    /// with the changes applied since the copy was taken applied to it too.
+    /// While many are left they are applied outside the lock, so queries go
+    /// on meanwhile (then those that came while it did, up to `adoptRounds`
+    /// times); once at most `adoptLockedBytes` are left, the rest are applied
+    /// under the lock, so that writes coming all the time cannot leave the
+    /// copy. Answers whether it took it up: not when something other than
+    /// `apply` changed it since, or the changes outgrew `sinceSavedGiveUp`
+    /// times `sinceSavedBytes`, or stayed over `adoptLockedBytes` every
+    /// round. The copy is changed on the calling thread: call it on one
+    /// that may work for seconds.
     @discardableResult
     public func adopt(_ index: ImpactIndex, ofVersion version: Int) -> Bool {
-        var (copy, applied, through, added) = (index, 0, Int64(0), 0)
+        var copy = Adopting(index: index, version: version)
         var adopted = false
-        for _ in 0..<Self.adoptRounds {
-            // The changes not yet applied to the copy; nil: it cannot be taken up.
-            let pending = state.read { state -> ArraySlice<Change>? in
-                guard state.complete else { return nil }
-                if state.version == version && applied == 0 { return [] }
-                guard let since = state.sinceSaved, since.version == version, state.version == version + since.changes.count else { return nil }
-                if applied == 0 { through = since.loadedThrough }
-                return since.changes[applied...]
-            }
-            guard let pending else { break }
-            do throws(PostsError) {
-                try tokenizing { tokenizer in
-                    for change in pending { added += try Self.apply(change, to: &copy, loadedThrough: &through, complete: true, tokenizer) }
+        do throws(PostsError) {
+            for _ in 0..<Self.adoptRounds {
+                guard let pending = state.read({ copy.pending(in: $0) }) else { break }
+                guard pending.bytes > Self.adoptLockedBytes else {
+                    adopted = try tokenizing { tokenizer in
+                        try state.write { state -> Bool in
+                            guard let pending = copy.pending(in: state) else { return false }
+                            try copy.apply(pending, tokenizer)
+                            return copy.takeUp(into: &state)
+                        }
+                    }
+                    break
                 }
-            } catch {
-                break
+                try tokenizing { tokenizer in try copy.apply(pending, tokenizer) }
             }
-            applied += pending.count
-            adopted = state.write { state -> Bool in
-                // Only when no change came meanwhile.
-                guard state.complete, state.version == version + applied, copy.rows == state.index.rows else { return false }
-                guard applied == 0 || state.loadedThrough == through else { return false }
-                state.index = copy
-                state.sinceSaved = nil
-                (state.addedSinceRelease, state.addedSinceSaved) = (0, added)
-                return true
-            }
-            if adopted { break }
+        } catch {
+            adopted = false
         }
         if adopted { FreeMemory.giveBack() }
         return adopted
+    }
+
+    /// Bytes of changes (`bytes(of:)`) `adopt` applies to the copy while it
+    /// holds the lock, queries waiting: about what a catch-up page's
+    /// `apply` takes the lock for.
+    static let adoptLockedBytes = 1 << 20
+
+    /// A saved copy being brought up to date by `adopt`.
+    struct Adopting {
+        var index: ImpactIndex
+        /// The version of the ranking the copy was taken from.
+        let version: Int
+        /// The changes kept for the save (`SinceSaved`) applied to it, and
+        /// their bytes.
+        var applied = 0
+        var appliedBytes = 0
+        /// Documents up to this rowid are in the copy, once a change is applied.
+        var through: Int64 = 0
+        /// Postings the changes added.
+        var added = 0
+
+        /// The changes not yet applied to the copy, and their bytes and the
+        /// rowid the copy holds documents through; nil: it cannot be taken up.
+        func pending(in state: State) -> (changes: ArraySlice<Change>, bytes: Int, loadedThrough: Int64)? {
+            guard state.complete else { return nil }
+            if state.version == version && applied == 0 { return ([], 0, state.loadedThrough) }
+            guard let since = state.sinceSaved, since.version == version, state.version == version + since.changes.count else { return nil }
+            return (since.changes[applied...], since.bytes - appliedBytes, since.loadedThrough)
+        }
+
+        mutating func apply(_ pending: (changes: ArraySlice<Change>, bytes: Int, loadedThrough: Int64), _ tokenizer: ImpactTokenizer) throws {
+            if applied == 0 { through = pending.loadedThrough }
+            for change in pending.changes {
+                added += try ImpactRanker.apply(change, to: &index, loadedThrough: &through, complete: true, tokenizer)
+            }
+            applied += pending.changes.count
+            appliedBytes += pending.bytes
+        }
+
+        /// Puts the copy in `state`'s place, when it holds what `state` does.
+        func takeUp(into state: inout State) -> Bool {
+            guard state.complete, state.version == version + applied, index.rows == state.index.rows else { return false }
+            guard applied == 0 || state.loadedThrough == through else { return false }
+            state.index = index
+            state.sinceSaved = nil
+            (state.addedSinceRelease, state.addedSinceSaved) = (0, added)
+            return true
+        }
     }
 
     /// Postings added since it last took up a saved copy, or was emptied:
