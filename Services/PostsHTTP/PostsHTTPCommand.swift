@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import NIOPosix
 import NetworkPlatform
 import Observability
 import OpenAPIHummingbird
@@ -155,8 +156,11 @@ struct PostsHTTPCommand: AsyncParsableCommand {
                 maxHeaderFieldSize: ConnectionGuard.headerBytes, maxHeaderListSize: ConnectionGuard.headerBytes,
                 maxHeaderFieldCount: ConnectionGuard.headerFields))
         let scheme = tls == nil ? "http" : "https"
+        let loops = MultiThreadedEventLoopGroup.singleton
+        let executors = LoopExecutors(loops)
+        let server = HTTPServerBuilder { responder in OnItsLoop(base: HTTP1Channel(responder: responder, configuration: http), executors: executors) }
         let app = Application(
-            router: router, server: try tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) } ?? .http1(configuration: http),
+            router: router, server: try tls.map { try .tls(server, tlsConfiguration: $0) } ?? server,
             configuration: .init(
                 address: .hostname(settings.address.host, port: settings.address.port), serverName: "posts-http",
                 availableConnectionsDelegate: .maximum(connections.ceiling, logger: logger)),
@@ -164,7 +168,7 @@ struct PostsHTTPCommand: AsyncParsableCommand {
                 // With port 0, the port the system gave.
                 let bound = ListenAddress(host: settings.address.host, port: channel.localAddress?.port ?? settings.address.port)
                 logger.notice("listening", metadata: ["url": "\(scheme)://\(bound)", "tokens": "\(tokens == nil ? "off" : "on")"])
-            }, logger: logger)
+            }, eventLoopGroupProvider: .shared(loops), logger: logger)
         services.append(.init(service: app))
         services.append(.init(service: HeadWatch(watch: provider.makeWatchUseCase(), heads: heads)))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
