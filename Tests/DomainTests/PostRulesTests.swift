@@ -83,4 +83,28 @@ struct PostRulesTests {
         let date = Date(timeIntervalSince1970: 10)
         #expect(Post(title: "t", content: "", createDate: date).updateDate == date)
     }
+
+    /// A page holds what fits in `maxPageBytes` of text, the first post
+    /// always, however large: read one at a time (`PageBudget`, as the
+    /// change feed reads) or cut from rows already read (`pagePrefix`),
+    /// it ends at the same post.
+    @Test func test_aPageEndsAtTheSamePost_whetherItsRowsAreReadOneAtATimeOrCutFromAList() async {
+        let bound = PostRules.maxPageBytes
+        // Each post's bytes of text, and how many of them the page holds.
+        let cases: [(sizes: [Int], page: Int)] = [
+            ([bound + 1, 1], 1),  // the first alone, over the bound
+            ([bound, 0, 1], 2),  // exactly full: an empty text still fits, one byte does not
+            ([bound / 2, bound / 2, 1], 2),
+            ([10, 20, bound - 30, 1, 1], 3),
+            (Array(repeating: bound / 7, count: 10), 7),
+            ([], 0),
+        ]
+        for (sizes, page) in cases {
+            let rows = sizes.map { (title: "", content: String(repeating: "a", count: $0)) }
+            let cut = PostRules.pagePrefix(rows[...]) { $0 }.count
+            var budget = PostRules.PageBudget()
+            let read = rows.prefix { budget.admits(textBytes: $0.content.utf8.count) }.count
+            #expect(cut == page && read == page, "\(sizes): cut \(cut), read \(read), not \(page)")
+        }
+    }
 }

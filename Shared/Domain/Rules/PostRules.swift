@@ -29,13 +29,31 @@ public enum PostRules {
     /// `maxPageBytes`, and always the first: what every store returns of
     /// the rows it read.
     public static func pagePrefix<Row>(_ rows: ArraySlice<Row>, text: (Row) -> (title: String, content: String)) -> ArraySlice<Row> {
-        var bytes = 0
+        var budget = PageBudget()
         for (offset, row) in rows.enumerated() {
             let (title, content) = text(row)
-            bytes += textBytes(title: title, content: content)
-            if bytes > maxPageBytes && offset > 0 { return rows.prefix(offset) }
+            if !budget.admits(textBytes: textBytes(title: title, content: content)) { return rows.prefix(offset) }
         }
         return rows
+    }
+
+    /// `pagePrefix`'s rule for a store that reads its rows one at a time:
+    /// each row is admitted while the page's text fits in `maxPageBytes`,
+    /// the first always; the page ends at the first row refused.
+    public struct PageBudget: Sendable {
+        @usableFromInline var bytes = 0
+        @usableFromInline var rows = 0
+
+        public init() {}
+
+        /// Whether the next row, carrying `textBytes` of title and
+        /// content, belongs on the page (it is counted when it does).
+        @inlinable
+        public mutating func admits(textBytes: Int) -> Bool {
+            guard rows == 0 || bytes + textBytes <= PostRules.maxPageBytes else { return false }
+            (bytes, rows) = (bytes + textBytes, rows + 1)
+            return true
+        }
     }
     /// Most posts saved in one batch, and most bytes of text in one.
     public static let maxBatch = 1000

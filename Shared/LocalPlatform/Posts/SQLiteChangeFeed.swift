@@ -23,13 +23,11 @@ struct SQLiteChangeFeed: ChangeFeed {
                         SELECT sequence, uid, NULL, NULL, NULL, NULL, 1 FROM tombstone WHERE sequence > ?1
                         ORDER BY sequence LIMIT ?2
                         """), arguments: [sequence, limit])
-            var (changes, read, bytes) = ([PostChange](), 0, 0)
+            var changes: [PostChange] = []
+            var page = PostRules.PageBudget()  // the page's prefix whose text fits, as `PostRules.pagePrefix`
             while let row = try rows.next() {
-                // The page's prefix whose text fits, the first row always (`PostRules.pagePrefix`).
                 let change = Self.change(from: row)
-                bytes += Self.textBytes(of: change, row: row)
-                if bytes > PostRules.maxPageBytes && read > 0 { break }
-                read += 1
+                guard page.admits(textBytes: Self.textBytes(of: change, row: row)) else { break }
                 if let change { changes.append(change) }
             }
             return PostChanges(changes: changes, head: try Schema.head(db), database: try Schema.identity(db))
