@@ -8,8 +8,9 @@ import NIOCore
 /// and what it awaits (the gateway's answer) resumes there too. Without
 /// it a request went from the loop to Swift's cooperative pool and its
 /// answer back, two thread wake-ups more a request (docs/BENCHMARKS.md,
-/// "The HTTP edge"). Everything a request runs must then never block, as
-/// everywhere in async code here; the loops are `group`'s, one a core.
+/// "The HTTP edge, a third time"). Nothing a request runs may block, as
+/// everywhere in async code here: it would hold every connection of its
+/// loop. The loops are NIO's, one a core.
 struct OnItsLoop<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base

@@ -55,6 +55,7 @@ public enum PostRules {
             return true
         }
     }
+
     /// Most posts saved in one batch, and most bytes of text in one.
     public static let maxBatch = 1000
     public static let maxBatchBytes = maxPageBytes
