@@ -40,8 +40,9 @@ extension ImpactRanker {
         return texts + words
     }
 
-    /// Times `adopt` applies the changes that came while it applied the
-    /// ones before (outside the lock), before it leaves the copy.
+    /// Times `adopt` looks at the changes left: it applies them outside the
+    /// lock while they are many, at most one round fewer, and leaves the
+    /// copy when they are still many at the last.
     static let adoptRounds = 8
 
     /// What it holds, to save (`StoredPostings`): a copy, which changes
@@ -68,7 +69,8 @@ extension ImpactRanker {
     /// with the changes applied since the copy was taken applied to it too.
     /// While many are left they are applied outside the lock, so queries go
     /// on meanwhile (then those that came while it did, up to `adoptRounds`
-    /// times); once at most `adoptLockedBytes` are left, the rest are applied
+    /// times); once about `adoptLockedBytes` or fewer are left (what a write
+    /// adds between the look and the lock comes too), the rest are applied
     /// under the lock, so that writes coming all the time cannot leave the
     /// copy. Answers whether it took it up: not when something other than
     /// `apply` changed it since, or the changes outgrew `sinceSavedGiveUp`
@@ -80,7 +82,7 @@ extension ImpactRanker {
         var copy = Adopting(index: index, version: version)
         var adopted = false
         do throws(PostsError) {
-            for _ in 0..<Self.adoptRounds {
+            for round in 1...Self.adoptRounds {
                 guard let pending = state.read({ copy.pending(in: $0) }) else { break }
                 guard pending.bytes > Self.adoptLockedBytes else {
                     adopted = try tokenizing { tokenizer in
@@ -92,6 +94,8 @@ extension ImpactRanker {
                     }
                     break
                 }
+                // Outside the lock, unless no round is left to finish after it.
+                guard round < Self.adoptRounds else { break }
                 try tokenizing { tokenizer in try copy.apply(pending, tokenizer) }
             }
         } catch {
