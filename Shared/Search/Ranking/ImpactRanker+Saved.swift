@@ -124,16 +124,19 @@ extension ImpactRanker {
         /// Postings the changes added.
         var added = 0
 
-        /// The changes not yet applied to the copy, and their bytes and the
-        /// rowid the copy holds documents through; nil: it cannot be taken up.
-        func pending(in state: State) -> (changes: ArraySlice<Change>, bytes: Int, loadedThrough: Int64)? {
+        /// Changes not yet applied to the copy, their bytes, and the rowid
+        /// the copy held documents through when it was taken.
+        typealias Pending = (changes: ArraySlice<Change>, bytes: Int, loadedThrough: Int64)
+
+        /// What is not yet applied to the copy; nil: it cannot be taken up.
+        func pending(in state: State) -> Pending? {
             guard state.complete else { return nil }
             if state.version == version && applied == 0 { return ([], 0, state.loadedThrough) }
             guard let since = state.sinceSaved, since.version == version, state.version == version + since.changes.count else { return nil }
             return (since.changes[applied...], since.bytes - appliedBytes, since.loadedThrough)
         }
 
-        mutating func apply(_ pending: (changes: ArraySlice<Change>, bytes: Int, loadedThrough: Int64), _ tokenizer: ImpactTokenizer) throws {
+        mutating func apply(_ pending: Pending, _ tokenizer: ImpactTokenizer) throws {
             if applied == 0 { through = pending.loadedThrough }
             for change in pending.changes {
                 added += try ImpactRanker.apply(change, to: &index, loadedThrough: &through, complete: true, tokenizer)
