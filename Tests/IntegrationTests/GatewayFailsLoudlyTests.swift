@@ -82,7 +82,13 @@ struct GatewayShutdownTests {
         let busy = await eventually { (try? await client.status().processes.first?.busy) == 1 }
         #expect(busy)
         harness.process("gateway")?.signal(SIGTERM)
-        guard case .failure(let error) = try await answer.value else { Issue.record("expected an error"); return }
+        let outcome = await answer.result
+        guard case .success(let reply) = outcome else {
+            let status = await harness.process("gateway")?.exit(within: .seconds(1))
+            Issue.record("no answer: \(outcome); the gateway's exit: \(String(describing: status))\n\(harness.log("gateway"))")
+            return
+        }
+        guard case .failure(let error) = reply else { Issue.record("expected an error"); return }
         // The worker may yet carry it out: the answer must not say it was not taken.
         #expect(error.code == .serviceUnavailable && error.message.contains("may have been carried out"), "\(error.message)")
         #expect(!error.message.contains("not taken"))
