@@ -46,4 +46,5 @@ struct MeasuredSearchIndex: SearchIndex {
     func documentCount() async throws(PostsError) -> Int { try await index.documentCount() }
     func compact() async throws(PostsError) { try await index.compact() }
     func keepForNextProcess() async throws(PostsError) { try await index.keepForNextProcess() }
+    func settle() async throws(PostsError) { try await index.settle() }
 }

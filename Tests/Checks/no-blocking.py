@@ -53,6 +53,10 @@ ALLOWED = {
     "Shared/ZeroMQ/LibZMQ/Poller.swift:pollNow": "polls with a timeout of 0: it only looks",
     "Shared/LocalPlatform/SearchIndex/SQLiteSearchIndex.swift:writeDocuments":
         "waits for the page's words inside GRDB's write closure, on the database's writer queue",
+    "Shared/LocalPlatform/SearchIndex/SQLiteSearchIndex.swift:writeThenRank":
+        "closes the search gate inside GRDB's write closure, on the database's writer queue",
+    "Shared/LocalPlatform/SearchIndex/SQLiteSearchIndex.swift:compact":
+        "waits for the page ranked aside inside GRDB's write closure, on the database's writer queue",
 }
 
 USED = set()

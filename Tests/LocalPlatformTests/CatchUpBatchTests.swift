@@ -13,8 +13,14 @@ private final class RecordingIndex: SearchIndex {
     let index: SQLiteSearchIndex
     let feed: CountingFeed
     let writes = Mutex<[(changes: Int, bytes: Int, overlapped: Bool)]>([])
+    /// At each `settle`, the writes made so far.
+    let settles = Mutex<[Int]>([])
 
-    init(feed: CountingFeed) throws { (index, self.feed) = (try SQLiteSearchIndex(), feed) }
+    /// In memory, or a worker's file at `path` (its searches on connections
+    /// of their own, a catch-up's pages ranked aside).
+    init(feed: CountingFeed, path: String? = nil) throws {
+        (index, self.feed) = (try SQLiteSearchIndex(path: path, exclusive: path != nil), feed)
+    }
 
     func position() async throws(PostsError) -> IndexPosition { try await index.position() }
     func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
@@ -40,6 +46,10 @@ private final class RecordingIndex: SearchIndex {
     func documentCount() async throws(PostsError) -> Int { try await index.documentCount() }
     func compact() async throws(PostsError) { try await index.compact() }
     func keepForNextProcess() async throws(PostsError) { try await index.keepForNextProcess() }
+    func settle() async throws(PostsError) {
+        try await index.settle()
+        settles.withLock { $0.append(writes.withLock(\.count)) }
+    }
 }
 
 /// A feed in memory counting what it is asked; from call `switchAt` on, it
@@ -89,6 +99,20 @@ struct CatchUpBatchTests {
         #expect(overlapped, "the next batch is fetched while one is written")
         #expect(try await index.documentCount() == count)
         #expect(try await index.index.search("post", limit: 1, offset: 0).total == count)
+    }
+
+    /// A worker's index ranks a catch-up's page while the next is written;
+    /// the catch-up settles once, after its last write, and every post is
+    /// then found.
+    @Test func test_aLongCatchUpIntoAWorkersIndex_settlesOnceAfterItsLastWrite_andFindsEveryPost() async throws {
+        try await withDatabase { path in
+            let count = 12_345
+            let feed = CountingFeed(MemoryFeed(changes: changes(count), head: Int64(count)), head: Int64(count))
+            let index = try RecordingIndex(feed: feed, path: path)
+            #expect(try await IndexSync(index: index, feed: feed, pageSize: 500).catchUp() == Int64(count))
+            #expect(index.settles.withLock { $0 } == [3], "settled once, after the third and last write")
+            #expect(try await index.index.search("post", limit: 1, offset: 0).total == count)
+        }
     }
 
     @Test func test_largePosts_areWrittenInBatchesOfBoundedText() async throws {

@@ -14,11 +14,14 @@ struct ConcurrentSearchTests {
     /// Pages of posts that all hold one word, applied while three searches
     /// for it run over and over: each answer counts whole pages only, as
     /// many posts as the sequence it says it reflects, never fewer than the
-    /// answer before it.
-    @Test func test_searchesWhilePagesApply_eachSeesWholePages_atTheSequenceItNames() async throws {
+    /// answer before it. Pages of a catch-up's size are ranked on a thread
+    /// of their own while the next is written (`rankedAsideFrom`); so are
+    /// these, and the rule holds for them too.
+    @Test(arguments: [40, SQLiteSearchIndex.rankedAsideFrom])
+    func test_searchesWhilePagesApply_eachSeesWholePages_atTheSequenceItNames(size: Int) async throws {
         try await withDatabase { path in
             let index = try SQLiteSearchIndex(path: path, exclusive: true)
-            let (pages, size) = (20, 40)
+            let pages = size < SQLiteSearchIndex.rankedAsideFrom ? 20 : 6
             let done = Flag()
             let answering = Count()
             let searchers = (0..<3).map { _ in
@@ -53,6 +56,37 @@ struct ConcurrentSearchTests {
             let last = try await index.search("alpha", limit: 10, offset: 0)
             #expect(last.total == pages * size && last.sequence == Int64(pages * size))
         }
+    }
+
+    /// The gate, closed on one thread, is opened on another (a page ranked
+    /// aside opens it when ranked); a search that comes meanwhile waits
+    /// for it, and so does the next page's close.
+    @Test func test_theGateClosedOnOneThread_opensOnAnother_andSearchesWaitForIt() async throws {
+        let gate = SearchGate()
+        let order = Mutex<[String]>([])
+        let passed = try await onOwnThread {
+            gate.closeToSearches()
+            let (searched, closedAgain) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            Thread {
+                gate.passing { order.withLock { $0.append("search") } }
+                searched.signal()
+            }.start()
+            Thread {
+                gate.closeToSearches()
+                order.withLock { $0.append("next page") }
+                gate.openToSearches()
+                closedAgain.signal()
+            }.start()
+            Thread.sleep(forTimeInterval: 0.1)  // on a thread of its own: time for either to get in, were it let
+            Thread {
+                order.withLock { $0.append("ranked") }
+                gate.openToSearches()
+            }.start()
+            return searched.wait(timeout: .now() + 10) == .success && closedAgain.wait(timeout: .now() + 10) == .success
+        }
+        #expect(passed)
+        let seen = order.withLock { $0 }
+        #expect(seen.first == "ranked" && Set(seen) == ["ranked", "search", "next page"], "\(seen)")
     }
 
     /// Readers hold the lock together; a writer waits until none does.

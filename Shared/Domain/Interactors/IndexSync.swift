@@ -100,6 +100,7 @@ public final class IndexSync: Sendable {
                 if position != held { try await index.apply(pending, position: position) }
                 changesApplied += pending.count
                 guard let ahead else {
+                    try await index.settle()
                     if changesApplied >= SearchRules.compactAfter { try await index.compact() }
                     caughtUpOnce.store(true, ordering: .releasing)
                     return position.applied

@@ -22,9 +22,17 @@ public protocol SearchIndex: Sendable {
     /// opens it (a file index's ranking postings), so that process's first
     /// search need not build it. `IndexSync.prepare` calls it.
     func keepForNextProcess() async throws(PostsError)
+    /// Returns once what `apply` wrote is ready for searches without a
+    /// wait: an index may make a page searchable on another thread while
+    /// the next is written (a search that comes meanwhile waits for it,
+    /// so no search sees less than was applied). `IndexSync` calls it at
+    /// the end of each catch-up.
+    func settle() async throws(PostsError)
 }
 
 extension SearchIndex {
     /// An index that keeps nothing beyond what it writes.
     public func keepForNextProcess() async throws(PostsError) {}
+    /// An index whose every apply is searchable when it returns.
+    public func settle() async throws(PostsError) {}
 }

@@ -25,11 +25,14 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// through connections of their own, on every core at once; nil: they
     /// take turns on `queue`.
     let readers: SearchReaders?
-    /// Held to read by each search on `readers`, and to write from just
-    /// before a page of changes commits until the ranking holds it: no
-    /// search sees the documents or the ranking with half a page in them,
-    /// nor one without the other.
-    let gate = ReadWriteLock()
+    /// Passed by each search on `readers`, and closed from just before a
+    /// page of changes commits until the ranking holds it: no search sees
+    /// the documents or the ranking with half a page in them, nor one
+    /// without the other.
+    let gate = SearchGate()
+    /// A page of a catch-up being ranked on a thread of its own while the
+    /// queue writes the next one's documents (`writeThenRank`).
+    private let rankingAside = Mutex<InBackground<Void>?>(nil)
     /// Which document holds each post: read at the first write (a start
     /// with nothing to apply never reads every document's uid), then
     /// changed only on the database's queue, right after the transaction
@@ -153,7 +156,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
         }
         let words = InBackground { [ranker] in try ranker.words(of: texts) }
         let stored = EncodedTexts(texts, as: text.withLock { $0 })
-        try await writeDocuments(words: words) { db in
+        try await writeDocuments(words: words, rankAside: readers != nil && changes.count >= Self.rankedAsideFrom) { db in
             // Another process may have written the file since this one's ranking last matched it.
             if self.readsInTransaction && self.ranker.isComplete { try self.followOtherWrites(db) }
             let applied = try SearchSchema.applied(db)
@@ -194,6 +197,38 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
 
     /// How long changes may wait for a save before the log says so.
     static let roomWaitReported = Duration.seconds(10)
+
+    /// Pages of at least this many changes (a catch-up's) are ranked on a
+    /// thread of their own while the next page's documents are written,
+    /// where searches pass the gate (`readers`). A smaller page is ranked
+    /// at once: no page is likely to follow it.
+    static let rankedAsideFrom = 1_000
+
+    /// Returns once the page last applied is ranked (a catch-up's last,
+    /// `rankAside`), so that no search waits for it.
+    public func settle() async throws(PostsError) {
+        try await write { _ in self.rankedAside() }
+    }
+
+    /// Waits for the page being ranked on a thread of its own, if any.
+    @available(*, noasync, message: "blocks its thread: call it on the database's queue")
+    private func rankedAside() {
+        let pending = rankingAside.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }
+        _ = try? pending?.wait()
+    }
+
+    /// A page ranked aside failed (the documents are written): the ranking
+    /// is built again from the documents at the next search, and the log
+    /// says why.
+    private func rankingAsideFailed(_ error: any Error) {
+        Self.logger.error("a page of changes was not ranked; the ranking is built again from the documents", metadata: ["error": "\(error)"])
+        ranker.unload()
+        loading.withLock { $0 = nil }
+        rankedGeneration.store(-1, ordering: .relaxed)
+    }
 
     /// Changes written since the index was opened.
     public var changesWritten: Int { writes.load(ordering: .relaxed) }
@@ -238,7 +273,10 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// The ranking's postings trimmed to their size, and the memory they
     /// grew into given back (after a long catch-up).
     public func compact() async throws(PostsError) {
-        try await write { _ in self.ranker.trim() }
+        try await write { _ in
+            self.rankedAside()
+            self.ranker.trim()
+        }
     }
 
     /// Ranked by the ranking's postings, loaded first should they not be
@@ -284,7 +322,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// see `readsInTransaction`), on a connection of its own where there
     /// are `readers`.
     func readHere<T>(_ body: (Database) throws -> T) throws -> T {
-        if let readers { return try gate.reading { () throws -> T in try readers.read(body) } }
+        if let readers { return try gate.passing { () throws -> T in try readers.read(body) } }
         return readsInTransaction ? try queue.read(body) : try queue.unsafeRead(body)
     }
 
@@ -295,26 +333,29 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// Runs `body` (which answers the documents it removed and added) in a
     /// transaction, then gives them to the ranking, with the `words` of each
     /// change found meanwhile (by the change's position in the page; should
-    /// that have failed, the ranking finds them here instead).
+    /// that have failed, the ranking finds them here instead); `rankAside`:
+    /// on a thread of its own (`writeThenRank`).
     private func writeDocuments(
-        words: InBackground<[ImpactRanker.Words?]>, _ body: @escaping @Sendable (Database) throws -> ChangedDocuments
+        words: InBackground<[ImpactRanker.Words?]>, rankAside: Bool, _ body: @escaping @Sendable (Database) throws -> ChangedDocuments
     ) async throws(PostsError) {
-        _ = try await writeThenRank { db in
+        _ = try await writeThenRank(rankAside: rankAside) { db in
             let changed = try body(db)
             _ = try? words.wait()  // before the commit: no search waits on the gate for them
             return changed
         } rank: { changed in
+            // What the next page's write reads: before it.
             if let text = changed.text { self.text.withLock { $0 = text } }
             self.writes.add(max(1, changed.removed.count + changed.added.count), ordering: .relaxed)
-            var found: [Int64: ImpactRanker.Words] = [:]
-            if let words = try? words.wait() {
-                for (document, offset) in zip(changed.added, changed.addedBy) { found[document.rowid] = words[offset] }
-            }
             self.ids.withLock { ids in
                 for (uid, from, to) in changed.moved {
                     if let from { ids?.remove(uid, rowid: from) }
                     if let to { ids?.insert(uid, rowid: to) }
                 }
+            }
+        } ranking: { changed in
+            var found: [Int64: ImpactRanker.Words] = [:]
+            if let words = try? words.wait() {
+                for (document, offset) in zip(changed.added, changed.addedBy) { found[document.rowid] = words[offset] }
             }
             // A post changed twice in one page was added and removed again.
             let removed = Set(changed.removed.map(\.rowid))
@@ -328,26 +369,43 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
         }
     }
 
-    /// Runs `write` in a transaction, then `rank` with what it answered,
-    /// still on the database's queue, so that no other write comes between;
-    /// and from just before the commit until `rank` is done it holds the
-    /// gate, so that no search on `readers` comes between either.
+    /// Runs `write` in a transaction, then `rank` and `ranking` with what
+    /// it answered, still on the database's queue, so that no other write
+    /// comes between. The gate is closed from just before the commit until
+    /// `ranking` is done, so that no search on `readers` comes between
+    /// either. `rankAside`: `ranking` runs on a thread of its own, which
+    /// opens the gate when done, while the queue goes on to the next
+    /// write; that write's commit waits for the gate (`SearchGate.closeToSearches`).
+    /// A catch-up's writer then writes one page's documents while the page
+    /// before is ranked: at a million posts each was half of the writer's
+    /// time, and the writer set the catch-up's pace (docs/BENCHMARKS.md).
     private func writeThenRank<T: Sendable>(
-        _ write: @escaping @Sendable (Database) throws -> T, rank: @escaping @Sendable (T) throws -> Void
+        rankAside: Bool = false, _ write: @escaping @Sendable (Database) throws -> T, rank: @escaping @Sendable (T) throws -> Void,
+        ranking: @escaping @Sendable (T) throws -> Void = { _ in }
     ) async throws(PostsError) -> T {
         do {
             return try await queue.writeWithoutTransaction { db in
                 var written: T?
-                var gated = false
-                defer { if gated { self.gate.unlock() } }
+                var closed = false
+                defer { if closed { self.gate.openToSearches() } }
                 try db.inTransaction {
                     written = try write(db)
-                    self.gate.lockForWriting()
-                    gated = true
+                    self.gate.closeToSearches()  // once the page ranked aside before is ranked, and searches passing have left
+                    closed = true
                     return .commit
                 }
                 guard let written else { throw PostsError.failed("the write answered nothing") }
                 try rank(written)
+                guard rankAside else {
+                    try ranking(written)
+                    return written
+                }
+                closed = false  // the ranking's thread opens it
+                let aside = InBackground(named: "index-ranking") {
+                    defer { self.gate.openToSearches() }
+                    do { try ranking(written) } catch { self.rankingAsideFailed(error) }
+                }
+                self.rankingAside.withLock { $0 = aside }
                 return written
             }
         } catch {
