@@ -56,8 +56,8 @@ struct ZipfCorpus {
             let tokenizer = try ImpactTokenizer.fts5()
             func add(_ rowid: Int64, _ post: (title: String, content: String)) throws {
                 try db.execute(sql: "INSERT INTO fts (rowid, title, content) VALUES (?, ?, ?)", arguments: [rowid, post.title, post.content])
-                let title = try tokenizer.stems(ofWords: tokenizer.words(in: post.title), adding: &built.index)
-                let content = try tokenizer.stems(ofWords: tokenizer.words(in: post.content), adding: &built.index)
+                let title = try tokenizer.stems(of: tokenizer.packedWords(in: post.title), adding: &built.index)
+                let content = try tokenizer.stems(of: tokenizer.packedWords(in: post.content), adding: &built.index)
                 built.index.add(rowid: rowid, title: title, content: content)
             }
             for (offset, post) in posts.enumerated() { try add(Int64(offset + 1), post) }
@@ -65,7 +65,7 @@ struct ZipfCorpus {
             for (offset, post) in posts.enumerated() where removes(offset) || changes(offset) {
                 let rowid = Int64(offset + 1)
                 try db.execute(sql: "DELETE FROM fts WHERE rowid = ?", arguments: [rowid])
-                let stems = try tokenizer.stems(ofWords: tokenizer.words(in: post.title + " " + post.content), adding: &built.index)
+                let stems = try tokenizer.stems(of: tokenizer.packedWords(in: post.title + " " + post.content), adding: &built.index)
                 built.index.remove(rowid: rowid, stems: stems)
                 if !removes(offset) {
                     try add(next, (title: post.title, content: post.content + " " + words[offset % 50]))

@@ -10,6 +10,8 @@ struct ImpactVocabulary {
     private var stemNumbers: [String: Int32] = [:]
     /// Each word (as unicode61 folds it) to its stem's number.
     private var wordStems: [String: Int32] = [:]
+    /// The same, found by a word's bytes, as indexing looks words up.
+    private var wordBytes = WordBytesTable()
     /// Words and stems, each with its stem's number, to complete a prefix
     /// (a stem may also be a word with a stem of its own: then it is twice).
     private var sortedKeys: [String] = []
@@ -44,6 +46,7 @@ struct ImpactVocabulary {
             let word = try reader.string()
             let stem = try reader.count(atMost: stems.count - 1)
             wordStems[word] = Int32(stem)
+            Self.record(word, Int32(stem), in: &wordBytes)
             if word != stems[stem] { keys.append((word, Int32(stem))) }
         }
         keys.sort { $0.key < $1.key }
@@ -52,6 +55,14 @@ struct ImpactVocabulary {
 
     /// The stem of a word seen before, by number.
     func stem(ofWord word: String) -> Int32? { wordStems[word] }
+
+    /// The same, for a word given as its bytes.
+    func stem(ofWordBytes word: UnsafeBufferPointer<UInt8>) -> Int32? { wordBytes.stem(of: word) }
+
+    private static func record(_ word: String, _ stem: Int32, in table: inout WordBytesTable) {
+        var word = word
+        word.withUTF8 { table.insert($0, stem: stem) }
+    }
 
     func number(ofStem stem: String) -> Int32? { stemNumbers[stem] }
 
@@ -66,6 +77,8 @@ struct ImpactVocabulary {
             stemNumbers[stem] = number
             addKey(stem, number)
         }
+        // Asked only for a word its bytes did not find.
+        Self.record(word, number, in: &wordBytes)
         if wordStems[word] == nil {
             wordStems[word] = number
             if word != stem { addKey(word, number) }

@@ -36,7 +36,7 @@ extension ImpactRanker {
     static func bytes(of change: Change) -> Int {
         let documents = change.removed + change.added
         let texts = documents.reduce(0) { $0 + $1.title.utf8.count + $1.content.utf8.count + 64 }
-        let words = change.words.values.reduce(0) { $0 + ($1.title.count + $1.content.count) * 24 + 64 }
+        let words = change.words.values.reduce(0) { $0 + $1.title.memory + $1.content.memory + 64 }
         return texts + words
     }
 

@@ -18,7 +18,7 @@ public final class ImpactRanker: Sendable {
     /// A document's words (its title's, its content's) as its
     /// `WordTokenizer` finds and folds them: what `apply` stems, and their
     /// count its length.
-    public typealias Words = (title: [String], content: [String])
+    public typealias Words = (title: PackedWords, content: PackedWords)
 
     struct State {
         var index = ImpactIndex()
@@ -96,7 +96,7 @@ public final class ImpactRanker: Sendable {
     /// needs no lock and no rowid, done while the table is written.
     public func words(of texts: [(title: String, content: String)?]) throws(PostsError) -> [Words?] {
         try tokenizing { tokenizer in
-            try texts.map { text in try text.map { (try tokenizer.words(in: $0.title), try tokenizer.words(in: $0.content)) } }
+            try texts.map { text in try text.map { (try tokenizer.packedWords(in: $0.title), try tokenizer.packedWords(in: $0.content)) } }
         }
     }
 
@@ -187,9 +187,9 @@ public final class ImpactRanker: Sendable {
     /// the words of those already found (`words`, by rowid).
     private static func add(_ documents: [Document], words: [Int64: Words] = [:], to index: inout ImpactIndex, _ tokenizer: ImpactTokenizer) throws {
         let stemmed = try documents.map { document in
-            let words = try words[document.rowid] ?? (tokenizer.words(in: document.title), tokenizer.words(in: document.content))
-            let title = try tokenizer.stems(ofWords: words.title, adding: &index)
-            return StemmedDocument(rowid: document.rowid, title: title, content: try tokenizer.stems(ofWords: words.content, adding: &index))
+            let words = try words[document.rowid] ?? (tokenizer.packedWords(in: document.title), tokenizer.packedWords(in: document.content))
+            let title = try tokenizer.stems(of: words.title, adding: &index)
+            return StemmedDocument(rowid: document.rowid, title: title, content: try tokenizer.stems(of: words.content, adding: &index))
         }
         index.add(stemmed)
     }

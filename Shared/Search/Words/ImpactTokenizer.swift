@@ -31,12 +31,27 @@ public struct ImpactTokenizer {
         try tokenizer.stem(word)
     }
 
-    /// The stems of `words` (a text's, `words(in:)`), in order, new words added to `index`.
-    func stems(ofWords words: [String], adding index: inout ImpactIndex) throws -> [Int32] {
-        try words.map { word in
-            if let known = index.vocabulary.stem(ofWord: word) { return known }
-            return index.add(word: word, stem: try stem(word))
+    /// `words(in:)` in one buffer, with no String made for each word: a
+    /// post being indexed (`stems(of:adding:)`).
+    func packedWords(in text: String) throws -> PackedWords {
+        guard !text.isEmpty else { return PackedWords() }
+        return try PackedWords(fromTextOf: text.utf8.count) { word in try eachWord(in: text, word) }
+    }
+
+    /// The stems of `words` (a text's, `packedWords(in:)`), in order, new
+    /// words added to `index`: a word seen before is looked up by its bytes.
+    func stems(of words: PackedWords, adding index: inout ImpactIndex) throws -> [Int32] {
+        var stems: [Int32] = []
+        stems.reserveCapacity(words.count)
+        try words.forEach { word in
+            if let known = index.vocabulary.stem(ofWordBytes: word) {
+                stems.append(known)
+                return
+            }
+            let string = String(decoding: word, as: UTF8.self)
+            stems.append(index.add(word: string, stem: try stem(string)))
         }
+        return stems
     }
 
     /// The stems of `text`'s tokens that the index knows (a word it has
