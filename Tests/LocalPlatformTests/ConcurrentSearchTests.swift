@@ -60,7 +60,10 @@ struct ConcurrentSearchTests {
 
     /// The gate, closed on one thread, is opened on another (a page ranked
     /// aside opens it when ranked); a search that comes meanwhile waits
-    /// for it, and so does the next page's close.
+    /// for it, and so does the next page's close. When it opens, the
+    /// search that waited passes before the next page closes it again: in
+    /// a catch-up the next page is most often waiting by then, and the
+    /// search would otherwise wait until the catch-up ends.
     @Test func test_theGateClosedOnOneThread_opensOnAnother_andSearchesWaitForIt() async throws {
         let gate = SearchGate()
         let order = Mutex<[String]>([])
@@ -77,7 +80,10 @@ struct ConcurrentSearchTests {
                 gate.openToSearches()
                 closedAgain.signal()
             }.start()
-            Thread.sleep(forTimeInterval: 0.1)  // on a thread of its own: time for either to get in, were it let
+            // Both wait (on a thread of its own: a bounded wait for a loaded machine), and neither got in.
+            let deadline = Date().addingTimeInterval(30)
+            while gate.waiters != (1, 1) && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            order.withLock { $0.append("both waited: \(gate.waiters == (1, 1))") }
             Thread {
                 order.withLock { $0.append("ranked") }
                 gate.openToSearches()
@@ -86,7 +92,7 @@ struct ConcurrentSearchTests {
         }
         #expect(passed)
         let seen = order.withLock { $0 }
-        #expect(seen.first == "ranked" && Set(seen) == ["ranked", "search", "next page"], "\(seen)")
+        #expect(seen == ["both waited: true", "ranked", "search", "next page"])
     }
 
     /// Readers hold the lock together; a writer waits until none does.

@@ -84,7 +84,7 @@ extension SavedRankingTests {
     @Test func test_whileASaveHasKeptAllTheChangesItMay_writesWaitForItToEnd_thenApply() async throws {
         try await withDatabase { path in
             let (index, _) = try await built(at: path)
-            // A save under way, kept past its bound by posts of a megabyte (their words counted too: about 2.7 MB a post).
+            // A save under way, kept past its bound by posts of a megabyte (their words counted too: about 3.5 MB a post).
             _ = try #require(index.ranker.saved())
             let big = (0..<16).map { Post(title: "Big \($0)", content: String(repeating: "lorem ipsum dolor ", count: 60_000)) }
             try await apply(SearchRankingTests.changes(big, from: 6_000), to: index)

@@ -21,4 +21,19 @@ struct PackedWordsTests {
         try tokenizer.packedWords(in: text).forEach { packed.append(String(decoding: $0, as: UTF8.self)) }
         #expect(packed == (try tokenizer.words(in: text)))
     }
+
+    /// Words that do not fit the room made for them in place (more of them,
+    /// or longer, than the text's bytes allow for) are all kept, in order.
+    @Test func test_wordsPastTheRoomMadeForThem_areAllKept() async throws {
+        let words = ["ABC", "de", "f", "ghij"]
+        let packed = try PackedWords(fromTextOf: 2) { each in
+            for word in words {
+                var word = word
+                try word.withUTF8 { try each($0) }
+            }
+        }
+        var found: [String] = []
+        packed.forEach { found.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(found == ["abc", "de", "f", "ghij"])
+    }
 }

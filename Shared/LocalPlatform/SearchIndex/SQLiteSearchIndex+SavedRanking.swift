@@ -94,6 +94,7 @@ extension SQLiteSearchIndex {
     /// and the index's writes it holds. The copy is let go on return, so
     /// that adopting the file gives back the memory they were built in.
     private func writeCopy(id: UUID, to path: String) async throws(PostsError) -> (size: Int, version: Int, writes: Int)? {
+        try rankingIsWhole()  // a ranking that lost a page is not kept for the next start
         let taken = try await read { db -> (index: ImpactIndex, loadedThrough: Int64, version: Int, writes: Int)? in
             let writes = self.writes.load(ordering: .relaxed)
             guard try writes != self.savedAt.load(ordering: .relaxed) || SearchSchema.savedPostings(db) == nil, let saved = self.ranker.saved()

@@ -33,6 +33,9 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// A page of a catch-up being ranked on a thread of its own while the
     /// queue writes the next one's documents (`writeThenRank`).
     private let rankingAside = Mutex<InBackground<Void>?>(nil)
+    /// Why the ranking of a worker's index lost a page of changes, if it
+    /// did (`rankingFailed`): every search and write fails naming it.
+    private let rankingLost = Mutex<String?>(nil)
     /// Which document holds each post: read at the first write (a start
     /// with nothing to apply never reads every document's uid), then
     /// changed only on the database's queue, right after the transaction
@@ -76,15 +79,20 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// `trainingAfter`: the number of documents at which the index trains
     /// the dictionary it compresses their text with (by default
     /// `DocumentText.trainingDocuments`).
-    public init(
+    public convenience init(
         path: String? = nil, exclusive: Bool = false, postingsPath: String? = nil,
         trainingAfter: Int? = nil
     ) throws(PostsError) {
+        try self.init(path: path, exclusive: exclusive, postingsPath: postingsPath, trainingAfter: trainingAfter, ranker: try ImpactRanker.fts5())
+    }
+
+    /// The same, ranked by `ranker` (the tests': one whose words fail).
+    init(path: String?, exclusive: Bool, postingsPath: String?, trainingAfter: Int?, ranker: ImpactRanker) throws(PostsError) {
         self.postingsPath = path == nil ? nil : postingsPath
         self.trainingAfter = trainingAfter ?? DocumentText.trainingDocuments
         trainingAt = Atomic(self.trainingAfter)
+        self.ranker = ranker
         do {
-            ranker = try ImpactRanker.fts5()
             var configuration = Configuration()
             readsInTransaction = path != nil && !exclusive
             readers = exclusive ? path.map(SearchReaders.init(path:)) : nil
@@ -149,6 +157,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// ranking has kept all the changes it may (`ImpactRanker.hasRoomForChanges`),
     /// it waits for the save to end.
     public func apply(_ changes: [PostChange], position: IndexPosition) async throws(PostsError) {
+        try rankingIsWhole()
         await roomForChanges()
         let texts = changes.map { change -> (title: String, content: String)? in
             guard case .upsert(let post) = change.kind else { return nil }
@@ -208,6 +217,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// `rankAside`), so that no search waits for it.
     public func settle() async throws(PostsError) {
         try await write { _ in self.rankedAside() }
+        try rankingIsWhole()
     }
 
     /// Waits for the page being ranked on a thread of its own, if any.
@@ -220,14 +230,26 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
         _ = try? pending?.wait()
     }
 
-    /// A page ranked aside failed (the documents are written): the ranking
-    /// is built again from the documents at the next search, and the log
-    /// says why.
-    private func rankingAsideFailed(_ error: any Error) {
-        Self.logger.error("a page of changes was not ranked; the ranking is built again from the documents", metadata: ["error": "\(error)"])
-        ranker.unload()
-        loading.withLock { $0 = nil }
+    /// A page of changes the ranking could not take (its documents are
+    /// written). Where another process may write the file, the next
+    /// search builds the ranking again (`followOtherWrites`). In a worker's
+    /// own index, which nothing else rebuilds while it runs, every search
+    /// and write fails from now on naming it, and no save keeps the
+    /// ranking: a start builds it again from the documents (and postings
+    /// saved before, if any).
+    func rankingFailed(_ error: any Error) {
         rankedGeneration.store(-1, ordering: .relaxed)
+        guard readers != nil else { return }
+        Self.logger.critical(
+            "a page of changes was not ranked; searches fail until the worker is started again", metadata: ["error": "\(error)"])
+        rankingLost.withLock { $0 = "\(error)" }
+    }
+
+    /// Throws once the ranking lost a page (`rankingFailed`).
+    func rankingIsWhole() throws(PostsError) {
+        if let lost = rankingLost.withLock({ $0 }) {
+            throw .failed("the search ranking lost a page of changes (\(lost)); start the worker again to build it from the documents")
+        }
     }
 
     /// Changes written since the index was opened.
@@ -283,6 +305,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// yet (a file index opened with documents and no saved postings).
     public func search(_ query: String, limit: Int, offset: Int) async throws(PostsError) -> SearchResults {
         // Read once, here: the ranking takes the terms, not the text.
+        try rankingIsWhole()
         let terms = SearchQuery.terms(in: query)
         guard !terms.isEmpty else {
             return SearchResults(hits: [], total: 0, sequence: try await position().applied)
@@ -362,7 +385,7 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
             do {
                 try self.ranker.apply(removed: changed.removed, added: changed.added.filter { !removed.contains($0.rowid) }, words: found)
             } catch {
-                self.rankedGeneration.store(-1, ordering: .relaxed)  // built again at the next search, where others write
+                self.rankingFailed(error)
                 throw error
             }
             if let generation = changed.generation { self.wrote(after: generation) }
@@ -403,7 +426,8 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
                 closed = false  // the ranking's thread opens it
                 let aside = InBackground(named: "index-ranking") {
                     defer { self.gate.openToSearches() }
-                    do { try ranking(written) } catch { self.rankingAsideFailed(error) }
+                    // A failure is recorded and logged where it happens (`rankingFailed`).
+                    try? ranking(written)
                 }
                 self.rankingAside.withLock { $0 = aside }
                 return written

@@ -13,16 +13,25 @@ import Musl
 /// gate when done (`SQLiteSearchIndex.writeThenRank`).
 ///
 /// It prefers a page waiting to close it: searches that come meanwhile
-/// wait, so a steady stream of them cannot hold a catch-up off. A thread
-/// must never pass it while it holds it closed.
+/// wait, so a steady stream of them cannot hold a catch-up off. But the
+/// searches that waited while it was closed pass when it opens, before
+/// the next page closes it again: during a catch-up the next page's
+/// writer is most often waiting to close it by then, and they would wait
+/// for the whole catch-up. A thread must never pass it while it holds it
+/// closed.
 final class SearchGate: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let changed: UnsafeMutablePointer<pthread_cond_t>
-    /// Guarded by `mutex`: searches passing now, whether it is closed, and
-    /// closers waiting for the searches to leave.
+    /// Guarded by `mutex`: searches passing now, whether it is closed,
+    /// closers waiting, searches waiting (not yet let in), searches let in
+    /// ahead of the closers by the last open and not yet in, and how many
+    /// times it opened (a waiting search's ticket).
     private var inside = 0
     private var closed = false
     private var closing = 0
+    private var waiting = 0
+    private var admitted = 0
+    private var opens = 0
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -41,7 +50,18 @@ final class SearchGate: @unchecked Sendable {
     @available(*, noasync, message: "blocks its thread while a page is made searchable")
     func passing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
-        while closed || closing > 0 { pthread_cond_wait(changed, mutex) }
+        if closed || closing > 0 {
+            waiting += 1
+            let ticket = opens
+            // Let in by the first open after it came, or once no page waits to close it.
+            while closed || (closing > 0 && opens == ticket) { pthread_cond_wait(changed, mutex) }
+            if opens == ticket {
+                waiting -= 1
+            } else {
+                admitted -= 1
+                if admitted == 0 { pthread_cond_broadcast(changed) }
+            }
+        }
         inside += 1
         pthread_mutex_unlock(mutex)
         defer {
@@ -58,16 +78,26 @@ final class SearchGate: @unchecked Sendable {
     func closeToSearches() {
         pthread_mutex_lock(mutex)
         closing += 1
-        while closed || inside > 0 { pthread_cond_wait(changed, mutex) }
+        while closed || inside > 0 || admitted > 0 { pthread_cond_wait(changed, mutex) }
         closing -= 1
         closed = true
         pthread_mutex_unlock(mutex)
     }
 
-    /// Opens it, on any thread.
+    /// Searches and closers waiting now (for the tests).
+    var waiters: (searches: Int, closers: Int) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return (waiting, closing)
+    }
+
+    /// Opens it, on any thread: the searches waiting now pass before the
+    /// next close.
     func openToSearches() {
         pthread_mutex_lock(mutex)
         closed = false
+        opens &+= 1
+        (admitted, waiting) = (admitted + waiting, 0)
         pthread_cond_broadcast(changed)
         pthread_mutex_unlock(mutex)
     }

@@ -3,7 +3,8 @@
 /// indexed, with no String made for each word (the vocabulary looks a
 /// word up by its bytes, `WordBytesTable`).
 ///
-/// Bound: the text's own bytes, and 4 bytes a word.
+/// Bound: room for the text's bytes, and 4 bytes for every 3 of them
+/// (room for as many word ends), or as much as the words take when more.
 public struct PackedWords: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Where each word ends in `bytes`; the next begins there.
@@ -13,10 +14,11 @@ public struct PackedWords: Sendable {
 
     /// Words cut from a text of `count` bytes by `cut`, which hands each
     /// one (as its bytes) to the closure it is given. Written in place in
-    /// room for the text's bytes and half as many words, rounded up, which
-    /// a text's words fit in as a rule; a word folded longer than it was
-    /// (a few letters' lower case is, in UTF-8) has them cut again, each
-    /// appended.
+    /// room for the text's bytes and a word for every 3 of them (most
+    /// words, with what parts them, are longer), which a text's words fit
+    /// in as a rule; a text of shorter words, or a word folded longer than
+    /// it was (a few letters' lower case is, in UTF-8), has them cut
+    /// again, each appended.
     init(fromTextOf count: Int, _ cut: ((UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
         do {
             (bytes, ends) = try Self.inPlace(count, cut)
@@ -37,7 +39,7 @@ public struct PackedWords: Sendable {
     ) throws -> (bytes: [UInt8], ends: [Int32]) {
         var ends: [Int32] = []
         let bytes = try [UInt8](unsafeUninitializedCapacity: count) { bytes, written in
-            ends = try [Int32](unsafeUninitializedCapacity: (count + 1) / 2) { ends, found in
+            ends = try [Int32](unsafeUninitializedCapacity: count / 3 + 1) { ends, found in
                 try cut { word in
                     guard written + word.count <= bytes.count, found < ends.count else { throw Overflow() }
                     for byte in word {
@@ -58,8 +60,8 @@ public struct PackedWords: Sendable {
 
     var count: Int { ends.count }
 
-    /// The bytes it holds.
-    var memory: Int { bytes.count + ends.count * 4 }
+    /// The bytes it holds room for.
+    var memory: Int { bytes.capacity + ends.capacity * 4 }
 
     /// `body` with each word's bytes, in order.
     func forEach(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
