@@ -133,7 +133,20 @@ public final class StreamDealer {
             if !made { noteProgress(connection) }
             if connection.mayChangeHoldBack { _ = connection.updateHoldBack(now: Ticks.now()) }
         } else {
+            readWhatIsLeft(connection)
             connection.drop(nil, for: self)
+        }
+    }
+
+    /// A write that failed (the peer closed) leaves what the peer sent
+    /// before it closed still to be read: read first, not dropped with
+    /// the connection. A broker that answers a request and exits at once
+    /// (a gateway's "interrupted" at the end of its shutdown grace) was
+    /// heard as silence by a client whose thread ran late and wrote its
+    /// heartbeat before it read the answer.
+    private func readWhatIsLeft(_ connection: ZMTPConnection) {
+        while !connection.isClosed, connection.hasUnreadInput {
+            connection.read(into: scratch, for: self, now: Ticks.now())
         }
     }
 

@@ -71,6 +71,40 @@ struct StreamDealerWatchTests {
         }
     }
 
+    /// A broker that answers and exits at once (a gateway's "interrupted"
+    /// at the end of its shutdown grace), to a client whose thread runs
+    /// late: a PING is due before the answer is read, and writing it fails.
+    /// The answer is read all the same, not dropped with the connection.
+    @Test func test_anAnswerSentJustBeforeThePeerClosed_isRead_thoughAHeartbeatIsWrittenFirst() async throws {
+        try await onOwnThread {
+            let make = { (endpoint: String) in
+                StreamDealer(
+                    endpoint: endpoint, identity: nil, limits: ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8),
+                    heartbeat: Self.heartbeat, watching: true)
+            }
+            try withHandshakenPeer(.ipc, name: "answers-then-exits", make) { dealer, peer in
+                var events: [HandshakeWatch.Monitored] = []
+                let started = ContinuousClock.now
+                while !events.contains(.outcome(.succeeded)), ContinuousClock.now < started + .seconds(5) {
+                    _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(10))
+                    events += dealer.takeEvents()
+                }
+                #expect(events == [.connected, .outcome(.succeeded)], "\(events)")
+                let answer: [UInt8] = [0, 6] + Array("answer".utf8)
+                #expect(write(peer, answer, answer.count) == answer.count)
+                shutdown(peer, Int32(SHUT_RDWR))
+                Thread.sleep(forTimeInterval: 0.2)  // on a thread of its own: the dealer's runs late, past a PING's time
+                var received: [Frame]?
+                while received == nil, !events.contains(.disconnected), ContinuousClock.now < started + .seconds(10) {
+                    _ = try dealer.wait(orFileDescriptor: -1, timeout: .milliseconds(10))
+                    events += dealer.takeEvents()
+                    received = dealer.receive()
+                }
+                #expect(received?.map { String(decoding: $0.bytes, as: UTF8.self) } == ["answer"], "\(events)")
+            }
+        }
+    }
+
     @Test func test_aDealerNotWatching_keepsNoEvents() async throws {
         try await onOwnThread {
             try withDirectory { directory in
