@@ -26,7 +26,8 @@ struct WordBytesTableTests {
         var table = WordBytesTable()
         for (number, word) in recorded.enumerated() {
             var word = word
-            word.withUTF8 { table.insert($0, stem: Int32(number)) }
+            let new = word.withUTF8 { table.insert($0, stem: Int32(number)) }
+            #expect(new)
         }
         #expect(table.count == recorded.count)
         let wrong = recorded.enumerated().filter { lookUp($0.element, in: table) != Int32($0.offset) }
@@ -40,8 +41,8 @@ struct WordBytesTableTests {
     @Test func test_aWordRecordedTwice_keepsItsFirstStem() async throws {
         var table = WordBytesTable()
         var word = "running"
-        word.withUTF8 { table.insert($0, stem: 3) }
-        word.withUTF8 { table.insert($0, stem: 9) }
+        #expect(word.withUTF8 { table.insert($0, stem: 3) }, "new")
+        #expect(!word.withUTF8 { table.insert($0, stem: 9) }, "already recorded")
         #expect(table.count == 1)
         #expect(lookUp("running", in: table) == 3)
     }

@@ -8,10 +8,9 @@ struct ImpactVocabulary {
 
     private(set) var stems: [String] = []
     private var stemNumbers: [String: Int32] = [:]
-    /// Each word (as unicode61 folds it) to its stem's number.
-    private var wordStems: [String: Int32] = [:]
-    /// The same, found by a word's bytes, as indexing looks words up.
-    private var wordBytes = WordBytesTable()
+    /// Each word (as unicode61 folds it) to its stem's number, by the
+    /// word's bytes, as indexing looks words up.
+    private var wordStems = WordBytesTable()
     /// Words and stems, each with its stem's number, to complete a prefix
     /// (a stem may also be a word with a stem of its own: then it is twice).
     private var sortedKeys: [String] = []
@@ -25,8 +24,8 @@ struct ImpactVocabulary {
         writer.varint(stems.count)
         for stem in stems { writer.string(stem) }
         writer.varint(wordStems.count)
-        for (word, stem) in wordStems {
-            writer.string(word)
+        wordStems.forEach { word, stem in
+            writer.string(String(decoding: word, as: UTF8.self))
             writer.varint(Int(stem))
         }
     }
@@ -41,12 +40,10 @@ struct ImpactVocabulary {
         }
         var keys = stems.enumerated().map { (key: $1, stem: Int32($0)) }
         let words = try reader.count()
-        wordStems.reserveCapacity(min(words, StoredReader.chunk))
         for _ in 0..<words {
             let word = try reader.string()
             let stem = try reader.count(atMost: stems.count - 1)
-            wordStems[word] = Int32(stem)
-            Self.record(word, Int32(stem), in: &wordBytes)
+            Self.record(word, Int32(stem), in: &wordStems)
             if word != stems[stem] { keys.append((word, Int32(stem))) }
         }
         keys.sort { $0.key < $1.key }
@@ -54,14 +51,19 @@ struct ImpactVocabulary {
     }
 
     /// The stem of a word seen before, by number.
-    func stem(ofWord word: String) -> Int32? { wordStems[word] }
+    func stem(ofWord word: String) -> Int32? {
+        var word = word
+        return word.withUTF8 { wordStems.stem(of: $0) }
+    }
 
     /// The same, for a word given as its bytes.
-    func stem(ofWordBytes word: UnsafeBufferPointer<UInt8>) -> Int32? { wordBytes.stem(of: word) }
+    func stem(ofWordBytes word: UnsafeBufferPointer<UInt8>) -> Int32? { wordStems.stem(of: word) }
 
-    private static func record(_ word: String, _ stem: Int32, in table: inout WordBytesTable) {
+    /// Records a word's stem number; answers whether the word was new.
+    @discardableResult
+    private static func record(_ word: String, _ stem: Int32, in table: inout WordBytesTable) -> Bool {
         var word = word
-        word.withUTF8 { table.insert($0, stem: stem) }
+        return word.withUTF8 { table.insert($0, stem: stem) }
     }
 
     func number(ofStem stem: String) -> Int32? { stemNumbers[stem] }
@@ -77,12 +79,7 @@ struct ImpactVocabulary {
             stemNumbers[stem] = number
             addKey(stem, number)
         }
-        // Asked only for a word its bytes did not find.
-        Self.record(word, number, in: &wordBytes)
-        if wordStems[word] == nil {
-            wordStems[word] = number
-            if word != stem { addKey(word, number) }
-        }
+        if Self.record(word, number, in: &wordStems), word != stem { addKey(word, number) }
         return number
     }
 

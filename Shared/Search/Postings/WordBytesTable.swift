@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #endif
 
-/// Each word seen and its stem's number, found by the word's bytes: the
-/// lookup indexing makes for every word of every post (`ImpactTokenizer.stems(of:adding:)`),
+/// Each word seen and its stem's number, found by the word's bytes (the
+/// vocabulary's only map of words): the lookup indexing makes for every
+/// word of every post (`ImpactTokenizer.stems(of:adding:)`),
 /// without a String made for the word or Swift's SipHash over it. Those
 /// were about a tenth of the instructions search-service spent on an
 /// imported post (`callgrind.sh import-search`: Hasher, String's UTF-8
@@ -32,27 +33,38 @@ struct WordBytesTable {
     var count: Int { stems.count }
 
     /// The stem number recorded for `word`, if any.
-    func stem(of word: UnsafeBufferPointer<UInt8>) -> Int32? {
+    func stem(of word: UnsafeBufferPointer<UInt8>) -> Int32? { entry(of: word, hash: Self.hash(word)).map { stems[$0] } }
+
+    /// Records `word`'s stem number; a word already recorded is left as it
+    /// is. Answers whether it was new.
+    @discardableResult
+    mutating func insert(_ word: UnsafeBufferPointer<UInt8>, stem: Int32) -> Bool {
         let hash = Self.hash(word)
+        guard entry(of: word, hash: hash) == nil else { return false }
+        if (stems.count + 1) * 2 > slots.count { grow() }
+        arena.append(contentsOf: word)
+        offsets.append(UInt32(arena.count))
+        stems.append(stem)
+        place(stems.count - 1, hash: hash)
+        return true
+    }
+
+    /// `body` with each word recorded, as its bytes, and its stem number,
+    /// in the order they were recorded.
+    func forEach(_ body: (UnsafeBufferPointer<UInt8>, Int32) throws -> Void) rethrows {
+        for entry in stems.indices { try withBytes(of: entry) { try body($0, stems[entry]) } }
+    }
+
+    private func entry(of word: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
             let slot = slots[index]
             if slot == 0 { return nil }
             let entry = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
-            if slot >> 32 == hash >> 32, holds(entry, word) { return stems[entry] }
+            if slot >> 32 == hash >> 32, holds(entry, word) { return entry }
             index = (index + 1) & mask
         }
-    }
-
-    /// Records `word`'s stem number; a word already recorded is left as it is.
-    mutating func insert(_ word: UnsafeBufferPointer<UInt8>, stem: Int32) {
-        guard self.stem(of: word) == nil else { return }
-        if (stems.count + 1) * 2 > slots.count { grow() }
-        arena.append(contentsOf: word)
-        offsets.append(UInt32(arena.count))
-        stems.append(stem)
-        place(stems.count - 1, hash: Self.hash(word))
     }
 
     private mutating func place(_ entry: Int, hash: UInt64) {
@@ -67,8 +79,8 @@ struct WordBytesTable {
         for entry in stems.indices { place(entry, hash: withBytes(of: entry, Self.hash)) }
     }
 
-    private func withBytes<T>(of entry: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        arena.withUnsafeBufferPointer { arena in body(UnsafeBufferPointer(rebasing: arena[Int(offsets[entry])..<Int(offsets[entry + 1])])) }
+    private func withBytes<T>(of entry: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try arena.withUnsafeBufferPointer { arena in try body(UnsafeBufferPointer(rebasing: arena[Int(offsets[entry])..<Int(offsets[entry + 1])])) }
     }
 
     private func holds(_ entry: Int, _ word: UnsafeBufferPointer<UInt8>) -> Bool {

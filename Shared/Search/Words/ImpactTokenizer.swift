@@ -133,6 +133,7 @@ public struct ImpactTokenizer {
     /// Which ASCII bytes are word characters (`WordTokenizer`).
     private static let asciiWordBytes: [Bool] = (0..<128).map { SearchQuery.isTokenCharacter(Unicode.Scalar(UInt8($0))) }
 
+    /// Capital ASCII letters folded to lower case, as the tokenizer leaves them.
     @inline(__always)
-    private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+    static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 }

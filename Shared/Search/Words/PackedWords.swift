@@ -25,7 +25,7 @@ public struct PackedWords: Sendable {
         } catch is Overflow {
             var (bytes, ends) = ([UInt8](), [Int32]())
             try cut { word in
-                for byte in word { bytes.append(Self.folded(byte)) }
+                for byte in word { bytes.append(ImpactTokenizer.folded(byte)) }
                 ends.append(Int32(bytes.count))
             }
             (self.bytes, self.ends) = (bytes, ends)
@@ -43,7 +43,7 @@ public struct PackedWords: Sendable {
                 try cut { word in
                     guard written + word.count <= bytes.count, found < ends.count else { throw Overflow() }
                     for byte in word {
-                        bytes[written] = folded(byte)
+                        bytes[written] = ImpactTokenizer.folded(byte)
                         written += 1
                     }
                     ends[found] = Int32(written)
@@ -53,10 +53,6 @@ public struct PackedWords: Sendable {
         }
         return (bytes, ends)
     }
-
-    /// Capital ASCII letters folded to lower case, as the tokenizer leaves them.
-    @inline(__always)
-    private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 
     var count: Int { ends.count }
 
