@@ -214,9 +214,11 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     static let rankedAsideFrom = 1_000
 
     /// Returns once the page last applied is ranked (a catch-up's last,
-    /// `rankAside`), so that no search waits for it.
+    /// `rankAside`), so that no search waits for it. With none ranked
+    /// aside (every catch-up of a few changes), at once: no hop to the
+    /// database's queue. `apply` set it before it returned.
     public func settle() async throws(PostsError) {
-        try await write { _ in self.rankedAside() }
+        if rankingAside.withLock({ $0 != nil }) { try await write { _ in self.rankedAside() } }
         try rankingIsWhole()
     }
 

@@ -10,10 +10,10 @@ import Musl
 /// readers, under which a steady stream of queries could hold a catch-up
 /// batch off for good), so a thread must never take it to read while it
 /// already holds it.
-public final class ReadWriteLock: @unchecked Sendable {
+final class ReadWriteLock: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
-    public init() {
+    init() {
         lock = .allocate(capacity: 1)
         var attributes = pthread_rwlockattr_t()
         pthread_rwlockattr_init(&attributes)
@@ -28,25 +28,18 @@ public final class ReadWriteLock: @unchecked Sendable {
         lock.deallocate()
     }
 
-    public func reading<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    func reading<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()
     }
 
-    public func writing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    func writing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()
     }
 
-    /// Taken to write until `unlock()`, on the same thread: for a writer
-    /// that must hold it from the middle of one call to the end of another
-    /// (from just before a transaction commits until the ranking has taken
-    /// its changes).
-    public func lockForWriting() { pthread_rwlock_wrlock(lock) }
-
-    public func unlock() { pthread_rwlock_unlock(lock) }
 }
 
 /// A value behind a `ReadWriteLock`: read by many threads at once, written
