@@ -363,7 +363,7 @@ func take(from dealer: StreamDealer, count: Int) throws -> [[Frame]] {
 /// A blocking socket connected to `endpoint`, for a test to write bytes
 /// of its own choosing; nil when it cannot connect within a second.
 @available(*, noasync, message: "blocks its thread: call it on a thread of its own")
-private func rawConnection(to endpoint: String) -> Int32? {
+func rawConnection(to endpoint: String) -> Int32? {
     guard let descriptor = StreamListener.connect(to: endpoint) else { return nil }
     var item = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
     var error: Int32 = 0

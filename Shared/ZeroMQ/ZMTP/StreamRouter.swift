@@ -184,7 +184,7 @@ public final class StreamRouter {
                 readyExternals.append(ready.key)
             } else if let peer = connections[ready.key], !peer.isClosed {
                 if ready.writable {
-                    if peer.write() { updateInterest(of: peer) } else { peer.drop(nil, for: self) }
+                    if peer.write() { updateInterest(of: peer) } else { writeFailed(peer) }
                 }
                 if peer.isHeldBack {
                     // Not read while held back; a peer that hung up meanwhile is gone.
@@ -318,9 +318,21 @@ public final class StreamRouter {
         for peer in dirty {
             peer.isDirty = false
             if peer.isClosed { continue }
-            if peer.write() { updateInterest(of: peer) } else { peer.drop(nil, for: self) }
+            if peer.write() { updateInterest(of: peer) } else { writeFailed(peer) }
         }
         dirty.removeAll(keepingCapacity: true)
+    }
+
+    /// A write that failed: the peer closed. What it sent before it closed
+    /// may still wait in the socket, unread (a worker's last reply, sent
+    /// just before it exited): then what waits for the peer is let go of,
+    /// and the peer is read in its turn until the end of its input closes
+    /// it. Dropped at once, that reply was lost, and its client heard
+    /// "worker gone" instead. A peer with nothing left to read is dropped.
+    private func writeFailed(_ peer: ZMTPConnection) {
+        guard peer.hasUnreadInput else { return peer.drop(nil, for: self) }
+        peer.session.discardOutput()
+        updateInterest(of: peer)  // let go if it was held back, so that it is read
     }
 
     func markDirty(_ peer: ZMTPConnection) {

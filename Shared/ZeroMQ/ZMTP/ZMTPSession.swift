@@ -286,6 +286,15 @@ struct ZMTPSession {
     /// Bytes waiting to be written, those held for the handshake included.
     var queued: Int { output.count + held.count + heldBytes }
 
+    /// Lets go of every byte and message waiting to be written: the peer
+    /// is gone, though what it sent is still to be read.
+    mutating func discardOutput() {
+        output.removeAll()
+        held = []
+        heldMessages = []
+        heldBytes = 0
+    }
+
     /// Lets go of everything held: the connection is closed.
     mutating func release() {
         stage = .ended

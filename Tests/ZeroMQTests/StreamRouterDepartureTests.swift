@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import TestTraits
+import Testing
+@testable import ZeroMQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A peer that sends its last message and closes at once (a worker's last
+/// reply, before it exits), while the router has something to write to it.
+@Suite("StreamRouter and a peer that leaves", .ownThread, .timeLimit(.minutes(2)))
+struct StreamRouterDepartureTests {
+    /// The write fails (the peer closed), before the router reads what
+    /// came: the message is read all the same, and then the peer is gone.
+    @Test func test_aMessageSentJustBeforeThePeerClosed_isReceived_thoughAWriteToItFailsFirst() async throws {
+        try await onOwnThread {
+            try withDirectory { directory in
+                let pump = try RouterPump(ZMTP.Limits(maxFrameSize: 1 << 20, maxFrames: 8), at: "ipc://\(directory)/r.ipc")
+                let raw = try #require(rawConnection(to: pump.endpoint))
+                defer { close(raw) }
+                let peer = Frame(Array("leaving".utf8))
+                try handshake(raw, identity: "leaving")
+                #expect(pump.run { pump.router.owns(peer) }, "handshaken: \(pump.problems)")
+                // Its last message, then the end of the connection, both ways.
+                let last: [UInt8] = [0x01, 0, 0x00, 5] + Array("reply".utf8)
+                #expect(write(raw, last, last.count) == last.count)
+                shutdown(raw, Int32(SHUT_RDWR))
+                // The router writes to it before it reads: the write fails.
+                #expect(pump.router.send([peer, "", "a heartbeat"]))
+                pump.router.flush()
+                #expect(pump.run { !pump.received.isEmpty }, "\(pump.problems)")
+                #expect(pump.received.map { $0.map { String(decoding: $0.bytes, as: UTF8.self) } } == [["leaving", "", "reply"]])
+                #expect(pump.run { !pump.router.owns(peer) }, "closed once its input ends")
+            }
+        }
+    }
+}
+
+/// Writes a ZMTP 3.1 NULL greeting and a DEALER's READY with `identity`.
+private func handshake(_ raw: Int32, identity: String) throws {
+    var greeting = [UInt8](repeating: 0, count: 64)
+    greeting[0] = 0xFF; greeting[9] = 0x7F; greeting[10] = 3; greeting[11] = 1
+    greeting.replaceSubrange(12..<16, with: Array("NULL".utf8))
+    let type = [UInt8(11)] + Array("Socket-Type".utf8) + [0, 0, 0, 6] + Array("DEALER".utf8)
+    let id = [UInt8(8)] + Array("Identity".utf8) + [0, 0, 0, UInt8(identity.utf8.count)] + Array(identity.utf8)
+    let ready = [UInt8(5)] + Array("READY".utf8) + type + id
+    let bytes = greeting + [0x04, UInt8(ready.count)] + ready
+    #expect(write(raw, bytes, bytes.count) == bytes.count)
+}
