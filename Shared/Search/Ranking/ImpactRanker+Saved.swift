@@ -81,17 +81,22 @@ extension ImpactRanker {
     public func adopt(_ index: ImpactIndex, ofVersion version: Int) -> Bool {
         var copy = Adopting(index: index, version: version)
         var adopted = false
+        // The postings it replaces, let go of once the lock is: freeing
+        // them held it 0.1-0.3 s at 1,000,000 long posts, queries and the
+        // catch-up waiting.
+        var replaced: ImpactIndex?
         do throws(PostsError) {
             for round in 1...Self.adoptRounds {
                 guard let pending = state.read({ copy.pending(in: $0) }) else { break }
                 guard pending.bytes > Self.adoptLockedBytes else {
-                    adopted = try tokenizing { tokenizer in
-                        try state.write { state -> Bool in
-                            guard let pending = copy.pending(in: state) else { return false }
+                    replaced = try tokenizing { tokenizer in
+                        try state.write { state -> ImpactIndex? in
+                            guard let pending = copy.pending(in: state) else { return nil }
                             try copy.apply(pending, tokenizer)
                             return copy.takeUp(into: &state)
                         }
                     }
+                    adopted = replaced != nil
                     break
                 }
                 // Outside the lock, unless no round is left to finish after it.
@@ -101,6 +106,7 @@ extension ImpactRanker {
         } catch {
             adopted = false
         }
+        replaced = nil
         if adopted { FreeMemory.giveBack() }
         return adopted
     }
@@ -145,14 +151,16 @@ extension ImpactRanker {
             appliedBytes += pending.bytes
         }
 
-        /// Puts the copy in `state`'s place, when it holds what `state` does.
-        func takeUp(into state: inout State) -> Bool {
-            guard state.complete, state.version == version + applied, index.rows == state.index.rows else { return false }
-            guard applied == 0 || state.loadedThrough == through else { return false }
+        /// Puts the copy in `state`'s place, when it holds what `state` does;
+        /// answers the postings it replaced (nil: not taken up).
+        func takeUp(into state: inout State) -> ImpactIndex? {
+            guard state.complete, state.version == version + applied, index.rows == state.index.rows else { return nil }
+            guard applied == 0 || state.loadedThrough == through else { return nil }
+            let replaced = state.index
             state.index = index
             state.sinceSaved = nil
             (state.addedSinceRelease, state.addedSinceSaved) = (0, added)
-            return true
+            return replaced
         }
     }
 
