@@ -31,6 +31,33 @@ struct PostingColumnTests {
         #expect(Array(column) == (0...5_000).map(UInt32.init))
     }
 
+    /// A copy that appended first and is let go of leaves the room to the
+    /// column: alone in it, the column appends in place, where its values
+    /// lie, instead of moving them all to room of its own.
+    @Test func test_aColumnAloneInItsRoomAgain_appendsInPlace() async {
+        var column = PostingColumn()
+        for value in 0..<10 { column.append(UInt32(value)) }
+        let room = column.capacity
+        #expect(room > 11, "room for the appends below")
+        do {
+            var copy = column
+            copy.append(99)
+            #expect(Array(copy) == (0..<10).map(UInt32.init) + [99])
+        }
+        let before = Self.start(of: column)
+        column.append(10)
+        column.append(11)
+        #expect(Self.start(of: column) == before, "not moved")
+        #expect(column.capacity == room)
+        #expect(Array(column) == (0..<12).map(UInt32.init))
+    }
+
+    private static func start(of column: PostingColumn) -> UnsafePointer<UInt32>? {
+        var start: UnsafePointer<UInt32>?
+        column.forEachRun { start = $0.baseAddress }
+        return start
+    }
+
     @Test func test_aRangeOfValues_isHandedOutAsItLies_emptyOnesToo() async {
         var column = PostingColumn()
         #expect(column.withValues(in: 0..<0) { $0.count } == 0, "an empty column's empty range")

@@ -230,13 +230,27 @@ public struct ImpactIndex: Sendable {
     }
 
     /// Each stem's weighted count: a title's match counts `titleWeight`.
+    /// Each stem once, ascending. Counted by sorting each occurrence's
+    /// stem and weight as one 8-byte key, then adding up each run: a
+    /// post's hundred stems sort in less than a dictionary of them took
+    /// to hash (SipHash, about 5,000 instructions a post).
     static func frequencies(title: [Int32], content: [Int32]) -> [(Int32, UInt32)] {
-        // Room for every stem at once: grown from empty, the table was
-        // rehashed two or three times a post (search-service spent 8,400
-        // instructions more on an imported post, of 192,500).
-        var counts = [Int32: UInt32](minimumCapacity: title.count + content.count)
-        for stem in title { counts[stem, default: 0] += titleWeight }
-        for stem in content { counts[stem, default: 0] += 1 }
-        return counts.map { ($0.key, $0.value) }
+        var keys = [UInt64]()
+        keys.reserveCapacity(title.count + content.count)
+        for stem in title { keys.append(UInt64(UInt32(bitPattern: stem)) << 32 | UInt64(titleWeight)) }
+        for stem in content { keys.append(UInt64(UInt32(bitPattern: stem)) << 32 | 1) }
+        keys.sort()
+        var counts: [(Int32, UInt32)] = []
+        counts.reserveCapacity(keys.count)
+        for key in keys {
+            let stem = Int32(bitPattern: UInt32(truncatingIfNeeded: key >> 32))
+            let weight = UInt32(truncatingIfNeeded: key)
+            if let last = counts.last, last.0 == stem {
+                counts[counts.count - 1].1 += weight
+            } else {
+                counts.append((stem, weight))
+            }
+        }
+        return counts
     }
 }

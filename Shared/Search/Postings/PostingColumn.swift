@@ -82,6 +82,13 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     /// room where another copy appended first is left to it, and the
     /// values copied to room of this column's own.
     mutating func append(_ value: UInt32) {
+        // Room no other column holds is this one's without asking: no
+        // compare-and-swap (a locked instruction) for each value.
+        if isKnownUniquelyReferenced(&own), own.unsafelyUnwrapped.claimAlone(ownCount) {
+            own.unsafelyUnwrapped.values[ownCount] = value
+            ownCount += 1
+            return
+        }
         if own?.claim(ownCount) != true {
             move(toCapacity: Self.growth(for: ownCount))
             _ = own.unsafelyUnwrapped.claim(ownCount)
@@ -139,6 +146,16 @@ final class HeapColumn: Sendable {
     @inline(__always)
     func claim(_ position: Int) -> Bool {
         position < capacity && claimed.compareExchange(expected: position, desired: position + 1, ordering: .relaxed).exchanged
+    }
+
+    /// The same for the one column that holds this room (it is uniquely
+    /// referenced): none can claim meanwhile, so a plain store does, and
+    /// the next copy of the column still finds its places claimed.
+    @inline(__always)
+    func claimAlone(_ position: Int) -> Bool {
+        guard position < capacity else { return false }
+        claimed.store(position + 1, ordering: .relaxed)
+        return true
     }
 
     deinit { values.deallocate() }
