@@ -76,10 +76,14 @@ struct GatewayShutdownTests {
         defer { harness.shutdown() }
         let context = try Context()
         try await harness.startGateway(["--shutdown-grace", "300ms"], context: context)
-        try await harness.startEcho("slow", ["--delay", "20s"], context: context)
-        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(10), retries: 0)
+        // Time to spare on a loaded machine (in a full `swift test` the
+        // worker took 20 s to start, and the request's 10 s ran out as the
+        // gateway answered): the worker holds the request past the test's
+        // end, and the client and the check that it is busy wait long.
+        try await harness.startEcho("slow", ["--delay", "120s"], context: context)
+        let client = try GatewayClient(endpoint: harness.gatewayEndpoint, context: context, timeout: .seconds(60), retries: 0)
         let answer = Task { try await client.call(service: "echo", method: "echo") }
-        let busy = await eventually { (try? await client.status().processes.first?.busy) == 1 }
+        let busy = await eventually(within: .seconds(40)) { (try? await client.status().processes.first?.busy) == 1 }
         #expect(busy)
         harness.process("gateway")?.signal(SIGTERM)
         let outcome = await answer.result
