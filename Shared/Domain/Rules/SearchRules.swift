@@ -27,7 +27,9 @@ public enum SearchRules {
     /// many of them are in memory of its own (8 bytes each: 64 MB; added
     /// since its last save, or built), and from then on reads them in place
     /// from the file (docs/OPERATIONS.md): what it holds in memory stays
-    /// bounded by about this, plus what comes while a save is written.
+    /// bounded by about this, plus what comes while a save is written and
+    /// in the 10 s a save waits after the last one (`RankingSave.quiet`):
+    /// several times this in a new replica, which takes posts fast.
     public static let postingsInMemoryBeforeSave = 8_000_000
 
     /// The limit and offset a search may ask for, or the one that is wrong.

@@ -138,8 +138,9 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
 }
 
 /// A column's values in memory of this process's own, shared by the copies
-/// of a column: each value is written once, by the column that claimed its
-/// place, and read only by columns whose count reaches past it.
+/// of a column: each value is written by the column that claimed its place,
+/// and read only by columns whose count reaches past it (a place is written
+/// again only by a column left alone in the room, which no copy reads).
 ///
 /// Its values lie in a block of malloc's own, so that `resize` can hand it
 /// to `realloc`.
