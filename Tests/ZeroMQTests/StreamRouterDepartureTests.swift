@@ -29,8 +29,38 @@ struct StreamRouterDepartureTests {
                 // The router writes to it before it reads: the write fails.
                 #expect(pump.router.send([peer, "", "a heartbeat"]))
                 pump.router.flush()
+                // Gone for writing: a send to it is refused, as to a peer gone, not lost.
+                #expect(!pump.router.send([peer, "", "a request"]))
                 #expect(pump.run { !pump.received.isEmpty }, "\(pump.problems)")
                 #expect(pump.received.map { $0.map { String(decoding: $0.bytes, as: UTF8.self) } } == [["leaving", "", "reply"]])
+                #expect(pump.run { !pump.router.owns(peer) }, "closed once its input ends")
+            }
+        }
+    }
+
+    /// The same for a peer held back (more waits for it than the router
+    /// lets wait): not read while held, it is let go once it closed, and
+    /// its last message is read.
+    @Test func test_aPeerHeldBackThatSendsItsLastMessageAndCloses_isReadToTheEnd_andLetGo() async throws {
+        try await onOwnThread {
+            try withDirectory { directory in
+                let limits = ZMTP.Limits(maxFrameSize: 8 << 20, maxFrames: 8, maxOutput: 64 << 10)
+                let pump = try RouterPump(limits, at: "ipc://\(directory)/r.ipc")
+                let raw = try #require(rawConnection(to: pump.endpoint))
+                defer { close(raw) }
+                let peer = Frame(Array("held".utf8))
+                try handshake(raw, identity: "held")
+                #expect(pump.run { pump.router.owns(peer) }, "handshaken: \(pump.problems)")
+                // More than its socket takes and the limit: held back, as it never reads.
+                #expect(pump.router.send([peer, "", Frame([UInt8](repeating: 7, count: 4 << 20))]))
+                pump.router.flush()
+                #expect(pump.router.peersHeldBack == 1)
+                let last: [UInt8] = [0x01, 0, 0x00, 4] + Array("last".utf8)
+                #expect(write(raw, last, last.count) == last.count)
+                shutdown(raw, Int32(SHUT_RDWR))
+                #expect(pump.run { !pump.received.isEmpty }, "\(pump.problems)")
+                #expect(pump.received.map { $0.map { String(decoding: $0.bytes, as: UTF8.self) } } == [["held", "", "last"]])
+                #expect(pump.router.peersHeldBack == 0)
                 #expect(pump.run { !pump.router.owns(peer) }, "closed once its input ends")
             }
         }

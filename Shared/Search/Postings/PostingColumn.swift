@@ -85,8 +85,8 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     }
 
     /// Adds a value at the end. Room in memory grows by `growth(for:)`;
-    /// room where another copy appended first is left to it, and the
-    /// values copied to room of this column's own.
+    /// room where another copy appended first is left to it while that
+    /// copy lives, and the values copied to room of this column's own.
     mutating func append(_ value: UInt32) {
         // Room no other column holds is this one's without asking: no
         // compare-and-swap (a locked instruction) for each value; and,
@@ -122,7 +122,8 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     /// come (one that follows an import) holds at most an eighth more than
     /// it uses of a common word's, which are nearly all of them; each
     /// posting would be copied about eight times over its growth, but a
-    /// column alone in its room grows in place (`HeapColumn.resize`).
+    /// column alone in its room grows it by `realloc` (`HeapColumn.resize`:
+    /// a large block is remapped, not copied).
     static func growth(for count: Int) -> Int {
         count + (count < doublingUpTo ? Swift.max(4, count) : count / growthDivisor)
     }

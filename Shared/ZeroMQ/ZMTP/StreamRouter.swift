@@ -187,8 +187,11 @@ public final class StreamRouter {
                     if peer.write() { updateInterest(of: peer) } else { writeFailed(peer) }
                 }
                 if peer.isHeldBack {
-                    // Not read while held back; a peer that hung up meanwhile is gone.
-                    if ready.hungUp { peer.drop(nil, for: self) }
+                    // Not read while held back; a peer that hung up meanwhile is
+                    // gone, once what it sent before is read (`readToTheEnd`).
+                    if ready.hungUp {
+                        if peer.hasUnreadInput { readToTheEnd(peer) } else { peer.drop(nil, for: self) }
+                    }
                 } else if ready.readable, !peer.isClosed {
                     readable.append(peer)
                 }
@@ -301,9 +304,10 @@ public final class StreamRouter {
     // MARK: Sending
 
     /// Queues a message (routing id first) for its peer; false when no peer
-    /// has that routing id. Written by `flush`.
+    /// has that routing id, or its peer closed its end (`readToTheEnd`).
+    /// Written by `flush`.
     public func send(_ frames: [Frame]) -> Bool {
-        guard frames.count >= 2, let peer = peers[frames[0]] else { return false }
+        guard frames.count >= 2, let peer = peers[frames[0]], !peer.isReadOnly else { return false }
         peer.append(frames, from: 1)
         // Held back at once, not at the next flush: its messages still to
         // be taken wait (see `receive`).
@@ -317,20 +321,29 @@ public final class StreamRouter {
     public func flush() {
         for peer in dirty {
             peer.isDirty = false
-            if peer.isClosed { continue }
+            if peer.isClosed || peer.isReadOnly { continue }
             if peer.write() { updateInterest(of: peer) } else { writeFailed(peer) }
         }
         dirty.removeAll(keepingCapacity: true)
     }
 
-    /// A write that failed: the peer closed. What it sent before it closed
-    /// may still wait in the socket, unread (a worker's last reply, sent
-    /// just before it exited): then what waits for the peer is let go of,
-    /// and the peer is read in its turn until the end of its input closes
-    /// it. Dropped at once, that reply was lost, and its client heard
-    /// "worker gone" instead. A peer with nothing left to read is dropped.
+    /// A write that failed. When the peer closed its end (EPIPE,
+    /// ECONNRESET), what it sent before may still wait in the socket,
+    /// unread (a worker's last reply, sent just before it exited): that is
+    /// read first (`readToTheEnd`). Dropped at once, that reply was lost,
+    /// and its client heard "worker gone" instead. Any other failure, or
+    /// nothing left to read, drops the peer.
     private func writeFailed(_ peer: ZMTPConnection) {
-        guard peer.hasUnreadInput else { return peer.drop(nil, for: self) }
+        guard peer.closedWithInputLeft else { return peer.drop(nil, for: self) }
+        readToTheEnd(peer)
+    }
+
+    /// A peer that closed its end, with bytes still to read: nothing more
+    /// is written to it (what waits is let go of, and `send` refuses it,
+    /// as for a peer gone), and it is read in its turn until its socket is
+    /// empty, which drops it.
+    private func readToTheEnd(_ peer: ZMTPConnection) {
+        peer.isReadOnly = true
         peer.session.discardOutput()
         updateInterest(of: peer)  // let go if it was held back, so that it is read
     }

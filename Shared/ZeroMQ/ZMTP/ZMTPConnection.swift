@@ -43,6 +43,11 @@ final class ZMTPConnection {
     var hasWritten = false
     /// Where its place is given back when it closes.
     var budget: ConnectionBudget?
+    /// Why the last write failed (an errno), and whether the peer closed
+    /// its end while its bytes were still to be read: then nothing more is
+    /// written, and it is read only until its socket is empty.
+    var writeError: Int32 = 0
+    var isReadOnly = false
 
     init(
         descriptor: Int32, socketType: String, identity: [UInt8]? = nil, peerTypes: Set<String>, limits: ZMTP.Limits,
@@ -83,10 +88,16 @@ final class ZMTPConnection {
                 continue
             }
             if count < 0 && errno == EINTR { continue }
-            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return true }
+            writeError = count < 0 ? errno : 0
+            return false
         }
         return true
     }
+
+    /// Whether a write failed because the peer closed its end (EPIPE,
+    /// ECONNRESET) while what it sent before is still in the socket.
+    var closedWithInputLeft: Bool { (writeError == EPIPE || writeError == ECONNRESET) && hasUnreadInput }
 
     /// Whether holding the peer back changes: it starts past the limit, and
     /// ends once half of what waited is written. Never during the handshake,
@@ -138,7 +149,9 @@ final class ZMTPConnection {
     /// closed it or the read failed.
     private func received(_ count: Int, for receiver: some ZMTPReceiver) -> Bool {
         if count > 0 { return true }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return false }
+        if count < 0 && errno == EINTR { return false }
+        // Emptied, a read-only peer's socket has given what it sent before it closed.
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !isReadOnly { return false }
         drop(nil, for: receiver)
         return false
     }
