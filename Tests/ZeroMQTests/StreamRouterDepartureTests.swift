@@ -20,10 +20,10 @@ struct StreamRouterDepartureTests {
                 let raw = try #require(rawConnection(to: pump.endpoint))
                 defer { close(raw) }
                 let peer = Frame(Array("leaving".utf8))
-                try handshake(raw, identity: "leaving")
+                handshake(raw, identity: "leaving")
                 #expect(pump.run { pump.router.owns(peer) }, "handshaken: \(pump.problems)")
                 // Its last message, then the end of the connection, both ways.
-                let last: [UInt8] = [0x01, 0, 0x00, 5] + Array("reply".utf8)
+                let last = ZMTPBytes.message([[], Array("reply".utf8)])
                 #expect(write(raw, last, last.count) == last.count)
                 shutdown(raw, Int32(SHUT_RDWR))
                 // The router writes to it before it reads: the write fails.
@@ -49,13 +49,13 @@ struct StreamRouterDepartureTests {
                 let raw = try #require(rawConnection(to: pump.endpoint))
                 defer { close(raw) }
                 let peer = Frame(Array("held".utf8))
-                try handshake(raw, identity: "held")
+                handshake(raw, identity: "held")
                 #expect(pump.run { pump.router.owns(peer) }, "handshaken: \(pump.problems)")
                 // More than its socket takes and the limit: held back, as it never reads.
                 #expect(pump.router.send([peer, "", Frame([UInt8](repeating: 7, count: 4 << 20))]))
                 pump.router.flush()
                 #expect(pump.router.peersHeldBack == 1)
-                let last: [UInt8] = [0x01, 0, 0x00, 4] + Array("last".utf8)
+                let last = ZMTPBytes.message([[], Array("last".utf8)])
                 #expect(write(raw, last, last.count) == last.count)
                 shutdown(raw, Int32(SHUT_RDWR))
                 #expect(pump.run { !pump.received.isEmpty }, "\(pump.problems)")
@@ -67,14 +67,8 @@ struct StreamRouterDepartureTests {
     }
 }
 
-/// Writes a ZMTP 3.1 NULL greeting and a DEALER's READY with `identity`.
-private func handshake(_ raw: Int32, identity: String) throws {
-    var greeting = [UInt8](repeating: 0, count: 64)
-    greeting[0] = 0xFF; greeting[9] = 0x7F; greeting[10] = 3; greeting[11] = 1
-    greeting.replaceSubrange(12..<16, with: Array("NULL".utf8))
-    let type = [UInt8(11)] + Array("Socket-Type".utf8) + [0, 0, 0, 6] + Array("DEALER".utf8)
-    let id = [UInt8(8)] + Array("Identity".utf8) + [0, 0, 0, UInt8(identity.utf8.count)] + Array(identity.utf8)
-    let ready = [UInt8(5)] + Array("READY".utf8) + type + id
-    let bytes = greeting + [0x04, UInt8(ready.count)] + ready
+/// Writes what a libzmq DEALER with `identity` sends first: its greeting, then READY.
+private func handshake(_ raw: Int32, identity: String) {
+    let bytes = ZMTPBytes.greeting + ZMTPBytes.ready(identity: Array(identity.utf8))
     #expect(write(raw, bytes, bytes.count) == bytes.count)
 }

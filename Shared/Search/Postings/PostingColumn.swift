@@ -94,11 +94,7 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
         if isKnownUniquelyReferenced(&own) {
             if ownCount >= own.unsafelyUnwrapped.capacity { own.unsafelyUnwrapped.resize(to: Self.growth(for: ownCount)) }
             own.unsafelyUnwrapped.claimAlone(ownCount)
-            own.unsafelyUnwrapped.values[ownCount] = value
-            ownCount += 1
-            return
-        }
-        if own?.claim(ownCount) != true {
+        } else if own?.claim(ownCount) != true {
             move(toCapacity: Self.growth(for: ownCount))
             _ = own.unsafelyUnwrapped.claim(ownCount)
         }

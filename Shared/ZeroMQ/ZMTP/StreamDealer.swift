@@ -138,16 +138,17 @@ public final class StreamDealer {
         }
     }
 
-    /// A write that failed (the peer closed) leaves what the peer sent
-    /// before it closed still to be read: read first, not dropped with
+    /// A write that failed because the peer closed its end leaves what it
+    /// sent before still to be read (`closedWithInputLeft`, the router's
+    /// rule too): read first, until the socket is empty, not dropped with
     /// the connection. A broker that answers a request and exits at once
     /// (a gateway's "interrupted" at the end of its shutdown grace) was
     /// heard as silence by a client whose thread ran late and wrote its
     /// heartbeat before it read the answer.
     private func readWhatIsLeft(_ connection: ZMTPConnection) {
-        while !connection.isClosed, connection.hasUnreadInput {
-            connection.read(into: scratch, for: self, now: Ticks.now())
-        }
+        guard connection.closedWithInputLeft else { return }
+        connection.isReadOnly = true  // emptied, its socket drops it
+        while !connection.isClosed { connection.read(into: scratch, for: self, now: Ticks.now()) }
     }
 
     /// Queues a message and writes what it can now. False (the message is

@@ -299,10 +299,7 @@ struct ZMTPSession {
     mutating func release() {
         stage = .ended
         pending.release()
-        output.removeAll()
-        held = []
-        heldMessages = []
-        heldBytes = 0
+        discardOutput()
         incoming = IncomingMessage()
         traffic = nil
         decoder = ZMTPDecoder(limits: decoder.limits)
