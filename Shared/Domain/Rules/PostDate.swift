@@ -73,15 +73,15 @@ public enum PostDate {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; more than three
     /// fraction digits round to the millisecond. `field` names the value in
     /// the error.
-    public static func parse(_ text: String, field: String) throws(PostsError) -> Date {
+    public static func parse(_ text: String, field: @autoclosure () -> String) throws(PostsError) -> Date {
         var text = text
         guard
             let ms = text.withUTF8({ bytes in
                 var scanner = DateScanner(bytes)
                 return scanner.milliseconds()
             })
-        else { throw .invalid(field, .notDate(text)) }
-        guard (earliest...latest).contains(ms) else { throw .invalid(field, .dateOutOfRange(text)) }
+        else { throw .invalid(field(), .notDate(text)) }
+        guard (earliest...latest).contains(ms) else { throw .invalid(field(), .dateOutOfRange(text)) }
         return date(milliseconds: ms)
     }
 

@@ -114,8 +114,8 @@ public enum PostRules {
         return limit
     }
 
-    public static func uid(_ text: String, field: String = "uid") throws(PostsError) -> UUID {
-        guard let uid = UUID(text: text) else { throw .invalid(field, .notUUID(text)) }
+    public static func uid(_ text: String, field: @autoclosure () -> String = "uid") throws(PostsError) -> UUID {
+        guard let uid = UUID(text: text) else { throw .invalid(field(), .notUUID(text)) }
         return uid
     }
 }

@@ -217,8 +217,12 @@ public final class SQLiteSearchIndex: SearchIndex, SearchEngine {
     /// `rankAside`), so that no search waits for it. With none ranked
     /// aside (every catch-up of a few changes), at once: no hop to the
     /// database's queue. `apply` set it before it returned.
+    ///
+    /// The catch-up ended: the room the ranking kept for large batches is
+    /// let go of, on the database's queue too (`ImpactIndex.letGoOfBatchRoom`).
     public func settle() async throws(PostsError) {
         if rankingAside.withLock({ $0 != nil }) { try await write { _ in self.rankedAside() } }
+        if ranker.holdsBatchRoom { try await write { _ in self.ranker.letGoOfBatchRoom() } }
         try rankingIsWhole()
     }
 

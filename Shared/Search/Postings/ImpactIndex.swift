@@ -25,6 +25,15 @@ public struct ImpactIndex: Sendable {
     /// Postings ever added (what its memory grew by, `ImpactRanker`).
     private(set) var postingsAdded = 0
     private(set) var tokens: Int64 = 0
+    /// Room a batch's postings were held in (`HeldPostings`), kept for the
+    /// next while batches come large (a catch-up's, a load's): each one
+    /// anew took megabytes from the system (mapped of their own,
+    /// `FreeMemory`) and faulted in every page, a fifth of a new replica's
+    /// page faults building from the feed (`perf`). Let go of after a
+    /// smaller batch, by `trim`, and by `letGoOfBatchRoom` (a catch-up's end).
+    private var held = HeldPostings()
+    /// Postings a batch holds from which its room is kept for the next.
+    static let heldRoomKeptFrom = 65_536
     /// The average every block's best was last taken at (`rebaseIfMoved`).
     private var rebasedAverage = 0.0
     /// How far the average may move before every bound is taken anew: a
@@ -121,7 +130,11 @@ public struct ImpactIndex: Sendable {
     /// index from the feed (`perf`); a common word's are now appended to
     /// thousands at a time.
     mutating func add(_ documents: [StemmedDocument]) {
-        var held = HeldPostings()
+        var held = self.held
+        self.held = HeldPostings()  // alone in its room, which it then reuses
+        held.clear()
+        held.reserve(documents: documents.count, words: documents.reduce(0) { $0 + $1.title.count + $1.content.count })
+        var most = 0
         for document in documents {
             let rowid = document.rowid
             precondition(rowid >= 0 && rowid < Int64(UInt32.max) && rowid >= Int64(lengths.count), "rowids only grow")
@@ -130,26 +143,36 @@ public struct ImpactIndex: Sendable {
             lengths.append(length)
             rows += 1
             tokens += Int64(length)
-            let counts = Self.frequencies(title: document.title, content: document.content)
-            held.hold(counts, rowid: UInt32(rowid), length: length, average: averageLength)
-            postingsAdded += counts.count
+            postingsAdded += held.hold(
+                title: document.title, content: document.content, titleWeight: Self.titleWeight, rowid: UInt32(rowid), length: length,
+                average: averageLength)
             documentStems.add(rowid: Int(rowid), title: document.title, content: document.content)
             if isRebaseDue {
+                most = max(most, held.count)
                 append(&held)
                 rebase()
             }
         }
+        most = max(most, held.count)
         append(&held)
+        if most >= Self.heldRoomKeptFrom { self.held = held }
     }
 
-    /// The postings held back, appended to their terms, term by term.
+    /// Lets go of the room batches were held in (`held`): no more large
+    /// ones are coming.
+    mutating func letGoOfBatchRoom() { held = HeldPostings() }
+
+    var holdsBatchRoom: Bool { held.roomBytes > 0 }
+
+    /// The postings held back, appended to their terms, a term's run at a
+    /// time (`TermTiers.append(_:of:)`).
     private mutating func append(_ held: inout HeldPostings) {
         guard let last = held.largestStem else { return }
         if postings.count <= Int(last) { postings.append(contentsOf: repeatElement(TermTiers(), count: Int(last) + 1 - postings.count)) }
-        held.byTerm(terms: postings.count) { stem, posting in
-            postings[Int(stem)].append(rowid: posting.rowid, frequency: posting.frequency, length: posting.length, average: posting.average)
+        held.byTerm(terms: postings.count) { stem, run, documents in
+            postings[Int(stem)].append(run, of: documents)
         }
-        held = HeldPostings()
+        held.clear()
     }
 
     /// Takes every block's best again once the average has moved by more
@@ -227,30 +250,6 @@ public struct ImpactIndex: Sendable {
     mutating func trim() {
         for stem in postings.indices { postings[stem].trim() }
         documentStems.trim()
-    }
-
-    /// Each stem's weighted count: a title's match counts `titleWeight`.
-    /// Each stem once, ascending. Counted by sorting each occurrence's
-    /// stem and weight as one 8-byte key, then adding up each run: a
-    /// post's hundred stems sort in less than a dictionary of them took
-    /// to hash (SipHash, about 5,000 instructions a post).
-    static func frequencies(title: [Int32], content: [Int32]) -> [(Int32, UInt32)] {
-        var keys = [UInt64]()
-        keys.reserveCapacity(title.count + content.count)
-        for stem in title { keys.append(UInt64(UInt32(bitPattern: stem)) << 32 | UInt64(titleWeight)) }
-        for stem in content { keys.append(UInt64(UInt32(bitPattern: stem)) << 32 | 1) }
-        keys.sort()
-        var counts: [(Int32, UInt32)] = []
-        counts.reserveCapacity(keys.count)
-        for key in keys {
-            let stem = Int32(bitPattern: UInt32(truncatingIfNeeded: key >> 32))
-            let weight = UInt32(truncatingIfNeeded: key)
-            if let last = counts.last, last.0 == stem {
-                counts[counts.count - 1].1 += weight
-            } else {
-                counts.append((stem, weight))
-            }
-        }
-        return counts
+        letGoOfBatchRoom()
     }
 }

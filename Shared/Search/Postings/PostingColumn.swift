@@ -102,6 +102,24 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
         ownCount += 1
     }
 
+    /// Adds `count` values at the end, as many appends would, written by
+    /// `body` from the place it is given: room grown and claimed once.
+    mutating func append(count: Int, _ body: (UnsafeMutablePointer<UInt32>) -> Void) {
+        guard count > 0 else { return }
+        let end = ownCount + count
+        var room = Self.growth(for: ownCount)
+        while room < end { room = Self.growth(for: room) }
+        if isKnownUniquelyReferenced(&own) {
+            if end > own.unsafelyUnwrapped.capacity { own.unsafelyUnwrapped.resize(to: room) }
+            own.unsafelyUnwrapped.claimAlone(ownCount, count: count)
+        } else if own?.claim(ownCount, count: count) != true {
+            move(toCapacity: room)
+            _ = own.unsafelyUnwrapped.claim(ownCount, count: count)
+        }
+        body(own.unsafelyUnwrapped.values + ownCount)
+        ownCount = end
+    }
+
     /// Holds no more room in memory than its values there need.
     mutating func trim() {
         guard own.map({ $0.capacity > ownCount }) == true else { return }
@@ -174,20 +192,22 @@ final class HeapColumn: Sendable {
         return block.bindMemory(to: UInt32.self, capacity: capacity)
     }
 
-    /// Claims the place at `position` for a column that holds `position`
-    /// values: only the first to ask, and only while there is room. A
-    /// column whose copy appended first is refused, and moves.
+    /// Claims the places from `position` (`count` of them) for a column
+    /// that holds `position` values: only the first to ask, and only while
+    /// there is room. A column whose copy appended first is refused, and
+    /// moves.
     @inline(__always)
-    func claim(_ position: Int) -> Bool {
-        position < capacity && claimed.compareExchange(expected: position, desired: position + 1, ordering: .relaxed).exchanged
+    func claim(_ position: Int, count: Int = 1) -> Bool {
+        position + count <= capacity
+            && claimed.compareExchange(expected: position, desired: position + count, ordering: .relaxed).exchanged
     }
 
     /// The same for the one column that holds this room (it is uniquely
     /// referenced): none can claim meanwhile, so a plain store does, and
     /// the next copy of the column still finds its places claimed.
     @inline(__always)
-    func claimAlone(_ position: Int) {
-        claimed.store(position + 1, ordering: .relaxed)
+    func claimAlone(_ position: Int, count: Int = 1) {
+        claimed.store(position + count, ordering: .relaxed)
     }
 
     deinit { free(values) }

@@ -103,6 +103,50 @@ struct TermPostings {
         if part > best { best = part }
     }
 
+    /// Adds the postings of `run` (in rowid order, past every other; of
+    /// `documents`), as one at a time would: each column grown and claimed
+    /// once, the last block's best kept here and written when the block or
+    /// the run ends.
+    mutating func append(_ run: UnsafeBufferPointer<HeldPostings.Posting>, of documents: UnsafeBufferPointer<HeldPostings.Document>) {
+        var previous = lastRowid
+        rowids.append(count: run.count) { rowids in
+            for (place, posting) in run.enumerated() {
+                precondition(previous.map { $0 < posting.rowid } ?? true, "postings are appended in rowid order")
+                rowids[place] = posting.rowid
+                previous = posting.rowid
+            }
+        }
+        frequencies.append(count: run.count) { frequencies in
+            for (place, posting) in run.enumerated() { frequencies[place] = posting.frequency }
+        }
+        lastRowid = previous
+        self.documents += run.count
+        var position = rowids.count - run.count
+        var blockBest = (value: lastBest, changed: false)
+        for posting in run {
+            let document = documents[Int(posting.document)]
+            if position % Self.blockSize == 0 {
+                if blockBest.changed { setLastBlockBest(blockBest.value) }
+                blockBests.append(0)
+                blockAverages.append(document.average)
+                blockScales.append(0)
+                (blockBest, lastAverage) = ((0, false), document.average)
+                smallestAverage = min(smallestAverage, document.average)
+            }
+            let part = BM25.part(frequency: Double(posting.frequency), length: Double(document.length), averageLength: lastAverage)
+            if part > blockBest.value { blockBest = (part, true) }
+            if part > best { best = part }
+            position += 1
+        }
+        if blockBest.changed { setLastBlockBest(blockBest.value) }
+        lastBest = blockBest.value
+    }
+
+    private mutating func setLastBlockBest(_ part: Double) {
+        blockBests[blockBests.count - 1] = part
+        blockScales[blockScales.count - 1] = part / lastAverage
+    }
+
     /// The same, each column holding no more than it needs: a column grown
     /// by appending keeps up to twice its size (a third of the whole index).
     mutating func trim() {

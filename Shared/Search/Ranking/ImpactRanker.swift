@@ -148,6 +148,15 @@ public final class ImpactRanker: Sendable {
         FreeMemory.giveBack()
     }
 
+    /// Lets go of the room a batch of documents was held in while added,
+    /// kept for the next while batches come large: a catch-up ended.
+    public func letGoOfBatchRoom() {
+        state.write { $0.index.letGoOfBatchRoom() }
+    }
+
+    /// Whether it keeps room for large batches (`letGoOfBatchRoom`).
+    public var holdsBatchRoom: Bool { state.read { $0.index.holdsBatchRoom } }
+
     /// The rowid the documents it holds reach.
     public var loadedThrough: Int64 { state.read { $0.loadedThrough } }
 

@@ -42,11 +42,13 @@ public struct PostDTO: Codable, Sendable, Equatable {
     }
 
     /// The Domain post, or the field that is wrong. A missing create date
-    /// means "now" (the store keeps the first one it saw anyway).
-    public func toDomain(field prefix: String = "post") throws(PostsError) -> Post {
-        let uid = try PostRules.uid(self.uid, field: "\(prefix).uid")
-        let created = try createDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix).createDate") } ?? Date()
-        let updated = try updateDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix).updateDate") }
+    /// means "now" (the store keeps the first one it saw anyway). The
+    /// field's name is made only for an error: a page of changes made five
+    /// strings a post for names no one read.
+    public func toDomain(field prefix: @autoclosure () -> String = "post") throws(PostsError) -> Post {
+        let uid = try PostRules.uid(self.uid, field: "\(prefix()).uid")
+        let created = try createDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix()).createDate") } ?? Date()
+        let updated = try updateDate.map { text throws(PostsError) in try WireDate.parse(text, field: "\(prefix()).updateDate") }
         return Post(uid: uid, title: title, content: content, createDate: created, updateDate: updated)
     }
 }

@@ -10,5 +10,7 @@ import Foundation
 public enum WireDate {
     public static func format(_ date: Date) -> String { PostDate.format(date) }
 
-    public static func parse(_ text: String, field: String) throws(PostsError) -> Date { try PostDate.parse(text, field: field) }
+    public static func parse(_ text: String, field: @autoclosure () -> String) throws(PostsError) -> Date {
+        try PostDate.parse(text, field: field())
+    }
 }
