@@ -31,6 +31,10 @@ struct TermTiers {
 
     init(from reader: inout StoredReader, columns: inout StoredColumns) throws(StoredPostingsError) {
         let count = try reader.count(atMost: Self.floors.count)
+        // Room for them at once: grown one by one, a term's tiers were copied
+        // four times over (a tenth of a new replica's page faults, reading
+        // back each save it made while building from the feed).
+        tiers.reserveCapacity(count)
         for _ in 0..<count { tiers.append(try TermPostings(from: &reader, columns: &columns)) }
         documents = tiers.reduce(0) { $0 + $1.documents }
     }
