@@ -121,6 +121,37 @@ extension SavedRankingTests {
         }
     }
 
+    /// A tier whose rowids ascend but whose last is past every document
+    /// (no length for it) is refused too: a search would read past the
+    /// documents' lengths.
+    @Test func test_aPostingPastTheLastDocument_isRefused_andTheDocumentsAreReadInstead() async throws {
+        try await withDatabase { path in
+            let (index, live) = try await built(at: path)
+            let expected = try await pages(index)
+            _ = try #require(try await index.saveRanking())
+            let id = try #require(try await index.savedPostingsID())
+            // The columns in the order they are written: each term's tiers, each tier's rowids then counts.
+            let counts = index.ranker.state.read { state in
+                state.index.postings.indices.flatMap { stem in
+                    state.index.postings[stem].tiers.indices.map { state.index.postings[stem].tiers[$0].rowids.count }
+                }
+            }
+            let first = try #require(counts.firstIndex { $0 > 0 })
+            let file = path + ".postings"
+            var whole = try Data(contentsOf: URL(fileURLWithPath: file))
+            let lengths = StoredPostings.magic.count + 1
+            let compressed = whole[(lengths + 8)..<(lengths + 16)].withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
+            let columns = (lengths + 16 + compressed + StoredPostings.pageSize - 1) / StoredPostings.pageSize * StoredPostings.pageSize
+            // The last rowid of the first tier that holds any, made larger than any document's.
+            let last = columns + 4 * (2 * counts[..<first].reduce(0, +) + counts[first] - 1)
+            whole.replaceSubrange(last..<(last + 4), with: [0xF0, 0xFF, 0xFF, 0x7F])
+            try whole.write(to: URL(fileURLWithPath: file))
+            #expect(throws: StoredPostingsError.self) { _ = try StoredPostings.read(from: file, id: id) }
+
+            _ = try await refusedAndReadInstead(path, "a posting past the last document", live: live.count, expected: expected)
+        }
+    }
+
     @Test func test_documentsStemsThatDoNotAscend_areRefused_andTheDocumentsAreReadInstead() async throws {
         try await withDatabase { path in
             let (index, live) = try await built(at: path)

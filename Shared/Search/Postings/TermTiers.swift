@@ -22,11 +22,17 @@ struct TermTiers {
     /// Its tiers as `init(from:columns:)` reads them back (`StoredPostings`).
     func store(into writer: inout StoredWriter) {
         writer.varint(tiers.count)
-        for tier in tiers { tier.store(into: &writer) }
+        for tier in tiers.indices { tiers[tier].store(into: &writer) }
     }
 
     func storeColumns(into writer: inout StoredWriter) {
-        for tier in tiers { tier.storeColumns(into: &writer) }
+        for tier in tiers.indices { tiers[tier].storeColumns(into: &writer) }
+    }
+
+    /// Whether every rowid it holds is below `rowid` (rowids ascend in a
+    /// tier: its last is its largest).
+    func isBelow(rowid: Int) -> Bool {
+        tiers.indices.allSatisfy { tier in tiers[tier].rowids.last.map { Int($0) < rowid } ?? true }
     }
 
     init(from reader: inout StoredReader, columns: inout StoredColumns) throws(StoredPostingsError) {
