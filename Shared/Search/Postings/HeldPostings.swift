@@ -38,7 +38,8 @@ struct HeldPostings {
     private var postings: [Posting] = []
     /// The largest stem held; nil when none is.
     private(set) var largestStem: Int32?
-    /// A document's stems and weights, being counted (`hold`).
+    /// A document's stems and weights, being counted (`hold`); and the
+    /// postings' places, when few enough to be sorted (`putInOrder`).
     private var keys: [UInt64] = []
     /// The postings in stem order, each stem's end there, and where the
     /// next of each stem goes while they are put there (`byTerm`).
