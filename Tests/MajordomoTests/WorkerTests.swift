@@ -16,7 +16,7 @@ struct WorkerTests {
         var configuration = workerConfiguration()
         configuration.sessions = 3
         configuration.threads = threads
-        #expect(try await mostAtOnce(configuration, requests: 9) == 3)
+        #expect(try await mostAtOnce(configuration, requests: 9, expected: 3) == 3)
     }
 
     /// A session with credit takes that many requests at once through the
@@ -26,19 +26,29 @@ struct WorkerTests {
         var configuration = workerConfiguration()
         configuration.sessions = 2
         configuration.credit = 3
-        #expect(try await mostAtOnce(configuration, requests: 14) == 6)
+        #expect(try await mostAtOnce(configuration, requests: 14, expected: 6) == 6)
     }
 
     /// Sends `requests` at once to a worker whose handler takes 100 ms, each
     /// expecting its own reply; returns the most handlers that ran at once.
-    private func mostAtOnce(_ configuration: MajordomoWorker.Configuration, requests: Int) async throws -> Int {
+    /// A handler first waits (up to 10 s) until `expected` run, or every
+    /// request has started: on a loaded machine a session may register
+    /// after the others have served everything, and a worker that ran
+    /// more than `expected` at once would show it meanwhile.
+    private func mostAtOnce(_ configuration: MajordomoWorker.Configuration, requests: Int, expected: Int) async throws -> Int {
         try await withBroker { context, endpoint in
             let inFlight = Atomic<Int>(0)
             let most = Atomic<Int>(0)
+            let started = Atomic<Int>(0)
             let worker = MajordomoWorker(endpoint: endpoint, service: "pool", configuration: configuration, context: context, logger: quiet)
             let serving = Task {
                 try await worker.run { body in
+                    started.add(1, ordering: .relaxed)
                     most.max(inFlight.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while inFlight.load(ordering: .relaxed) < expected, started.load(ordering: .relaxed) < requests, ContinuousClock.now < deadline {
+                        try? await Task.sleep(for: .milliseconds(5))
+                    }
                     try? await Task.sleep(for: .milliseconds(100))
                     inFlight.subtract(1, ordering: .relaxed)
                     return body
