@@ -109,10 +109,8 @@ extension SavedRankingTests {
             let file = path + ".postings"
             var whole = try Data(contentsOf: URL(fileURLWithPath: file))
             // The columns start on the page after the compressed part; the first is the first tier's rowids.
-            let lengths = StoredPostings.magic.count + 1
-            let compressed = whole[(lengths + 8)..<(lengths + 16)].withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
-            let columns = (lengths + 16 + compressed + StoredPostings.pageSize - 1) / StoredPostings.pageSize * StoredPostings.pageSize
-            #expect(whole.count > columns && whole[(lengths + 16 + compressed)..<columns].allSatisfy { $0 == 0 }, "zeros up to the columns' page")
+            let (columns, compressedEnd) = Self.columnsStart(in: whole)
+            #expect(whole.count > columns && whole[compressedEnd..<columns].allSatisfy { $0 == 0 }, "zeros up to the columns' page")
             whole.replaceSubrange(columns..<(columns + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
             try whole.write(to: URL(fileURLWithPath: file))
             #expect(throws: StoredPostingsError.self) { _ = try StoredPostings.read(from: file, id: id) }
@@ -139,9 +137,7 @@ extension SavedRankingTests {
             let first = try #require(counts.firstIndex { $0 > 0 })
             let file = path + ".postings"
             var whole = try Data(contentsOf: URL(fileURLWithPath: file))
-            let lengths = StoredPostings.magic.count + 1
-            let compressed = whole[(lengths + 8)..<(lengths + 16)].withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
-            let columns = (lengths + 16 + compressed + StoredPostings.pageSize - 1) / StoredPostings.pageSize * StoredPostings.pageSize
+            let columns = Self.columnsStart(in: whole).columns
             // The last rowid of the first tier that holds any, made larger than any document's.
             let last = columns + 4 * (2 * counts[..<first].reduce(0, +) + counts[first] - 1)
             whole.replaceSubrange(last..<(last + 4), with: [0xF0, 0xFF, 0xFF, 0x7F])
@@ -170,5 +166,14 @@ extension SavedRankingTests {
 
             _ = try await refusedAndReadInstead(path, "damaged stems", live: live.count, expected: expected)
         }
+    }
+
+    /// Where a saved postings file's columns start (on the page after its
+    /// compressed part), and where that part ends.
+    private static func columnsStart(in whole: Data) -> (columns: Int, compressedEnd: Int) {
+        let lengths = StoredPostings.magic.count + 1
+        let compressed = whole[(lengths + 8)..<(lengths + 16)].withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
+        let end = lengths + 16 + compressed
+        return ((end + StoredPostings.pageSize - 1) / StoredPostings.pageSize * StoredPostings.pageSize, end)
     }
 }

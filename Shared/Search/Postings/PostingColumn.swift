@@ -88,18 +88,7 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
     /// room where another copy appended first is left to it while that
     /// copy lives, and the values copied to room of this column's own.
     mutating func append(_ value: UInt32) {
-        // Room no other column holds is this one's without asking: no
-        // compare-and-swap (a locked instruction) for each value; and,
-        // full, it grows where it lies (`HeapColumn.resize`).
-        if isKnownUniquelyReferenced(&own) {
-            if ownCount >= own.unsafelyUnwrapped.capacity { own.unsafelyUnwrapped.resize(to: Self.growth(for: ownCount)) }
-            own.unsafelyUnwrapped.claimAlone(ownCount)
-        } else if own?.claim(ownCount) != true {
-            move(toCapacity: Self.growth(for: ownCount))
-            _ = own.unsafelyUnwrapped.claim(ownCount)
-        }
-        own.unsafelyUnwrapped.values[ownCount] = value
-        ownCount += 1
+        append(count: 1) { $0.pointee = value }
     }
 
     /// Adds `count` values at the end, as many appends would, written by
@@ -109,6 +98,9 @@ struct PostingColumn: RandomAccessCollection, @unchecked Sendable {
         let end = ownCount + count
         var room = Self.growth(for: ownCount)
         while room < end { room = Self.growth(for: room) }
+        // Room no other column holds is this one's without asking: no
+        // compare-and-swap (a locked instruction) for each append; and,
+        // full, it grows where it lies (`HeapColumn.resize`).
         if isKnownUniquelyReferenced(&own) {
             if end > own.unsafelyUnwrapped.capacity { own.unsafelyUnwrapped.resize(to: room) }
             own.unsafelyUnwrapped.claimAlone(ownCount, count: count)

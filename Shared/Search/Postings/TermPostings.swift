@@ -83,13 +83,7 @@ struct TermPostings {
     /// Adds a document past every other (rowids only grow).
     mutating func append(rowid: UInt32, frequency: UInt32, length: Int32, average: Double) {
         precondition(lastRowid.map { $0 < rowid } ?? true, "postings are appended in rowid order")
-        if rowids.count % Self.blockSize == 0 {
-            blockBests.append(0)
-            blockAverages.append(average)
-            blockScales.append(0)
-            (lastBest, lastAverage) = (0, average)
-            smallestAverage = min(smallestAverage, average)
-        }
+        if rowids.count % Self.blockSize == 0 { beginBlock(average: average) }
         rowids.append(rowid)
         frequencies.append(frequency)
         lastRowid = rowid
@@ -97,8 +91,7 @@ struct TermPostings {
         let part = BM25.part(frequency: Double(frequency), length: Double(length), averageLength: lastAverage)
         if part > lastBest {
             lastBest = part
-            blockBests[blockBests.count - 1] = part
-            blockScales[blockScales.count - 1] = part / lastAverage
+            setLastBlockBest(part)
         }
         if part > best { best = part }
     }
@@ -127,11 +120,8 @@ struct TermPostings {
             let document = documents[Int(posting.document)]
             if position % Self.blockSize == 0 {
                 if blockBest.changed { setLastBlockBest(blockBest.value) }
-                blockBests.append(0)
-                blockAverages.append(document.average)
-                blockScales.append(0)
-                (blockBest, lastAverage) = ((0, false), document.average)
-                smallestAverage = min(smallestAverage, document.average)
+                beginBlock(average: document.average)
+                blockBest = (0, false)
             }
             let part = BM25.part(frequency: Double(posting.frequency), length: Double(document.length), averageLength: lastAverage)
             if part > blockBest.value { blockBest = (part, true) }
@@ -142,6 +132,16 @@ struct TermPostings {
         lastBest = blockBest.value
     }
 
+    /// A new last block, its bounds taken at `average`, no best yet.
+    private mutating func beginBlock(average: Double) {
+        blockBests.append(0)
+        blockAverages.append(average)
+        blockScales.append(0)
+        (lastBest, lastAverage) = (0, average)
+        smallestAverage = min(smallestAverage, average)
+    }
+
+    /// The last block's best is `part` (at its average, `lastAverage`).
     private mutating func setLastBlockBest(_ part: Double) {
         blockBests[blockBests.count - 1] = part
         blockScales[blockScales.count - 1] = part / lastAverage
